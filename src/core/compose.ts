@@ -1,0 +1,277 @@
+/**
+ * Composing the "<title> — Related Papers" note and merging it into an
+ * existing one without losing a word the user wrote.
+ *
+ * The generated part sits between two Obsidian comment markers (hidden in
+ * reading view). The begin marker carries a hash of the block as written, so
+ * a later run can tell whether the user edited inside it. Frontmatter keys the
+ * companion owns are replaced line by line; every other line is kept as is.
+ *
+ * @since 0.1.0
+ */
+import { absUrl } from "./arxiv.js"
+import { splitFrontmatter } from "./keywords.js"
+import type { CompanionOptions, Foundations, ImpactSource, NoteRef, ScoredPaper } from "./models.js"
+
+const BEGIN = /^%% arxiv-companion:begin ([0-9a-f]{8}) %%$/m
+const END = "%% arxiv-companion:end %%"
+
+/** FNV-1a, 32 bit, as 8 hex digits: enough to notice an edit, no crypto needed. */
+export const hash32 = (s: string): string => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0).toString(16).padStart(8, "0")
+}
+
+/** Characters Obsidian forbids in file names, plus those that break links. */
+const FORBIDDEN = /[*"\\/<>:|?#^[\]\u0000-\u001f\u007f]/g
+const MAX_TITLE = 120
+
+/**
+ * A title made safe as a file name: forbidden characters replaced, no leading
+ * dots or spaces, bounded length. Never empty.
+ */
+export const sanitizeTitle = (title: string): string => {
+  const cleaned = title.replace(FORBIDDEN, " ").replace(/\s+/g, " ").trim().replace(/^[.\s]+/, "").replace(/[.\s]+$/, "")
+  const bounded = [...cleaned].slice(0, MAX_TITLE).join("").trim()
+  return bounded.length === 0 ? "Untitled" : bounded
+}
+
+/** The title of the generated note. */
+export const relatedTitle = (sourceTitle: string): string => `${sanitizeTitle(sourceTitle)} — Related Papers`
+
+/**
+ * Vault-relative path of the generated note: beside the source note. Undefined
+ * when the source path itself is not a safe vault-relative path.
+ */
+export const relatedNotePath = (source: NoteRef): string | undefined => {
+  if (!isSafeVaultPath(source.path)) return undefined
+  const slash = source.path.lastIndexOf("/")
+  const folder = slash < 0 ? "" : source.path.slice(0, slash + 1)
+  return `${folder}${relatedTitle(source.title)}.md`
+}
+
+/** A vault-relative path that cannot leave the vault: no absolute, no `..`, no drive, no NUL. */
+export const isSafeVaultPath = (path: string): boolean =>
+  path.length > 0 &&
+  !path.startsWith("/") &&
+  !path.includes("\\") &&
+  !/^[A-Za-z]:/.test(path) &&
+  !path.includes("\u0000") &&
+  path.split("/").every((seg) => seg !== ".." && seg !== "." && seg.length > 0)
+
+/** Everything a related-papers note says. */
+export interface RelatedNoteInput {
+  readonly source: NoteRef
+  readonly keywords: ReadonlyArray<string>
+  readonly query: string
+  readonly options: CompanionOptions
+  readonly judge: string
+  readonly impactSource: ImpactSource | undefined
+  readonly candidates: ReadonlyArray<ScoredPaper>
+  readonly survivors: ReadonlyArray<ScoredPaper>
+  readonly foundations: ReadonlyArray<Foundations>
+}
+
+const num = (n: number, digits = 2): string => n.toFixed(digits)
+const int = (n: number): string => n.toLocaleString("en-US")
+const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim()
+const yamlString = (s: string): string => JSON.stringify(s)
+
+/** "Semantic Scholar, recorded 2024-02-15" */
+export const describeSource = (s: ImpactSource): string =>
+  s.recordedOn === undefined ? s.name : `${s.name}, recorded ${s.recordedOn}`
+
+const impactLine = (s: ScoredPaper): string => {
+  const i = s.impact
+  if (i.status === "unknown") return "impact unknown (no citation record)"
+  const source = i.source === undefined ? "" : ` (${describeSource(i.source)})`
+  const exempt = i.exempt ? ", new paper: exempt" : ""
+  return `${num(i.citationsPerYear ?? 0, 1)} citations/year — ${int(i.citationCount ?? 0)} citations over ${num(i.ageYears, 1)} y${exempt}${source}`
+}
+
+const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
+  if (f === undefined || f.status === "not-recorded") return ["- Builds on: no reference list recorded for this paper"]
+  const lines: Array<string> = []
+  if (f.citations.length === 0) {
+    lines.push(f.status === "no-references" ? "- Builds on: no references listed" : "- Builds on: none resolved")
+  } else {
+    lines.push("- Builds on:")
+    for (const c of f.citations) {
+      const year = c.publicationYear === undefined ? "" : ` (${c.publicationYear})`
+      lines.push(`  - ${c.title}${year} — ${int(c.citedByCount)} citations · OpenAlex ${c.openalexId}`)
+    }
+  }
+  if (f.unresolved.length > 0) lines.push(`  - unresolved references: ${f.unresolved.join(", ")}`)
+  return lines
+}
+
+/** The generated block's body (between the markers). Deterministic for the same input. */
+export const composeBlock = (input: RelatedNoteInput): string => {
+  const { source, options } = input
+  const lines: Array<string> = []
+  lines.push(`# ${relatedTitle(source.title)}`, "")
+  lines.push(`> [!info] Papers related to [[${source.title}]]`)
+  lines.push(`> Keywords taken from [[${source.title}]]: ${input.keywords.join(", ")}`)
+  lines.push(`> arXiv query: \`${input.query}\``)
+  lines.push(
+    `> ${input.candidates.length} candidates judged by ${input.judge}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
+  )
+  if (input.impactSource !== undefined) lines.push(`> Citation counts: ${describeSource(input.impactSource)}.`)
+  lines.push("")
+  lines.push("## Kept papers", "")
+  if (input.survivors.length === 0) lines.push("_No candidate cleared both bars._", "")
+  input.survivors.forEach((s, index) => {
+    const p = s.paper
+    lines.push(`### ${index + 1}. [${p.title.replace(/\s+/g, " ")}](${absUrl(p.arxivId)})`)
+    lines.push(`- arXiv: [${p.arxivId}](${absUrl(p.arxivId)}) · first version ${p.published}`)
+    lines.push(`- Authors: ${p.authors.join(", ")}`)
+    lines.push(`- Relevance: ${num(s.judgement.relevance)} · Novelty: ${num(s.judgement.novelty)}`)
+    lines.push(`- Impact: ${impactLine(s)}`)
+    lines.push(`- Why: ${s.judgement.rationale.replace(/\s+/g, " ")}`)
+    lines.push(...foundationLines(input.foundations.find((f) => f.arxivId === p.arxivId)))
+    lines.push("")
+  })
+  const dropped = input.candidates.filter((c) => !c.decision.kept)
+  if (dropped.length > 0) {
+    lines.push("## Dropped candidates", "")
+    lines.push("| Paper | Relevance | Impact | Why dropped |", "|---|---|---|---|")
+    for (const c of dropped) {
+      const impact = c.impact.status === "unknown" ? "unknown" : `${num(c.impact.citationsPerYear ?? 0, 1)}/y`
+      const why = c.decision.reasons.filter((r) => r.includes("<") || r.includes("unknown")).join("; ")
+      lines.push(
+        `| [${cell(c.paper.title)}](${absUrl(c.paper.arxivId)}) | ${num(c.judgement.relevance)} | ${impact} | ${cell(why)} |`
+      )
+    }
+    lines.push("")
+  }
+  return lines.join("\n")
+}
+
+/** Frontmatter keys the companion owns, in order. */
+export const managedFrontmatter = (input: RelatedNoteInput, updated: string): ReadonlyArray<readonly [string, string]> => [
+  ["source", yamlString(`[[${input.source.title}]]`)],
+  ["query", yamlString(input.query)],
+  ["keywords", `[${input.keywords.map(yamlString).join(", ")}]`],
+  ["relevance_threshold", String(input.options.relevanceThreshold)],
+  ["citations_per_year_threshold", String(input.options.citationsPerYearThreshold)],
+  ["exempt_years", String(input.options.exemptYears)],
+  ["judge", yamlString(input.judge)],
+  ["impact_source", yamlString(input.impactSource === undefined ? "none" : describeSource(input.impactSource))],
+  ["kept", String(input.survivors.length)],
+  ["candidates", String(input.candidates.length)],
+  ["updated", updated],
+  ["tags", "[arxiv-companion, related-papers]"]
+]
+
+const wrapBlock = (block: string): string => `%% arxiv-companion:begin ${hash32(block)} %%\n${block}\n${END}`
+
+/** A whole new note: frontmatter, then the marked block. */
+export const composeNote = (input: RelatedNoteInput, updated: string): string => {
+  const fm = managedFrontmatter(input, updated).map(([k, v]) => `${k}: ${v}`).join("\n")
+  return `---\n${fm}\n---\n${wrapBlock(composeBlock(input))}\n`
+}
+
+/** The generated block found in a note, if any. */
+export interface ExistingBlock {
+  readonly block: string
+  /** true when the text between the markers no longer matches the hash written with it */
+  readonly editedByUser: boolean
+  readonly start: number
+  readonly end: number
+}
+
+/** Locate the generated block of an existing note. */
+export const findBlock = (note: string): ExistingBlock | undefined => {
+  const begin = BEGIN.exec(note)
+  if (begin === null) return undefined
+  const bodyStart = begin.index + begin[0].length + 1
+  const endAt = note.indexOf(`\n${END}`, bodyStart - 1)
+  if (endAt < 0) return undefined
+  const block = note.slice(bodyStart, endAt)
+  return {
+    block,
+    editedByUser: hash32(block) !== begin[1],
+    start: begin.index,
+    end: endAt + 1 + END.length
+  }
+}
+
+const readManaged = (frontmatter: string | undefined): Map<string, string> => {
+  const out = new Map<string, string>()
+  for (const line of (frontmatter ?? "").split(/\r?\n/)) {
+    const m = /^([A-Za-z_][\w-]*):\s?(.*)$/.exec(line)
+    if (m !== null) out.set(m[1]!, m[2]!)
+  }
+  return out
+}
+
+const mergeFrontmatter = (
+  existing: string | undefined,
+  managed: ReadonlyArray<readonly [string, string]>
+): string => {
+  const keys = new Map(managed)
+  const kept: Array<string> = []
+  const seen = new Set<string>()
+  const lines = existing === undefined ? [] : existing.split("\n")
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const m = /^([A-Za-z_][\w-]*):/.exec(line)
+    if (m !== null && keys.has(m[1]!)) {
+      kept.push(`${m[1]}: ${keys.get(m[1]!)}`)
+      seen.add(m[1]!)
+      // drop a managed key's indented continuation lines (block lists)
+      while (i + 1 < lines.length && /^\s+-?\s*\S/.test(lines[i + 1]!)) i++
+      continue
+    }
+    kept.push(line)
+  }
+  for (const [k, v] of managed) if (!seen.has(k)) kept.push(`${k}: ${v}`)
+  return kept.join("\n")
+}
+
+/** What to do with the generated note. */
+export type MergeResult =
+  | { readonly _tag: "Create"; readonly content: string }
+  | { readonly _tag: "Update"; readonly content: string }
+  | { readonly _tag: "Unchanged" }
+  | { readonly _tag: "UserEdited"; readonly content: string }
+
+/**
+ * Merge a fresh result into the existing note (if any).
+ *
+ * - no note: Create.
+ * - same block and same managed frontmatter (ignoring `updated`): Unchanged,
+ *   nothing is written, so sync tools and git see no churn.
+ * - user edited inside the block: UserEdited with a complete new note for a
+ *   dated sibling; the existing note is left alone.
+ * - otherwise: Update, replacing only the block and the managed keys; every
+ *   other byte (user text before/after the block, other properties) is kept.
+ */
+export const mergeNote = (existing: string | undefined, input: RelatedNoteInput, now: string): MergeResult => {
+  if (existing === undefined) return { _tag: "Create", content: composeNote(input, now) }
+  const found = findBlock(existing)
+  const block = composeBlock(input)
+  if (found === undefined) {
+    // a note with this name but no block: keep it whole and append ours
+    const sep = existing.endsWith("\n") ? "\n" : "\n\n"
+    return { _tag: "Update", content: `${existing}${sep}${wrapBlock(block)}\n` }
+  }
+  if (found.editedByUser) return { _tag: "UserEdited", content: composeNote(input, now) }
+  const { frontmatter } = splitFrontmatter(existing)
+  const current = readManaged(frontmatter)
+  const managedNow = managedFrontmatter(input, current.get("updated") ?? now)
+  const sameFrontmatter = managedNow.every(([k, v]) => current.get(k) === v)
+  if (found.block === block && sameFrontmatter) return { _tag: "Unchanged" }
+  const managed = managedFrontmatter(input, now)
+  const before = existing.slice(0, found.start)
+  const after = existing.slice(found.end)
+  const fmMatch = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(before)
+  const head = fmMatch === null
+    ? `---\n${mergeFrontmatter(undefined, managed)}\n---\n${before}`
+    : `---\n${mergeFrontmatter(fmMatch[1]!, managed)}\n---\n${before.slice(fmMatch[0].length)}`
+  return { _tag: "Update", content: `${head}${wrapBlock(block)}${after}` }
+}

@@ -1,0 +1,157 @@
+/**
+ * The companion's domain models, as Effect Schemas: the single source of truth
+ * for types, JSON encoding and (in the MCP server) JSON Schema.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/** A calendar date `YYYY-MM-DD`. */
+export const IsoDate = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
+  Schema.annotations({ identifier: "IsoDate", description: "A calendar date, YYYY-MM-DD" })
+)
+
+/** An arXiv paper's metadata. `published` is the first-version date. */
+export class Paper extends Schema.Class<Paper>("Paper")({
+  arxivId: Schema.String,
+  title: Schema.String,
+  abstract: Schema.String,
+  authors: Schema.Array(Schema.String),
+  published: IsoDate,
+  updated: Schema.optional(IsoDate),
+  categories: Schema.Array(Schema.String),
+  primaryCategory: Schema.optional(Schema.String),
+  doi: Schema.optional(Schema.String),
+  journalRef: Schema.optional(Schema.String),
+  comment: Schema.optional(Schema.String)
+}) {}
+
+/** Where a citation count came from, and when it was recorded (absent for live answers). */
+export class ImpactSource extends Schema.Class<ImpactSource>("ImpactSource")({
+  name: Schema.String,
+  recordedOn: Schema.optional(IsoDate),
+  detail: Schema.optional(Schema.String)
+}) {}
+
+/** Citation data for one arXiv paper. */
+export class Impact extends Schema.Class<Impact>("Impact")({
+  arxivId: Schema.String,
+  openalexId: Schema.optional(Schema.String),
+  citationCount: Schema.NonNegativeInt,
+  publicationYear: Schema.optional(Schema.Int),
+  publicationDate: Schema.optional(IsoDate),
+  /** OpenAlex ids of the works this paper cites; `undefined` when no reference list is known. */
+  referencedWorks: Schema.optional(Schema.Array(Schema.String)),
+  source: ImpactSource
+}) {}
+
+/** A (non-arXiv or arXiv) work as OpenAlex describes it. */
+export class Work extends Schema.Class<Work>("Work")({
+  openalexId: Schema.String,
+  title: Schema.String,
+  citedByCount: Schema.NonNegativeInt,
+  publicationYear: Schema.optional(Schema.Int),
+  doi: Schema.optional(Schema.String),
+  arxivId: Schema.optional(Schema.String)
+}) {}
+
+/** What the judge says of one paper against the concept. */
+export class Judgement extends Schema.Class<Judgement>("Judgement")({
+  arxivId: Schema.String,
+  relevance: Schema.Number.pipe(Schema.between(0, 1)),
+  novelty: Schema.Number.pipe(Schema.between(0, 1)),
+  rationale: Schema.String
+}) {}
+
+/** Age-adjusted impact of one candidate, as the rules computed it. */
+export const ImpactAssessment = Schema.Struct({
+  status: Schema.Literal("known", "unknown"),
+  citationCount: Schema.optional(Schema.NonNegativeInt),
+  ageYears: Schema.Number,
+  citationsPerYear: Schema.optional(Schema.Number),
+  exempt: Schema.Boolean,
+  pass: Schema.Boolean,
+  source: Schema.optional(ImpactSource),
+  asOf: IsoDate
+})
+export type ImpactAssessment = typeof ImpactAssessment.Type
+
+/** Why a candidate was kept or dropped. */
+export const Decision = Schema.Struct({
+  kept: Schema.Boolean,
+  reasons: Schema.Array(Schema.String)
+})
+export type Decision = typeof Decision.Type
+
+/** A candidate with its judgement, impact and the decision taken on it. */
+export class ScoredPaper extends Schema.Class<ScoredPaper>("ScoredPaper")({
+  paper: Paper,
+  judgement: Judgement,
+  impact: ImpactAssessment,
+  decision: Decision
+}) {}
+
+/** One of the well-established works a survivor builds on. */
+export class FoundationalCitation extends Schema.Class<FoundationalCitation>("FoundationalCitation")({
+  openalexId: Schema.String,
+  title: Schema.String,
+  citedByCount: Schema.NonNegativeInt,
+  publicationYear: Schema.optional(Schema.Int)
+}) {}
+
+/** The foundational citations of one survivor, with references that could not be resolved. */
+export const Foundations = Schema.Struct({
+  arxivId: Schema.String,
+  status: Schema.Literal("found", "no-references", "not-recorded"),
+  citations: Schema.Array(FoundationalCitation),
+  unresolved: Schema.Array(Schema.String)
+})
+export type Foundations = typeof Foundations.Type
+
+/** The thresholds and limits of one run. Defaults follow DESIGN.md. */
+export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionOptions")({
+  relevanceThreshold: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0.5 }),
+  citationsPerYearThreshold: Schema.optionalWith(Schema.NonNegative, { default: () => 5 }),
+  exemptYears: Schema.optionalWith(Schema.NonNegative, { default: () => 1 }),
+  minKeywords: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 20)), { default: () => 2 }),
+  maxResults: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 50)), { default: () => 10 }),
+  foundational: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 3)), { default: () => 3 }),
+  categories: Schema.optionalWith(Schema.Array(Schema.String), {
+    default: () => ["cs.LG", "cs.AI", "cs.CL", "stat.ML"]
+  }),
+  since: Schema.optional(IsoDate)
+}) {}
+
+/** A note in the vault: its title (file name without `.md`) and vault-relative path. */
+export class NoteRef extends Schema.Class<NoteRef>("NoteRef")({
+  title: Schema.String,
+  path: Schema.String
+}) {}
+
+/** How many calls each port received during one run. */
+export const PortCalls = Schema.Struct({
+  arxiv: Schema.NonNegativeInt,
+  openalex: Schema.NonNegativeInt,
+  judge: Schema.NonNegativeInt,
+  vault: Schema.NonNegativeInt
+})
+export type PortCalls = typeof PortCalls.Type
+
+/** The full, machine-readable result of one companion run. */
+export class CompanionReport extends Schema.Class<CompanionReport>("CompanionReport")({
+  prompt: Schema.String,
+  note: NoteRef,
+  keywords: Schema.Array(Schema.String),
+  query: Schema.String,
+  options: CompanionOptions,
+  candidates: Schema.Array(ScoredPaper),
+  survivors: Schema.Array(Schema.String),
+  foundations: Schema.Array(Foundations),
+  written: Schema.Struct({
+    path: Schema.String,
+    status: Schema.Literal("created", "updated", "unchanged", "kept-user-edits")
+  }),
+  calls: PortCalls,
+  generatedAt: Schema.String
+}) {}

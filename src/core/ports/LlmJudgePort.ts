@@ -1,0 +1,30 @@
+/**
+ * The relevance judge: scores papers against a concept.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect } from "effect"
+import type { JudgeFailed } from "../errors.js"
+import type { Judgement, Paper } from "../models.js"
+
+/** What the judge knows of the user's concept. */
+export interface Concept {
+  readonly title: string
+  /** The note's text, without frontmatter. */
+  readonly text: string
+  /** Keywords extracted from the note, most important first. */
+  readonly keywords: ReadonlyArray<string>
+}
+
+/** The judge service. Returns one judgement per paper, in the order given. */
+export interface LlmJudgeService {
+  /** A short name for reports (e.g. "local-bm25" or the model id). */
+  readonly name: string
+  readonly judge: (
+    concept: Concept,
+    papers: ReadonlyArray<Pick<Paper, "arxivId" | "title" | "abstract">>
+  ) => Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed>
+}
+
+/** @since 0.1.0 */
+export class LlmJudgePort extends Context.Tag("arxiv-companion/LlmJudgePort")<LlmJudgePort, LlmJudgeService>() {}

@@ -1,0 +1,31 @@
+/**
+ * The companion's view of citation data: impact of arXiv papers and the works they cite.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect } from "effect"
+import type { OpenAlexError } from "../errors.js"
+import type { Impact, ImpactSource, Work } from "../models.js"
+
+/** Impact records for the arXiv ids that have one, and the ids that have none. */
+export interface ImpactLookup {
+  readonly impacts: ReadonlyArray<Impact>
+  readonly missing: ReadonlyArray<string>
+  /** The one source every impact of this lookup comes from. */
+  readonly source: ImpactSource
+}
+
+/** Works resolved from OpenAlex ids, and the ids that did not resolve. */
+export interface WorkLookup {
+  readonly works: ReadonlyArray<Work>
+  readonly missing: ReadonlyArray<string>
+}
+
+/** The citation service as the core needs it. Both methods batch internally. */
+export interface OpenAlexService {
+  readonly worksByArxivIds: (arxivIds: ReadonlyArray<string>) => Effect.Effect<ImpactLookup, OpenAlexError>
+  readonly worksByIds: (openalexIds: ReadonlyArray<string>) => Effect.Effect<WorkLookup, OpenAlexError>
+}
+
+/** @since 0.1.0 */
+export class OpenAlexPort extends Context.Tag("arxiv-companion/OpenAlexPort")<OpenAlexPort, OpenAlexService>() {}

@@ -1,0 +1,130 @@
+/**
+ * The companion's domain rules (DESIGN.md "Domain rules"), as pure functions.
+ *
+ * @since 0.1.0
+ */
+import type { Decision, Impact, ImpactAssessment, Judgement, ScoredPaper, Work } from "./models.js"
+import { FoundationalCitation } from "./models.js"
+
+const MS_PER_DAY = 86_400_000
+const DAYS_PER_YEAR = 365.25
+
+/** Days since the epoch of a `YYYY-MM-DD` date, at UTC midnight. */
+const epochDay = (isoDate: string): number => Date.parse(`${isoDate.slice(0, 10)}T00:00:00Z`) / MS_PER_DAY
+
+/**
+ * Age in years of a paper first submitted on `firstVersion`, as of `asOf`
+ * (both `YYYY-MM-DD`): (asOf − firstVersion) / 365.25, never negative.
+ */
+export const ageInYears = (firstVersion: string, asOf: string): number =>
+  Math.max(0, (epochDay(asOf) - epochDay(firstVersion)) / DAYS_PER_YEAR)
+
+/** citations / max(age, 1): a paper younger than a year is not rewarded for being young. */
+export const citationsPerYear = (citations: number, ageYears: number): number => citations / Math.max(ageYears, 1)
+
+/** The thresholds the impact rule needs. */
+export interface ImpactThresholds {
+  readonly citationsPerYearThreshold: number
+  readonly exemptYears: number
+}
+
+/** age < exempt years OR citations/year ≥ threshold. */
+export const impactPass = (ageYears: number, perYear: number, t: ImpactThresholds): boolean =>
+  ageYears < t.exemptYears || perYear >= t.citationsPerYearThreshold
+
+/**
+ * Assess the impact of a paper first submitted on `firstVersion`.
+ *
+ * Age is taken as of the date the citation count was recorded when the source
+ * has one (offline data), else as of `today`. A paper with no impact record is
+ * "unknown" and never passes, even when it would be exempt as new: we cannot
+ * tell its age-adjusted impact, so it must not be presented as if we could.
+ */
+export const assessImpact = (
+  firstVersion: string | undefined,
+  impact: Impact | undefined,
+  today: string,
+  t: ImpactThresholds
+): ImpactAssessment => {
+  const asOf = impact?.source.recordedOn ?? today
+  const published = firstVersion ?? impact?.publicationDate ??
+    (impact?.publicationYear === undefined ? undefined : `${impact.publicationYear}-01-01`)
+  const ageYears = published === undefined ? 0 : ageInYears(published, asOf)
+  if (impact === undefined) {
+    return { status: "unknown", ageYears, exempt: false, pass: false, asOf }
+  }
+  const perYear = citationsPerYear(impact.citationCount, ageYears)
+  const exempt = ageYears < t.exemptYears
+  return {
+    status: "known",
+    citationCount: impact.citationCount,
+    ageYears,
+    citationsPerYear: perYear,
+    exempt,
+    pass: impactPass(ageYears, perYear, t),
+    source: impact.source,
+    asOf
+  }
+}
+
+const fmt = (n: number, digits = 2): string => n.toFixed(digits)
+
+/** Keep or drop a judged candidate, with the reasons a person can check. */
+export const decide = (
+  judgement: Judgement,
+  impact: ImpactAssessment,
+  t: ImpactThresholds & { readonly relevanceThreshold: number }
+): Decision => {
+  const reasons: Array<string> = []
+  const relevant = judgement.relevance >= t.relevanceThreshold
+  reasons.push(
+    relevant
+      ? `relevance ${fmt(judgement.relevance)} ≥ ${fmt(t.relevanceThreshold)}`
+      : `relevance ${fmt(judgement.relevance)} < ${fmt(t.relevanceThreshold)}`
+  )
+  if (impact.status === "unknown") {
+    reasons.push("impact unknown (no citation record)")
+  } else if (impact.exempt) {
+    reasons.push(`new paper (${fmt(impact.ageYears, 1)} y < ${t.exemptYears} y): impact exempt`)
+  } else {
+    const perYear = impact.citationsPerYear ?? 0
+    reasons.push(
+      perYear >= t.citationsPerYearThreshold
+        ? `${fmt(perYear, 1)} citations/year ≥ ${t.citationsPerYearThreshold}`
+        : `${fmt(perYear, 1)} citations/year < ${t.citationsPerYearThreshold}`
+    )
+  }
+  return { kept: relevant && impact.pass, reasons }
+}
+
+/**
+ * Survivors: kept candidates ordered by relevance, then citations per year
+ * (both descending), then arXiv id for a stable order.
+ */
+export const survivors = (scored: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> =>
+  scored
+    .filter((s) => s.decision.kept)
+    .slice()
+    .sort((a, b) =>
+      b.judgement.relevance - a.judgement.relevance ||
+      (b.impact.citationsPerYear ?? -1) - (a.impact.citationsPerYear ?? -1) ||
+      a.paper.arxivId.localeCompare(b.paper.arxivId)
+    )
+
+/**
+ * Foundational citations: the referenced works ranked by citation count
+ * (descending, ties by id), top `n`. No references gives [] (valid).
+ */
+export const rankFoundational = (works: ReadonlyArray<Work>, n: number): ReadonlyArray<FoundationalCitation> =>
+  works
+    .slice()
+    .sort((a, b) => b.citedByCount - a.citedByCount || a.openalexId.localeCompare(b.openalexId))
+    .slice(0, Math.max(0, n))
+    .map((w) =>
+      new FoundationalCitation({
+        openalexId: w.openalexId,
+        title: w.title,
+        citedByCount: w.citedByCount,
+        publicationYear: w.publicationYear
+      })
+    )

@@ -1,0 +1,55 @@
+/**
+ * Small text utilities shared by the rules: normalisation, tokenisation, stop words.
+ *
+ * @since 0.1.0
+ */
+
+/** Lower-case, strip diacritics, unify quotes and dashes, collapse whitespace. */
+export const normalizeTitle = (s: string): string =>
+  s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[‘’‚‛]/g, "'")
+    .replace(/[“”„‟]/g, "\"")
+    .replace(/[‐‑‒–—―]/g, "-")
+    .replace(/\s+/g, " ")
+    .trim()
+
+/** English function words and note boilerplate that never make a keyword. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "a about above after again against all also although always am an and any are aren't as at be because been before " +
+    "being below between both but by can cannot could did do does doing done down during each either else etc even ever " +
+    "every few for from further get gets given go had has have having he her here hers herself him himself his how however " +
+    "i if in into is isn't it it's its itself just least less let like made make makes many may me might more most much " +
+    "must my myself need needs neither no nor not now of off often on once one only or other others our ours ourselves out " +
+    "over own per perhaps quite rather really same see seen she should since so some such than that the their theirs them " +
+    "themselves then there these they thing things this those though through thus to too under until up upon us use used " +
+    "uses using very via was we well were what when where whether which while who whom whose why will with within without " +
+    "would yet you your yours yourself yourselves " +
+    // note boilerplate
+    "note notes todo tbd fixme page pages concept concepts idea ideas link links read reading summary overview question " +
+    "questions answer example examples e.g i.e eg ie etc ok okay"
+  ).split(/\s+/)
+)
+
+/** Lower-cased word tokens (letters, digits, inner hyphens), diacritics stripped. */
+export const words = (s: string): ReadonlyArray<string> =>
+  normalizeTitle(s).match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? []
+
+/** Edit distance between two strings (for "closest title" suggestions). */
+export const levenshtein = (a: string, b: string): number => {
+  if (a === b) return 0
+  if (a.length === 0) return b.length
+  if (b.length === 0) return a.length
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i]
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    prev = cur
+  }
+  return prev[b.length]!
+}

@@ -1,0 +1,199 @@
+/**
+ * The study-companion workflow: prompt → note → keywords → arXiv → impact →
+ * judge → filter → foundations → note written back.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Effect, Option } from "effect"
+import { buildSearchQuery, keywordQuery } from "./arxiv.js"
+import { mergeNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
+import { NotEnoughInformation, NoteNotFound, UnsafeWrite, type CompanionError } from "./errors.js"
+import { extractKeywords, plainText } from "./keywords.js"
+import {
+  CompanionOptions,
+  CompanionReport,
+  type Foundations,
+  type Impact,
+  type PortCalls,
+  ScoredPaper
+} from "./models.js"
+import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js"
+import { ArxivPort } from "./ports/ArxivPort.js"
+import { LlmJudgePort } from "./ports/LlmJudgePort.js"
+import { OpenAlexPort } from "./ports/OpenAlexPort.js"
+import { VaultPort } from "./ports/VaultPort.js"
+import { assessImpact, decide, rankFoundational, survivors as selectSurvivors } from "./rules.js"
+
+/** Progress events, for a CLI's stderr or an MCP progress notification. */
+export type Progress =
+  | { readonly _tag: "NoteFound"; readonly path: string }
+  | { readonly _tag: "Keywords"; readonly keywords: ReadonlyArray<string> }
+  | { readonly _tag: "Searched"; readonly candidates: number }
+  | { readonly _tag: "Judged"; readonly kept: number }
+  | { readonly _tag: "Written"; readonly path: string; readonly status: string }
+
+/** Optional hooks of a run. */
+export interface RunHooks {
+  readonly onProgress?: (event: Progress) => Effect.Effect<void>
+}
+
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
+
+/**
+ * Run the companion for one prompt. Reads the clock for "today"; touches the
+ * world only through the four ports.
+ */
+export const runCompanion = Effect.fn("Companion.run")(function*(
+  prompt: string,
+  options: CompanionOptions = new CompanionOptions({}),
+  hooks: RunHooks = {}
+) {
+  const arxiv = yield* ArxivPort
+  const openalex = yield* OpenAlexPort
+  const judge = yield* LlmJudgePort
+  const vault = yield* VaultPort
+  const calls: { -readonly [K in keyof PortCalls]: number } = { arxiv: 0, openalex: 0, judge: 0, vault: 0 }
+  const progress = (event: Progress) => hooks.onProgress?.(event) ?? Effect.void
+
+  // 1. the note named in the prompt, before the vault is touched
+  const reference = parseNoteReference(prompt)
+  if (reference === undefined) return yield* new NotEnoughInformation({ detail: NO_NOTE_NAMED })
+
+  // 2. match it against the vault's titles
+  calls.vault++
+  const notes = yield* vault.listNotes()
+  const match = matchNote(reference, notes)
+  if (match._tag === "NotFound") return yield* new NoteNotFound({ title: reference.raw, closest: match.closest })
+  const note = match.note
+  yield* progress({ _tag: "NoteFound", path: note.path })
+
+  // 3. read it and take its keywords
+  calls.vault++
+  const text = yield* vault.readNote(note.path)
+  const keywords = extractKeywords(text, note.title)
+  if (keywords.length < options.minKeywords) {
+    return yield* new NotEnoughInformation({
+      detail: `the note "${note.title}" yields ${keywords.length} keyword${keywords.length === 1 ? "" : "s"}` +
+        `${keywords.length > 0 ? ` (${keywords.map((k) => k.term).join(", ")})` : ""}; at least ${options.minKeywords} are needed to search arXiv. ` +
+        "Add a few sentences about the concept to the note."
+    })
+  }
+  yield* progress({ _tag: "Keywords", keywords: keywords.map((k) => k.term) })
+
+  // 4. search arXiv
+  const query = keywordQuery(keywords)
+  calls.arxiv++
+  const found = yield* arxiv.search({
+    query,
+    categories: options.categories,
+    since: options.since,
+    maxResults: options.maxResults,
+    sortBy: "relevance"
+  })
+  const candidates = found.papers
+  yield* progress({ _tag: "Searched", candidates: candidates.length })
+
+  // 5. impact for all candidates in one batched call, then the judge
+  const ids = candidates.map((p) => p.arxivId)
+  let impactSource: Impact["source"] | undefined
+  const impacts = new Map<string, Impact>()
+  if (ids.length > 0) {
+    calls.openalex++
+    const lookup = yield* openalex.worksByArxivIds(ids)
+    impactSource = lookup.source
+    for (const impact of lookup.impacts) impacts.set(impact.arxivId, impact)
+  }
+  const judgements = candidates.length === 0 ? [] : yield* Effect.suspend(() => {
+    calls.judge++
+    return judge.judge({ title: note.title, text: plainText(text), keywords: keywords.map((k) => k.term) }, candidates)
+  })
+
+  // 6. decide
+  const today = isoDay(yield* Clock.currentTimeMillis)
+  const scored = candidates.map((paper, i) => {
+    const judgement = judgements[i]!
+    const impact = assessImpact(paper.published, impacts.get(paper.arxivId), today, options)
+    return new ScoredPaper({ paper, judgement, impact, decision: decide(judgement, impact, options) })
+  })
+  const kept = selectSurvivors(scored)
+  yield* progress({ _tag: "Judged", kept: kept.length })
+
+  // 7. foundational citations of the survivors, batched in one call
+  const refsOf = new Map(kept.map((s) => [s.paper.arxivId, impacts.get(s.paper.arxivId)?.referencedWorks]))
+  const allRefs = [...new Set([...refsOf.values()].flatMap((r) => r ?? []))]
+  const resolved = new Map<string, import("./models.js").Work>()
+  if (allRefs.length > 0) {
+    calls.openalex++
+    const works = yield* openalex.worksByIds(allRefs)
+    for (const w of works.works) resolved.set(w.openalexId, w)
+  }
+  const foundations: Array<Foundations> = kept.map((s) => {
+    const refs = refsOf.get(s.paper.arxivId)
+    if (refs === undefined) return { arxivId: s.paper.arxivId, status: "not-recorded", citations: [], unresolved: [] }
+    if (refs.length === 0) return { arxivId: s.paper.arxivId, status: "no-references", citations: [], unresolved: [] }
+    const works = refs.flatMap((id) => resolved.get(id) ?? [])
+    return {
+      arxivId: s.paper.arxivId,
+      status: "found",
+      citations: rankFoundational(works, options.foundational),
+      unresolved: refs.filter((id) => !resolved.has(id))
+    }
+  })
+
+  // 8. compose and write beside the source note, never onto it
+  const target = relatedNotePath(note)
+  if (target === undefined || target === note.path) {
+    return yield* new UnsafeWrite({ path: target ?? note.path, reason: "the note's path is not a safe vault path" })
+  }
+  const input: RelatedNoteInput = {
+    source: note,
+    keywords: keywords.map((k) => k.term),
+    query,
+    options,
+    judge: judge.name,
+    impactSource,
+    candidates: scored,
+    survivors: kept,
+    foundations
+  }
+  const nowIso = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
+  calls.vault++
+  const existing = yield* vault.readNoteIfExists(target)
+  const merge = mergeNote(Option.getOrUndefined(existing), input, nowIso)
+  let written: CompanionReport["written"]
+  switch (merge._tag) {
+    case "Unchanged":
+      written = { path: target, status: "unchanged" }
+      break
+    case "UserEdited": {
+      const sibling = target.replace(/\.md$/, ` (${today}).md`)
+      calls.vault++
+      yield* vault.writeNote(sibling, merge.content)
+      written = { path: sibling, status: "kept-user-edits" }
+      break
+    }
+    default:
+      calls.vault++
+      yield* vault.writeNote(target, merge.content)
+      written = { path: target, status: merge._tag === "Create" ? "created" : "updated" }
+  }
+  yield* progress({ _tag: "Written", path: written.path, status: written.status })
+
+  return new CompanionReport({
+    prompt,
+    note,
+    keywords: keywords.map((k) => k.term),
+    query: buildSearchQuery(query, options.categories, options.since),
+    options,
+    candidates: scored,
+    survivors: kept.map((s) => s.paper.arxivId),
+    foundations,
+    written,
+    calls: { ...calls },
+    generatedAt: nowIso
+  })
+}) as (
+  prompt: string,
+  options?: CompanionOptions,
+  hooks?: RunHooks
+) => Effect.Effect<CompanionReport, CompanionError, ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort>
