@@ -43,13 +43,15 @@ const weightedSegments = (text: string): ReadonlyArray<readonly [string, number]
   const body = splitFrontmatter(text).body.replace(/```[\s\S]*?```/g, " ")
   const segments: Array<readonly [string, number]> = []
   for (const line of body.split(/\r?\n/)) {
+    // "See also: [[...]]" lines point at other notes; they say nothing about this concept
+    if (/^\s*(?:[-*]\s*)?see also\b/i.test(line)) continue
     const heading = /^#{1,6}\s+(.*)$/.exec(line)
     if (heading !== null) {
-      segments.push([plainText(heading[1]!), 3])
+      segments.push([plainText(heading[1]!), 2])
       continue
     }
-    for (const m of line.matchAll(/\[\[([^\]|#]+)[^\]]*\]\]/g)) segments.push([m[1]!, 1])
-    for (const m of line.matchAll(/\*\*([^*]+)\*\*|__([^_]+)__/g)) segments.push([m[1] ?? m[2]!, 1])
+    // emphasised phrases are what the author marked as key: count them once more
+    for (const m of line.matchAll(/\*\*([^*]+)\*\*|__([^_]+)__/g)) segments.push([m[1] ?? m[2]!, 2])
     segments.push([plainText(line), 1])
   }
   return segments
@@ -61,48 +63,68 @@ export interface Keyword {
   readonly weight: number
 }
 
+/** Fold a simple English plural onto its singular ("networks" → "network"). */
+const singular = (w: string): string =>
+  w.length > 4 && w.endsWith("ies") ? `${w.slice(0, -3)}y`
+  : w.length > 3 && w.endsWith("s") && !/(ss|us|is|ics)$/.test(w) ? w.slice(0, -1)
+  : w
+
+const MAX_PHRASE = 3
+
 /**
- * The note's keywords, most important first. A term is a content word
- * (≥ 3 letters, not a stop word) or a two-word phrase of content words seen at
- * least twice; a phrase absorbs the weight of its parts so "neural network"
- * is preferred to "neural" and "network" apart.
+ * The note's keywords, most important first.
+ *
+ * A term is a content word (≥ 3 letters, not a stop word) or a phrase of two
+ * or three adjacent content words that recurs or that the author emphasised.
+ * Words and phrases are counted by their singular form and shown in the form
+ * the note uses most. A phrase absorbs the weight of its words, so "machine
+ * translation" is preferred to "machine" and "translation" apart.
  */
 export const extractKeywords = (noteText: string, title = "", limit = 8): ReadonlyArray<Keyword> => {
-  const unigrams = new Map<string, number>()
-  const bigrams = new Map<string, number>()
-  for (const [segment, weight] of weightedSegments(noteText)) {
+  const weight = new Map<string, number>()
+  const surface = new Map<string, Map<string, number>>()
+  const count = (key: string, shown: string, w: number) => {
+    weight.set(key, (weight.get(key) ?? 0) + w)
+    const forms = surface.get(key) ?? new Map<string, number>()
+    forms.set(shown, (forms.get(shown) ?? 0) + 1)
+    surface.set(key, forms)
+  }
+  for (const [segment, w] of weightedSegments(noteText)) {
     // split at punctuation so phrases never cross a sentence or clause
     for (const clause of segment.split(/[.,;:!?()[\]{}"\n]+/)) {
       const tokens = words(clause)
       for (let i = 0; i < tokens.length; i++) {
-        const w = tokens[i]!
-        if (!isContentWord(w)) continue
-        unigrams.set(w, (unigrams.get(w) ?? 0) + weight)
-        const next = tokens[i + 1]
-        if (next !== undefined && isContentWord(next)) {
-          const phrase = `${w} ${next}`
-          bigrams.set(phrase, (bigrams.get(phrase) ?? 0) + weight)
+        for (let n = 1; n <= MAX_PHRASE && i + n <= tokens.length; n++) {
+          const run = tokens.slice(i, i + n)
+          if (!run.every(isContentWord)) break
+          count(run.map(singular).join(" "), run.join(" "), w)
         }
       }
     }
   }
-  const titleWords = new Set(words(title))
-  for (const [w, n] of unigrams) if (titleWords.has(w)) unigrams.set(w, n + 2)
-
-  const scored: Array<Keyword> = []
-  const absorbed = new Map<string, number>()
-  for (const [phrase, n] of bigrams) {
-    if (n < 2) continue
-    const [a, b] = phrase.split(" ") as [string, string]
-    scored.push({ term: phrase, weight: n * 1.5 + (titleWords.has(a) || titleWords.has(b) ? 1 : 0) })
-    absorbed.set(a, (absorbed.get(a) ?? 0) + n)
-    absorbed.set(b, (absorbed.get(b) ?? 0) + n)
+  const titleWords = new Set(words(title).map(singular))
+  const scored: Array<Keyword & { readonly key: string }> = []
+  for (const [key, w] of weight) {
+    const parts = key.split(" ")
+    const inTitle = parts.some((p) => titleWords.has(p)) ? 1 : 0
+    if (parts.length === 1) {
+      scored.push({ key, term: key, weight: w + inTitle })
+    } else if (w >= 2) {
+      scored.push({ key, term: key, weight: w * (1 + 0.25 * parts.length) + inTitle })
+    }
   }
-  for (const [w, n] of unigrams) {
-    const rest = n - (absorbed.get(w) ?? 0)
-    if (rest > 0) scored.push({ term: w, weight: rest })
+  scored.sort((a, b) => b.weight - a.weight || a.key.localeCompare(b.key))
+  // greedy selection: a chosen phrase discounts its words and its sub-phrases
+  const chosen: Array<Keyword> = []
+  const covered = new Map<string, number>()
+  for (const k of scored) {
+    if (chosen.length >= limit) break
+    const rest = k.weight - (covered.get(k.key) ?? 0)
+    if (rest <= 0.5 * k.weight && k.key.includes(" ") === false && covered.has(k.key)) continue
+    if (chosen.some((c) => ` ${c.term} `.includes(` ${k.key} `))) continue
+    const forms = [...surface.get(k.key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    chosen.push({ term: forms[0]![0], weight: rest })
+    for (const part of k.key.split(" ")) covered.set(part, (covered.get(part) ?? 0) + k.weight)
   }
-  return scored
-    .sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term))
-    .slice(0, limit)
+  return chosen.sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term))
 }
