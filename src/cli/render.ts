@@ -1,0 +1,49 @@
+/**
+ * Human-readable output of the CLI.
+ */
+import type { CompanionReportData } from "../promise.js"
+
+const num = (n: number, d = 2) => n.toFixed(d)
+
+/** A readable summary of what was kept and why. */
+export const renderReport = (r: CompanionReportData): string => {
+  const lines: Array<string> = []
+  const kept = r.candidates.filter((c) => c.decision.kept)
+  const byId = new Map(r.candidates.map((c) => [c.paper.arxivId, c]))
+  lines.push(`Concept note: ${r.note.title} (${r.note.path})`)
+  lines.push(`Keywords: ${r.keywords.join(", ")}`)
+  lines.push(`arXiv query: ${r.query}`)
+  lines.push(`${r.candidates.length} candidates, ${kept.length} kept.`)
+  lines.push("")
+  r.survivors.forEach((id, i) => {
+    const c = byId.get(id)!
+    const impact = c.impact.status === "unknown"
+      ? "impact unknown"
+      : `${num(c.impact.citationsPerYear ?? 0, 1)} citations/year`
+    lines.push(`${i + 1}. ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${id}, ${c.paper.published})`)
+    lines.push(`   relevance ${num(c.judgement.relevance)} · novelty ${num(c.judgement.novelty)} · ${impact}`)
+    const f = r.foundations.find((x) => x.arxivId === id)
+    if (f !== undefined && f.citations.length > 0) {
+      lines.push(`   builds on: ${f.citations.map((x) => `${x.title} (${x.citedByCount} citations)`).join("; ")}`)
+    }
+  })
+  const dropped = r.candidates.filter((c) => !c.decision.kept)
+  if (dropped.length > 0) {
+    lines.push("", "Dropped:")
+    for (const c of dropped) {
+      lines.push(`  - ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${c.paper.arxivId}): ${c.decision.reasons.join("; ")}`)
+    }
+  }
+  lines.push("")
+  const verb = {
+    created: "Wrote",
+    updated: "Updated",
+    unchanged: "Unchanged (no rewrite):",
+    "kept-user-edits": "You edited the generated block, so it was kept; new results written to"
+  }[r.written.status]
+  lines.push(`${verb} ${r.written.path}`)
+  lines.push(
+    `Calls: arXiv ${r.calls.arxiv}, citations ${r.calls.openalex}, judge ${r.calls.judge}, vault ${r.calls.vault}`
+  )
+  return lines.join("\n")
+}

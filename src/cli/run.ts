@@ -1,0 +1,130 @@
+/**
+ * `arxiv-companion run "<prompt>"`.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Config, Console, Effect, Option, Schema } from "effect"
+import { CompanionReport } from "../core/models.js"
+import { runCompanion, type Progress } from "../core/workflow.js"
+import { companionLayer } from "../layers.js"
+import { decodeOptions } from "../promise.js"
+import { renderReport } from "./render.js"
+import { reportFailure } from "./failure.js"
+
+/** A flag that falls back to an environment variable, and to the library default when neither is set. */
+const withEnv = <A>(options: Options.Options<A>, config: Config.Config<A>, description: string) =>
+  options.pipe(
+    Options.optional,
+    Options.withFallbackConfig(Config.option(config)),
+    Options.withDescription(description)
+  )
+
+const vault = Options.directory("vault").pipe(
+  Options.withFallbackConfig(Config.string("ARXIV_COMPANION_VAULT")),
+  Options.withDescription("The Obsidian vault folder (env ARXIV_COMPANION_VAULT).")
+)
+const offline = Options.boolean("offline").pipe(
+  Options.withFallbackConfig(Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))),
+  Options.withDescription("Use the recorded offline corpus and citation data; no network, no key.")
+)
+const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
+const relevanceThreshold = withEnv(
+  Options.float("relevance-threshold"),
+  Config.number("RELEVANCE_PASS_THRESHOLD"),
+  "Keep papers with relevance ≥ this (0..1, default 0.5; env RELEVANCE_PASS_THRESHOLD)."
+)
+const citationsPerYear = withEnv(
+  Options.float("citations-per-year"),
+  Config.number("CITATIONS_PER_YEAR_THRESHOLD"),
+  "Impact bar in citations per year (default 5; env CITATIONS_PER_YEAR_THRESHOLD)."
+)
+const exemptYears = withEnv(
+  Options.float("exempt-years"),
+  Config.number("NEW_PAPER_AGE_EXEMPT_YEARS"),
+  "Papers younger than this many years skip the impact bar (default 1; env NEW_PAPER_AGE_EXEMPT_YEARS)."
+)
+const minKeywords = withEnv(
+  Options.integer("min-keywords"),
+  Config.integer("MIN_KEYWORDS"),
+  "Halt when the note yields fewer keywords (default 2; env MIN_KEYWORDS)."
+)
+const maxResults = withEnv(
+  Options.integer("max-results"),
+  Config.integer("MAX_RESULTS"),
+  "arXiv candidates to judge, 1..50 (default 10; env MAX_RESULTS)."
+)
+const foundational = withEnv(
+  Options.integer("foundational"),
+  Config.integer("FOUNDATIONAL_CITATIONS"),
+  "Foundational citations per kept paper, 1..3 (default 3; env FOUNDATIONAL_CITATIONS)."
+)
+const categories = withEnv(
+  Options.text("categories"),
+  Config.string("ARXIV_CATEGORIES"),
+  "Comma-separated arXiv categories (default cs.LG,cs.AI,cs.CL,stat.ML; env ARXIV_CATEGORIES)."
+)
+const since = withEnv(
+  Options.text("since"),
+  Config.string("ARXIV_SINCE"),
+  "Only papers first submitted on or after YYYY-MM-DD (env ARXIV_SINCE)."
+)
+const prompt = Args.text({ name: "prompt" }).pipe(
+  Args.withDescription("What to do, naming the note: e.g. \"Find papers related to my 'Transformers Concept Note'\".")
+)
+
+const progressLine = (e: Progress): string => {
+  switch (e._tag) {
+    case "NoteFound":
+      return `Reading ${e.path}`
+    case "Keywords":
+      return `Keywords: ${e.keywords.join(", ")}`
+    case "Searched":
+      return `Found ${e.candidates} candidates on arXiv; scoring`
+    case "Judged":
+      return `${e.kept} kept; looking up foundational citations`
+    case "Written":
+      return `Note ${e.status}: ${e.path}`
+  }
+}
+
+const encodeReport = Schema.encodeSync(CompanionReport)
+
+/** The `run` command. */
+export const runCommand = Command.make(
+  "run",
+  {
+    prompt,
+    vault,
+    offline,
+    json,
+    relevanceThreshold,
+    citationsPerYear,
+    exemptYears,
+    minKeywords,
+    maxResults,
+    foundational,
+    categories,
+    since
+  },
+  (a) =>
+    Effect.gen(function*() {
+      const options = yield* decodeOptions({
+        relevanceThreshold: Option.getOrUndefined(a.relevanceThreshold),
+        citationsPerYearThreshold: Option.getOrUndefined(a.citationsPerYear),
+        exemptYears: Option.getOrUndefined(a.exemptYears),
+        minKeywords: Option.getOrUndefined(a.minKeywords),
+        maxResults: Option.getOrUndefined(a.maxResults),
+        foundational: Option.getOrUndefined(a.foundational),
+        categories: Option.getOrUndefined(
+          Option.map(a.categories, (c) => c.split(",").map((s) => s.trim()).filter((s) => s.length > 0))
+        ),
+        since: Option.getOrUndefined(a.since)
+      })
+      const report = yield* runCompanion(a.prompt, options, {
+        onProgress: (e) => Console.error(progressLine(e))
+      }).pipe(Effect.provide(companionLayer({ vault: a.vault, offline: a.offline })))
+      const data = encodeReport(report)
+      yield* Console.log(a.json ? JSON.stringify(data, null, 2) : renderReport(data))
+    }).pipe(Effect.catchAll(reportFailure))
+).pipe(Command.withDescription("Find arXiv papers related to a concept note and write them back into the vault."))
+
+

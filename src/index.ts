@@ -1,0 +1,23 @@
+/**
+ * arxiv-companion: a study companion for Obsidian concept notes.
+ *
+ * - Promise API: {@link runCompanion}.
+ * - Effect API: the `Workflow` program, the four ports, the models and errors,
+ *   and the layers that wire adapters to ports.
+ *
+ * @since 0.1.0
+ */
+export { type CompanionOptionsInput, type CompanionReportData, runCompanion, type RunCompanionOptions } from "./promise.js"
+
+export * from "./core/errors.js"
+export * from "./core/models.js"
+
+export { ArxivPort, type ArxivSearch, type ArxivSearchResult, type ArxivLookup, type ArxivService } from "./core/ports/ArxivPort.js"
+export { OpenAlexPort, type ImpactLookup, type OpenAlexService, type WorkLookup } from "./core/ports/OpenAlexPort.js"
+export { type Concept, LlmJudgePort, type LlmJudgeService } from "./core/ports/LlmJudgePort.js"
+export { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
+
+/** The companion as an Effect program: `Workflow.runCompanion(prompt, options)`. */
+export * as Workflow from "./core/workflow.js"
+/** The composition root: `Layers.OfflineLayer`, `Layers.companionLayer`. */
+export * as Layers from "./layers.js"
