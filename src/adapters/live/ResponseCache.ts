@@ -1,0 +1,306 @@
+/**
+ * A persistent cache of upstream responses, shared by the live adapters.
+ *
+ * Bodies are kept in an `@effect/platform` KeyValueStore on disk (one file per
+ * request under `$XDG_CACHE_HOME/arxiv-companion` or
+ * `~/.cache/arxiv-companion`), keyed by the full request without secrets,
+ * with a time-to-live per endpoint. Identical requests in flight at the same
+ * time share one upstream call, with or without the disk cache.
+ *
+ * The cache is best effort: an unreadable, corrupt or expired entry is a miss,
+ * and a failed write is logged and ignored. It never fails a run.
+ *
+ * @since 0.1.0
+ */
+import { FileSystem, KeyValueStore, Path } from "@effect/platform"
+import { Clock, Config, Context, Deferred, Duration, Effect, Layer, Option, type Scope } from "effect"
+import { createHash } from "node:crypto"
+import { homedir } from "node:os"
+
+/** One cacheable request. */
+export interface CacheRequest {
+  /**
+   * The endpoint, which selects the time-to-live: `arxiv.search`, `arxiv.ids`,
+   * `openalex.works`, ... A TTL is looked up by the full name, then by the
+   * part before the first dot (`openalex`), then the default.
+   */
+  readonly endpoint: string
+  /**
+   * The full request without secrets, e.g. `GET https://...?...` (see
+   * `requestKey`). Two requests with the same key must have the same answer.
+   */
+  readonly key: string
+}
+
+/** What the cache did since it was built (for tests, `--verbose` and the bench). */
+export interface CacheStats {
+  /** Answered from disk. */
+  readonly hits: number
+  /** Not on disk (or expired): the upstream was asked. */
+  readonly misses: number
+  /** Joined an identical request already in flight instead of asking again. */
+  readonly coalesced: number
+  /** Entries written. */
+  readonly writes: number
+}
+
+/** The response cache service. */
+export interface ResponseCacheService {
+  /** False when caching on disk is off (`--no-cache`); coalescing still applies. */
+  readonly enabled: boolean
+  /** The directory entries live in, when enabled. */
+  readonly directory: string | undefined
+  /**
+   * The body for `request`: from disk when a fresh entry exists, otherwise
+   * from `fetch` (stored on success). Concurrent identical requests share one
+   * `fetch`, which runs to completion even if its callers are interrupted.
+   * Only successes are stored; `fetch` must fail on anything not worth keeping.
+   */
+  readonly cached: <E, R>(request: CacheRequest, fetch: Effect.Effect<string, E, R>) => Effect.Effect<string, E, R>
+  /** The TTL that applies to an endpoint. */
+  readonly ttlOf: (endpoint: string) => Duration.Duration
+  /** Counters since the layer was built. */
+  readonly stats: Effect.Effect<CacheStats>
+}
+
+/** @since 0.1.0 */
+export class ResponseCache extends Context.Tag("arxiv-companion/ResponseCache")<ResponseCache, ResponseCacheService>() {}
+
+/** Default TTLs: searches change daily, paper metadata and citation data slowly. */
+export const defaultTtls: Readonly<Record<string, Duration.DurationInput>> = {
+  "arxiv.search": "1 day",
+  "arxiv.ids": "7 days",
+  openalex: "7 days",
+  judge: "30 days"
+}
+
+/** The TTL of an endpoint with no entry in the table. */
+export const defaultTtl: Duration.DurationInput = "1 day"
+
+/** Options of the cache layer. */
+export interface ResponseCacheOptions {
+  /** Directory of the entries; default `defaultCacheDir`. */
+  readonly dir?: string | undefined
+  /** Keep responses on disk (default true). False is `--no-cache`. */
+  readonly enabled?: boolean | undefined
+  /** TTLs by endpoint (or endpoint prefix), merged over `defaultTtls`. */
+  readonly ttls?: Readonly<Record<string, Duration.DurationInput>> | undefined
+}
+
+/**
+ * A canonical key for a request: the method, the URL with its query
+ * parameters sorted and the secret ones removed, and the body if any.
+ * `secretParams` defaults to the usual names (`api_key`, `key`, `token`, ...).
+ */
+export const requestKey = (
+  method: string,
+  url: string,
+  options: { readonly body?: string | undefined; readonly secretParams?: ReadonlyArray<string> | undefined } = {}
+): string => {
+  const secrets = new Set(
+    (options.secretParams ?? ["api_key", "apikey", "key", "token", "access_token"]).map((s) => s.toLowerCase())
+  )
+  let canonical = url
+  try {
+    const u = new URL(url)
+    const params = [...u.searchParams.entries()]
+      .filter(([name]) => !secrets.has(name.toLowerCase()))
+      .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
+    u.search = ""
+    canonical = params.length === 0
+      ? u.toString()
+      : `${u.toString()}?${params.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&")}`
+  } catch {
+    // not a URL: keep it as given
+  }
+  return `${method.toUpperCase()} ${canonical}${options.body === undefined ? "" : `\n${options.body}`}`
+}
+
+/**
+ * `$ARXIV_COMPANION_CACHE_DIR`, else `$XDG_CACHE_HOME/arxiv-companion`, else
+ * `~/.cache/arxiv-companion`.
+ */
+export const defaultCacheDir: Effect.Effect<string, never, Path.Path> = Effect.gen(function*() {
+  const path = yield* Path.Path
+  const explicit = yield* Config.option(Config.nonEmptyString("ARXIV_COMPANION_CACHE_DIR")).pipe(
+    Effect.orElseSucceed(() => Option.none<string>())
+  )
+  if (Option.isSome(explicit)) return explicit.value
+  const xdg = yield* Config.option(Config.nonEmptyString("XDG_CACHE_HOME")).pipe(
+    Effect.orElseSucceed(() => Option.none<string>())
+  )
+  if (Option.isSome(xdg) && path.isAbsolute(xdg.value)) return path.join(xdg.value, "arxiv-companion")
+  const home = yield* Config.option(Config.nonEmptyString("HOME")).pipe(
+    Effect.orElseSucceed(() => Option.none<string>())
+  )
+  return path.join(Option.getOrElse(home, () => homedir()), ".cache", "arxiv-companion")
+})
+
+interface Envelope {
+  readonly v: 1
+  readonly endpoint: string
+  readonly key: string
+  readonly storedAt: number
+  readonly expiresAt: number
+  readonly body: string
+}
+
+const isEnvelope = (u: unknown): u is Envelope => {
+  if (typeof u !== "object" || u === null) return false
+  const e = u as Record<string, unknown>
+  return e.v === 1 && typeof e.key === "string" && typeof e.body === "string" && typeof e.expiresAt === "number"
+}
+
+const fileKey = (request: CacheRequest): string =>
+  `${request.endpoint.replace(/[^A-Za-z0-9_.-]/g, "_")}-${
+    createHash("sha256").update(`${request.endpoint}\n${request.key}`).digest("hex").slice(0, 40)
+  }`
+
+const makeService = (
+  store: KeyValueStore.KeyValueStore | undefined,
+  directory: string | undefined,
+  ttlTable: Readonly<Record<string, Duration.DurationInput>>,
+  scope: Scope.Scope
+): ResponseCacheService => {
+  const ttls = new Map(Object.entries({ ...defaultTtls, ...ttlTable }).map(([k, v]) => [k, Duration.decode(v)]))
+  const fallback = Duration.decode(defaultTtl)
+  const ttlOf = (endpoint: string): Duration.Duration =>
+    ttls.get(endpoint) ?? ttls.get(endpoint.split(".")[0]!) ?? fallback
+
+  const counters = { hits: 0, misses: 0, coalesced: 0, writes: 0 }
+  const inflight = new Map<string, Deferred.Deferred<string, unknown>>()
+
+  const read = (id: string, request: CacheRequest): Effect.Effect<Option.Option<string>> =>
+    store === undefined ? Effect.succeedNone : store.get(id).pipe(
+      Effect.zipWith(Clock.currentTimeMillis, (raw, now) =>
+        Option.flatMap(raw, (text) => {
+          try {
+            const e: unknown = JSON.parse(text)
+            return isEnvelope(e) && e.key === request.key && e.expiresAt > now ? Option.some(e.body) : Option.none()
+          } catch {
+            return Option.none()
+          }
+        })),
+      Effect.catchAll((error) =>
+        Effect.as(Effect.logDebug("response cache: unreadable entry", id, error.message), Option.none<string>())
+      )
+    )
+
+  const write = (id: string, request: CacheRequest, body: string): Effect.Effect<void> =>
+    store === undefined ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const envelope: Envelope = {
+        v: 1,
+        endpoint: request.endpoint,
+        key: request.key,
+        storedAt: now,
+        expiresAt: now + Duration.toMillis(ttlOf(request.endpoint)),
+        body
+      }
+      return store.set(id, JSON.stringify(envelope)).pipe(
+        Effect.tap(() => Effect.sync(() => counters.writes++)),
+        Effect.catchAll((error) => Effect.logWarning("response cache: could not write an entry", error.message))
+      )
+    })
+
+  const cached = <E, R>(request: CacheRequest, fetch: Effect.Effect<string, E, R>): Effect.Effect<string, E, R> => {
+    const id = fileKey(request)
+    const join = Effect.fiberIdWith((fiberId) =>
+      Effect.sync(() => {
+        const existing = inflight.get(id)
+        if (existing !== undefined) return { leader: false as const, deferred: existing }
+        const deferred = Deferred.unsafeMake<string, unknown>(fiberId)
+        inflight.set(id, deferred)
+        return { leader: true as const, deferred }
+      })
+    )
+    const upstream: Effect.Effect<string, E, R> = Effect.flatMap(join, ({ deferred, leader }) => {
+      if (!leader) {
+        counters.coalesced++
+        return Deferred.await(deferred) as Effect.Effect<string, E>
+      }
+      counters.misses++
+      // The leader's fetch runs in the cache's scope, so interrupting one caller
+      // does not cancel the answer the others are waiting for.
+      const run = fetch.pipe(
+        Effect.tap((body) => write(id, request, body)),
+        Effect.onExit((exit) =>
+          Effect.sync(() => {
+            inflight.delete(id)
+            Deferred.unsafeDone(deferred, exit)
+          })
+        )
+      )
+      return Effect.zipRight(Effect.forkIn(run, scope), Deferred.await(deferred) as Effect.Effect<string, E>)
+    })
+    return Effect.flatMap(read(id, request), (hit) => {
+      if (Option.isSome(hit)) {
+        counters.hits++
+        return Effect.succeed(hit.value)
+      }
+      return upstream
+    })
+  }
+
+  return {
+    enabled: store !== undefined,
+    directory,
+    cached,
+    ttlOf,
+    stats: Effect.sync(() => ({ ...counters }))
+  }
+}
+
+/**
+ * The cache as a layer. With `enabled: false` nothing touches the disk (and no
+ * directory is created), but identical concurrent requests are still
+ * coalesced. A directory that cannot be created turns the disk cache off with
+ * a warning instead of failing.
+ */
+export const layer = (
+  options: ResponseCacheOptions = {}
+): Layer.Layer<ResponseCache, never, FileSystem.FileSystem | Path.Path> =>
+  Layer.scoped(
+    ResponseCache,
+    Effect.gen(function*() {
+      const scope = yield* Effect.scope
+      if (options.enabled === false) return makeService(undefined, undefined, options.ttls ?? {}, scope)
+      const dir = options.dir ?? (yield* defaultCacheDir)
+      const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
+      const store = yield* Layer.build(KeyValueStore.layerFileSystem(dir)).pipe(
+        Effect.map((ctx) => Context.get(ctx, KeyValueStore.KeyValueStore)),
+        Effect.provide(context),
+        Effect.map(Option.some),
+        Effect.catchAll((error) =>
+          Effect.as(
+            Effect.logWarning(`response cache disabled: cannot use ${dir}: ${error.message}`),
+            Option.none<KeyValueStore.KeyValueStore>()
+          )
+        )
+      )
+      return makeService(Option.getOrUndefined(store), Option.isSome(store) ? dir : undefined, options.ttls ?? {}, scope)
+    })
+  )
+
+/** A cache that keeps nothing on disk (still coalescing identical concurrent requests). */
+export const layerDisabled: Layer.Layer<ResponseCache> = Layer.scoped(
+  ResponseCache,
+  Effect.map(Effect.scope, (scope) => makeService(undefined, undefined, {}, scope))
+)
+
+/**
+ * The cache configured from the environment: `ARXIV_COMPANION_CACHE_DIR`
+ * (else the XDG default) and `ARXIV_COMPANION_CACHE=off` to disable it.
+ * Explicit `options` (e.g. from `--cache-dir`, `--no-cache`) win.
+ */
+export const layerConfig = (
+  options: ResponseCacheOptions = {}
+): Layer.Layer<ResponseCache, never, FileSystem.FileSystem | Path.Path> =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const switchValue = yield* Config.option(Config.string("ARXIV_COMPANION_CACHE")).pipe(
+        Effect.orElseSucceed(() => Option.none<string>())
+      )
+      const off = Option.exists(switchValue, (v) => /^(off|false|0|no|disabled?)$/i.test(v.trim()))
+      return layer({ ...options, enabled: options.enabled ?? !off })
+    })
+  )

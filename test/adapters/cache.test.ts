@@ -1,0 +1,195 @@
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Path } from "@effect/platform"
+import { ConfigProvider, Deferred, Duration, Effect, Fiber, Layer, TestClock } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+
+const tempDir = () => fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-cache-"))
+
+const cacheLayer = (options: ResponseCache.ResponseCacheOptions) =>
+  ResponseCache.layer(options).pipe(Layer.provide(NodeContext.layer))
+
+const counter = () => {
+  let n = 0
+  return {
+    get count() {
+      return n
+    },
+    fetch: (body: string) => Effect.sync(() => (n++, body))
+  }
+}
+
+const request = { endpoint: "arxiv.search", key: "GET https://export.arxiv.org/api/query?search_query=all%3Agan" }
+
+describe("ResponseCache", () => {
+  it.effect("keeps a response on disk and answers the next identical request from it", () => {
+    const dir = tempDir()
+    const upstream = counter()
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      const first = yield* cache.cached(request, upstream.fetch("<feed>Ramírez</feed>"))
+      const second = yield* cache.cached(request, upstream.fetch("other"))
+      assert.strictEqual(first, "<feed>Ramírez</feed>")
+      assert.strictEqual(second, "<feed>Ramírez</feed>")
+      assert.strictEqual(upstream.count, 1)
+      assert.deepStrictEqual(yield* cache.stats, { hits: 1, misses: 1, coalesced: 0, writes: 1 })
+      const files = fs.readdirSync(dir)
+      assert.strictEqual(files.length, 1)
+      assert.match(files[0]!, /^arxiv\.search-[0-9a-f]{40}$/)
+      const envelope = JSON.parse(fs.readFileSync(nodePath.join(dir, files[0]!), "utf8"))
+      assert.strictEqual(envelope.key, request.key)
+      assert.strictEqual(envelope.body, "<feed>Ramírez</feed>")
+    }).pipe(Effect.provide(cacheLayer({ dir })))
+  })
+
+  it.effect("survives a restart: a new layer over the same directory hits", () => {
+    const dir = tempDir()
+    const upstream = counter()
+    const once = Effect.flatMap(ResponseCache.ResponseCache, (c) => c.cached(request, upstream.fetch("feed")))
+    return Effect.gen(function*() {
+      yield* Effect.provide(once, cacheLayer({ dir }))
+      const again = yield* Effect.provide(once, cacheLayer({ dir }))
+      assert.strictEqual(again, "feed")
+      assert.strictEqual(upstream.count, 1)
+    })
+  })
+
+  it.effect("expires entries after the endpoint's TTL (driven by the TestClock)", () => {
+    const dir = tempDir()
+    const upstream = counter()
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      yield* cache.cached(request, upstream.fetch("v1"))
+      yield* TestClock.adjust("59 minutes")
+      assert.strictEqual(yield* cache.cached(request, upstream.fetch("v2")), "v1")
+      yield* TestClock.adjust("2 minutes")
+      assert.strictEqual(yield* cache.cached(request, upstream.fetch("v2")), "v2")
+      assert.strictEqual(upstream.count, 2)
+      // another endpoint falls back to its prefix's TTL, then the default
+      const hours = (endpoint: string) => Duration.toHours(cache.ttlOf(endpoint))
+      assert.strictEqual(hours("openalex.works"), 7 * 24)
+      assert.strictEqual(hours("judge.chat"), 1)
+      assert.strictEqual(hours("something"), 24)
+    }).pipe(Effect.provide(cacheLayer({ dir, ttls: { "arxiv.search": "1 hour", judge: "1 hour" } })))
+  })
+
+  it.effect("coalesces 20 identical concurrent requests into one upstream call", () => {
+    const dir = tempDir()
+    let calls = 0
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      const gate = yield* Deferred.make<void>()
+      const fetch = Effect.zipRight(Effect.sync(() => calls++), Effect.as(Deferred.await(gate), "feed"))
+      const fibers = yield* Effect.forEach(
+        Array.from({ length: 20 }, () => cache.cached(request, fetch)),
+        (e) => Effect.fork(e)
+      )
+      yield* Effect.yieldNow()
+      yield* Deferred.succeed(gate, undefined)
+      const bodies = yield* Fiber.joinAll(fibers)
+      assert.strictEqual(calls, 1)
+      assert.deepStrictEqual(new Set(bodies), new Set(["feed"]))
+      const stats = yield* cache.stats
+      assert.strictEqual(stats.misses, 1)
+      assert.strictEqual(stats.coalesced, 19)
+    }).pipe(Effect.provide(cacheLayer({ dir })))
+  })
+
+  it.effect("an interrupted caller does not cancel the call others are waiting for", () =>
+    Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      const gate = yield* Deferred.make<void>()
+      let calls = 0
+      const fetch = Effect.zipRight(Effect.sync(() => calls++), Effect.as(Deferred.await(gate), "feed"))
+      const first = yield* Effect.fork(cache.cached(request, fetch))
+      yield* Effect.yieldNow()
+      const second = yield* Effect.fork(cache.cached(request, fetch))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(first)
+      yield* Deferred.succeed(gate, undefined)
+      assert.strictEqual(yield* Fiber.join(second), "feed")
+      assert.strictEqual(calls, 1)
+    }).pipe(Effect.provide(ResponseCache.layerDisabled)))
+
+  it.effect("does not keep failures", () => {
+    const dir = tempDir()
+    let calls = 0
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      const failing = Effect.zipRight(Effect.sync(() => calls++), Effect.fail("HTTP 503" as const))
+      const error = yield* Effect.flip(cache.cached(request, failing))
+      assert.strictEqual(error, "HTTP 503")
+      assert.strictEqual(yield* cache.cached(request, Effect.succeed("ok")), "ok")
+      assert.strictEqual(fs.readdirSync(dir).length, 1)
+      assert.strictEqual(calls, 1)
+    }).pipe(Effect.provide(cacheLayer({ dir })))
+  })
+
+  it.effect("treats a corrupt entry as a miss", () => {
+    const dir = tempDir()
+    const upstream = counter()
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      yield* cache.cached(request, upstream.fetch("feed"))
+      const file = nodePath.join(dir, fs.readdirSync(dir)[0]!)
+      fs.writeFileSync(file, "{\"v\":1,\"key\":\"GET htt") // a torn write
+      assert.strictEqual(yield* cache.cached(request, upstream.fetch("fresh")), "fresh")
+      assert.strictEqual(upstream.count, 2)
+    }).pipe(Effect.provide(cacheLayer({ dir })))
+  })
+
+  it.effect("with enabled: false touches no disk and asks upstream every time", () => {
+    const dir = nodePath.join(tempDir(), "never-created")
+    const upstream = counter()
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      assert.isFalse(cache.enabled)
+      yield* cache.cached(request, upstream.fetch("a"))
+      assert.strictEqual(yield* cache.cached(request, upstream.fetch("b")), "b")
+      assert.strictEqual(upstream.count, 2)
+      assert.isFalse(fs.existsSync(dir))
+    }).pipe(Effect.provide(cacheLayer({ dir, enabled: false })))
+  })
+
+  it.effect("requestKey sorts parameters and leaves secrets out", () =>
+    Effect.sync(() => {
+      const a = ResponseCache.requestKey(
+        "get",
+        "https://api.openalex.org/works?filter=doi:a|b&api_key=SECRET&select=id"
+      )
+      const b = ResponseCache.requestKey("GET", "https://api.openalex.org/works?select=id&filter=doi:a|b&api_key=OTHER")
+      assert.strictEqual(a, b)
+      assert.notInclude(a, "SECRET")
+      assert.include(a, "select=id")
+      const post = ResponseCache.requestKey("POST", "http://127.0.0.1:1/v1/chat/completions", { body: "{\"x\":1}" })
+      assert.strictEqual(post, "POST http://127.0.0.1:1/v1/chat/completions\n{\"x\":1}")
+    }))
+
+  it.effect("finds its directory from ARXIV_COMPANION_CACHE_DIR, XDG_CACHE_HOME, then HOME", () =>
+    Effect.gen(function*() {
+      const path = yield* Path.Path
+      const withEnv = (env: Record<string, string>) =>
+        Effect.withConfigProvider(ResponseCache.defaultCacheDir, ConfigProvider.fromMap(new Map(Object.entries(env))))
+      assert.strictEqual(
+        yield* withEnv({ ARXIV_COMPANION_CACHE_DIR: "/x/c", XDG_CACHE_HOME: "/xdg", HOME: "/home/u" }),
+        "/x/c"
+      )
+      assert.strictEqual(yield* withEnv({ XDG_CACHE_HOME: "/xdg", HOME: "/home/u" }), path.join("/xdg", "arxiv-companion"))
+      assert.strictEqual(yield* withEnv({ XDG_CACHE_HOME: "relative", HOME: "/home/u" }), "/home/u/.cache/arxiv-companion")
+      assert.strictEqual(yield* withEnv({ HOME: "/home/u" }), "/home/u/.cache/arxiv-companion")
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("layerConfig turns the disk cache off with ARXIV_COMPANION_CACHE=off", () => {
+    const dir = nodePath.join(tempDir(), "off")
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      assert.isFalse(cache.enabled)
+    }).pipe(
+      Effect.provide(ResponseCache.layerConfig({ dir }).pipe(Layer.provide(NodeContext.layer))),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_CACHE", "off"]])))
+    )
+  })
+})
