@@ -20,8 +20,9 @@ export interface ArxivId {
  */
 export const parseArxivId = (input: string): ArxivId | undefined => {
   let s = input.trim()
-  s = s.replace(/^arxiv:/i, "")
-  s = s.replace(/^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf|html)\//i, "")
+  s = s.replace(/^arxiv:\s*/i, "")
+  s = s.replace(/^(?:https?:\/\/)?(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf|html)\//i, "")
+  s = s.replace(/[?#].*$/, "")
   s = s.replace(/\.pdf$/i, "").replace(/\/+$/, "")
   const modern = MODERN.exec(s)
   if (modern !== null) return { id: modern[1]!, version: modern[2] }
@@ -56,7 +57,8 @@ export const buildSearchQuery = (
   since?: string,
   until?: string
 ): string => {
-  const parts = [`(${query.trim()})`]
+  // an empty "()" is a syntax error for arXiv: a query of categories alone is valid
+  const parts = query.trim() === "" ? [] : [`(${query.trim()})`]
   if (categories.length > 0) parts.push(`(${categories.map((c) => `cat:${c}`).join(" OR ")})`)
   if (since !== undefined) {
     const from = since.replace(/-/g, "")
