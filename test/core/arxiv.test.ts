@@ -1,0 +1,139 @@
+import { assert, describe, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import { absUrl, buildSearchQuery, isCategoryCode, keywordQuery, parseArxivId } from "../../src/core/arxiv.js"
+import { landmarks } from "./fixtures.js"
+
+describe("parseArxivId", () => {
+  const cases: ReadonlyArray<readonly [string, string, string | undefined]> = [
+    ["1409.0473", "1409.0473", undefined],
+    ["0704.0001", "0704.0001", undefined],
+    ["2101.00001", "2101.00001", undefined],
+    ["1409.0473v2", "1409.0473", "v2"],
+    ["2101.00001v12", "2101.00001", "v12"],
+    ["hep-th/9901001", "hep-th/9901001", undefined],
+    ["hep-th/9901001v3", "hep-th/9901001", "v3"],
+    ["cond-mat/0102536v1", "cond-mat/0102536", "v1"],
+    ["math.AG/0211159", "math.AG/0211159", undefined],
+    ["arXiv:1409.0473", "1409.0473", undefined],
+    ["ARXIV:1409.0473v3", "1409.0473", "v3"],
+    ["arXiv: 1409.0473", "1409.0473", undefined],
+    ["arXiv:hep-th/9901001", "hep-th/9901001", undefined],
+    ["  1409.0473  ", "1409.0473", undefined],
+    ["https://arxiv.org/abs/1409.0473", "1409.0473", undefined],
+    ["http://arxiv.org/abs/1409.0473v2", "1409.0473", "v2"],
+    ["https://arxiv.org/abs/1409.0473/", "1409.0473", undefined],
+    ["https://www.arxiv.org/abs/1501.00001", "1501.00001", undefined],
+    ["https://export.arxiv.org/abs/hep-th/9901001v1", "hep-th/9901001", "v1"],
+    ["https://arxiv.org/pdf/1409.0473", "1409.0473", undefined],
+    ["https://arxiv.org/pdf/1409.0473v2.pdf", "1409.0473", "v2"],
+    ["https://arxiv.org/pdf/hep-th/9901001.pdf", "hep-th/9901001", undefined],
+    ["https://arxiv.org/html/2401.00001v1", "2401.00001", "v1"],
+    ["arxiv.org/abs/1409.0473", "1409.0473", undefined],
+    ["https://arxiv.org/abs/1409.0473?context=cs", "1409.0473", undefined],
+    ["https://arxiv.org/abs/1409.0473v1#S2", "1409.0473", "v1"],
+    ["1409.0473.pdf", "1409.0473", undefined]
+  ]
+  for (const [input, id, version] of cases) {
+    it(`normalises ${JSON.stringify(input)}`, () => {
+      assert.deepStrictEqual(parseArxivId(input), { id, version })
+    })
+  }
+
+  it("gives undefined for anything that is not an id", () => {
+    for (
+      const garbage of [
+        "",
+        "garbage",
+        "1409.047",
+        "14090473",
+        "1409.047312",
+        "hep-th/99010011",
+        "hep-th/990100",
+        "https://example.com/abs/1409.0473",
+        "1409.0473 and 1409.3215",
+        "v2",
+        "../../etc/passwd",
+        "doi:10.48550/arXiv.1409.0473"
+      ]
+    ) {
+      assert.strictEqual(parseArxivId(garbage), undefined, garbage)
+    }
+  })
+
+  it("parses every recorded landmark id, in every written form", () => {
+    for (const p of landmarks) {
+      for (const form of [p.arxivId, `arXiv:${p.arxivId}`, `${p.arxivId}v1`, absUrl(p.arxivId), `https://arxiv.org/pdf/${p.arxivId}v1.pdf`]) {
+        assert.strictEqual(parseArxivId(form)?.id, p.arxivId, form)
+      }
+    }
+  })
+
+  it.prop(
+    "round-trips modern ids with any version through abs and pdf URLs",
+    {
+      yymm: fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, "0")),
+      num: fc.integer({ min: 0, max: 99999 }).map((n) => String(n).padStart(5, "0")),
+      version: fc.option(fc.integer({ min: 1, max: 99 }).map((v) => `v${v}`), { nil: undefined })
+    },
+    ({ num, version, yymm }) => {
+      const id = `${yymm}.${num}`
+      const written = `${id}${version ?? ""}`
+      for (const form of [written, `arXiv:${written}`, `https://arxiv.org/abs/${written}`, `https://arxiv.org/pdf/${written}.pdf`]) {
+        assert.deepStrictEqual(parseArxivId(form), { id, version }, form)
+      }
+    }
+  )
+})
+
+describe("buildSearchQuery", () => {
+  it("puts the user's text in parentheses so AND precedence cannot change its meaning", () => {
+    assert.strictEqual(
+      buildSearchQuery("all:attention OR all:transformer", ["cs.LG"]),
+      "(all:attention OR all:transformer) AND (cat:cs.LG)"
+    )
+    assert.strictEqual(buildSearchQuery("  ti:gan  ", []), "(ti:gan)")
+  })
+
+  it("ORs the categories", () => {
+    assert.strictEqual(
+      buildSearchQuery("ti:gan", ["cs.LG", "cs.AI", "cs.CL", "stat.ML"]),
+      "(ti:gan) AND (cat:cs.LG OR cat:cs.AI OR cat:cs.CL OR cat:stat.ML)"
+    )
+  })
+
+  it("adds a first-version date range from the since date", () => {
+    assert.strictEqual(
+      buildSearchQuery("ti:gan", ["cs.LG", "cs.CL"], "2015-01-01"),
+      "(ti:gan) AND (cat:cs.LG OR cat:cs.CL) AND submittedDate:[201501010000 TO 999912312359]"
+    )
+    assert.strictEqual(
+      buildSearchQuery("ti:gan", [], "2015-01-01", "2016-12-31"),
+      "(ti:gan) AND submittedDate:[201501010000 TO 201612312359]"
+    )
+  })
+
+  it("never sends an empty \"()\": categories alone are a valid query", () => {
+    assert.strictEqual(buildSearchQuery("  ", ["cs.LG", "stat.ML"]), "(cat:cs.LG OR cat:stat.ML)")
+  })
+})
+
+describe("keywordQuery", () => {
+  it("searches any keyword anywhere, quoting phrases, at most `limit` of them", () => {
+    const kws = ["neural machine translation", "attention", "encoder-decoder", "a", "b", "c", "d"].map((term, i) => ({
+      term,
+      weight: 10 - i
+    }))
+    assert.strictEqual(
+      keywordQuery(kws, 3),
+      `all:"neural machine translation" OR all:attention OR all:encoder-decoder`
+    )
+    assert.strictEqual(keywordQuery(kws).split(" OR ").length, 6)
+  })
+})
+
+describe("isCategoryCode", () => {
+  it("accepts arXiv category codes and rejects free text", () => {
+    for (const ok of ["cs.LG", "stat.ML", "hep-th", "math.AG", "cond-mat.stat-mech", "q-bio.NC"]) assert.isTrue(isCategoryCode(ok), ok)
+    for (const bad of ["", "cs LG", "machine learning", "cs.LG OR cs.AI", "cat:cs.LG", "CS.LG"]) assert.isFalse(isCategoryCode(bad), bad)
+  })
+})

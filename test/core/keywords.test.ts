@@ -1,0 +1,121 @@
+import { assert, describe, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import { extractKeywords, plainText, splitFrontmatter } from "../../src/core/keywords.js"
+import { words } from "../../src/core/text.js"
+
+/** A concept note as a student would write it (frontmatter, headings, bold, links, a code block). */
+const RICH = `---
+tags: [concept, nlp]
+aliases: [Seq2seq]
+---
+# Sequence to Sequence Learning
+
+A **sequence-to-sequence** model maps an input sequence to an output sequence with an
+**encoder-decoder** pair of recurrent neural networks. It was introduced for
+**neural machine translation**.
+
+## Encoder and decoder
+- The encoder (an LSTM) reads the source sentence into a fixed-length vector.
+- The decoder (another LSTM) generates the target sentence word by word.
+- Reversing the source sentence made optimisation easier.
+
+## Attention
+- Attention lets the decoder look at every encoder hidden state, so long sentences are no longer squeezed
+  into one vector. See [[Transformers Concept Note]].
+- Beam search decoding keeps the best partial translations.
+
+\`\`\`python
+model = Seq2Seq(encoder, decoder)  # code is not evidence
+\`\`\`
+
+See also: [[Word Embeddings]], [[Reading List]].
+`
+
+const terms = (text: string, title = "") => extractKeywords(text, title).map((k) => k.term)
+
+describe("extractKeywords", () => {
+  it("finds many keywords and key phrases in a rich note, most important first", () => {
+    const kws = extractKeywords(RICH, "Sequence to Sequence Learning")
+    assert.isAtLeast(kws.length, 6)
+    const ts = kws.map((k) => k.term)
+    assert.include(ts, "neural machine translation")
+    assert.include(ts, "encoder-decoder")
+    assert.isTrue(ts.some((t) => t.includes("sequence")))
+    assert.isTrue(ts.includes("decoder") || ts.includes("encoder"))
+    for (let i = 1; i < kws.length; i++) assert.isAtLeast(kws[i - 1]!.weight, kws[i]!.weight)
+  })
+
+  it("ignores frontmatter, code blocks, stop words and see-also links", () => {
+    const ts = terms(RICH)
+    for (const absent of ["concept", "nlp", "seq2seq", "model", "python", "reading", "list", "embeddings", "the"]) {
+      assert.notInclude(ts, absent, absent)
+    }
+  })
+
+  it("gives fewer than 2 keywords for a near-empty note", () => {
+    assert.isBelow(extractKeywords("# Quick idea\n\nTODO\n", "Quick Idea").length, 2)
+    assert.isBelow(extractKeywords("---\ntags: [idea]\n---\n# Transformers\n", "Transformers").length, 2)
+    assert.deepStrictEqual(extractKeywords("", "Generative Adversarial Networks"), [])
+    assert.deepStrictEqual(extractKeywords("---\ntitle: Attention in neural machine translation\n---\n", ""), [])
+  })
+
+  it("takes nothing from the title alone: the body is the evidence", () => {
+    assert.deepStrictEqual(extractKeywords("TODO", "Generative Adversarial Networks"), [])
+  })
+
+  it("counts plurals with their singular", () => {
+    const ts = terms("GANs train well. A GAN has two networks. The networks compete.")
+    assert.include(ts, "networks")
+    assert.notInclude(ts, "network")
+    assert.strictEqual(ts.filter((t) => t === "gan" || t === "gans").length, 1)
+  })
+
+  it("honours the limit", () => {
+    assert.strictEqual(extractKeywords(RICH, "", 3).length, 3)
+  })
+
+  it.prop(
+    "returns at most `limit` distinct terms, each made of words of the note",
+    {
+      lines: fc.array(
+        fc.array(fc.constantFrom("attention", "neural", "networks", "the", "of", "translation", "GANs", "## ", "**", "-", "[[", "]]", ".", "séquence"), {
+          maxLength: 12
+        }).map((ws) => ws.join(" ")),
+        { maxLength: 12 }
+      ),
+      limit: fc.integer({ min: 1, max: 10 })
+    },
+    ({ limit, lines }) => {
+      const note = lines.join("\n")
+      const kws = extractKeywords(note, "", limit)
+      assert.isAtMost(kws.length, limit)
+      assert.strictEqual(new Set(kws.map((k) => k.term)).size, kws.length)
+      const noteWords = new Set(words(note))
+      for (const k of kws) {
+        assert.isAbove(k.weight, 0)
+        for (const w of k.term.split(" ")) assert.isTrue(noteWords.has(w), `${w} of "${k.term}" not in the note`)
+      }
+    }
+  )
+})
+
+describe("splitFrontmatter and plainText", () => {
+  it("splits YAML frontmatter from the body", () => {
+    assert.deepStrictEqual(splitFrontmatter("---\na: 1\nb: 2\n---\nbody\n"), { frontmatter: "a: 1\nb: 2", body: "body\n" })
+    assert.deepStrictEqual(splitFrontmatter("---\r\na: 1\r\n---\r\nbody"), { frontmatter: "a: 1", body: "body" })
+    assert.deepStrictEqual(splitFrontmatter("no frontmatter\n---\n"), { frontmatter: undefined, body: "no frontmatter\n---\n" })
+  })
+
+  it("keeps the prose and drops Markdown syntax, links' targets, comments and code", () => {
+    const text = plainText(
+      "---\nx: 1\n---\n# Title\nSee [[Target|the alias]] and [[Other]] and [a link](https://example.org).\n%% hidden %% `code` <!-- c --> https://arxiv.org/abs/1409.0473 **bold**"
+    )
+    assert.notInclude(text, "x: 1")
+    assert.include(text, "the alias")
+    assert.notInclude(text, "Target")
+    assert.include(text, "Other")
+    assert.include(text, "a link")
+    for (const gone of ["hidden", "code", "example.org", "arxiv.org", "#", "**", "[["]) assert.notInclude(text, gone)
+    assert.include(text, "bold")
+  })
+})

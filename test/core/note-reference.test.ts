@@ -1,0 +1,148 @@
+import { assert, describe, it } from "@effect/vitest"
+import { NotEnoughInformation, NoteNotFound } from "../../src/core/errors.js"
+import { NoteRef } from "../../src/core/models.js"
+import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "../../src/core/noteReference.js"
+
+const named = (prompt: string) => parseNoteReference(prompt)?.candidates
+
+describe("parseNoteReference", () => {
+  it("finds a double-quoted title, straight or curly", () => {
+    assert.deepStrictEqual(named(`Find papers related to my "Transformers Concept Note"`), ["Transformers Concept Note"])
+    assert.deepStrictEqual(named("Find papers related to my “Transformers Concept Note”"), ["Transformers Concept Note"])
+    assert.deepStrictEqual(named("Papers for «Word Embeddings», please"), ["Word Embeddings"])
+  })
+
+  it("finds a single-quoted title, straight or curly", () => {
+    assert.deepStrictEqual(named("Find papers related to my 'Transformers Concept Note'"), ["Transformers Concept Note"])
+    assert.deepStrictEqual(named("Find papers related to my ‘Transformers Concept Note’."), ["Transformers Concept Note"])
+  })
+
+  it("does not take apostrophes for quotes", () => {
+    assert.deepStrictEqual(named("What's in Bob's 'Attention' note?"), ["Attention"])
+    assert.deepStrictEqual(named("Don’t miss my ‘Attention’ note"), ["Attention"])
+  })
+
+  it("finds a [[wikilink]], with an alias, heading or .md suffix", () => {
+    assert.deepStrictEqual(named("Related papers for [[Transformers Concept Note]]"), ["Transformers Concept Note"])
+    assert.deepStrictEqual(named("Related papers for [[Transformers Concept Note|transformers]]"), ["Transformers Concept Note"])
+    assert.deepStrictEqual(named("Related papers for [[Transformers Concept Note#Self-attention]]"), ["Transformers Concept Note"])
+    assert.deepStrictEqual(named("Related papers for [[Papers/Word Embeddings.md]]"), ["Papers/Word Embeddings"])
+  })
+
+  it("prefers a wikilink over quoted words", () => {
+    assert.deepStrictEqual(named(`What does "attention" mean in [[Transformers Concept Note]]?`), ["Transformers Concept Note"])
+  })
+
+  it("reads \"my X note\" as X or \"X note\"", () => {
+    assert.deepStrictEqual(named("Find papers related to my transformers note"), ["transformers", "transformers note"])
+    assert.deepStrictEqual(named("Find papers for my Generative Adversarial Networks page."), [
+      "Generative Adversarial Networks",
+      "Generative Adversarial Networks page"
+    ])
+  })
+
+  it("reads \"note called X\" / \"page titled X\"", () => {
+    assert.deepStrictEqual(named("Find papers for the note called Word Embeddings."), ["Word Embeddings"])
+    assert.deepStrictEqual(named("Use the page titled Generative Adversarial Networks, thanks"), ["Generative Adversarial Networks"])
+    assert.deepStrictEqual(named("the note named Quick Idea"), ["Quick Idea"])
+  })
+
+  it("collapses whitespace in the title", () => {
+    assert.deepStrictEqual(named(`my "Transformers   Concept\tNote"`), ["Transformers Concept Note"])
+  })
+
+  it("names nothing in a plain question", () => {
+    for (
+      const prompt of [
+        "What's a transformer?",
+        "What’s a transformer?",
+        "Find papers about attention mechanisms",
+        "Explain the students' results on GANs",
+        ""
+      ]
+    ) {
+      assert.strictEqual(parseNoteReference(prompt), undefined, prompt)
+    }
+  })
+
+  it("the halt message for no note is exact", () => {
+    assert.strictEqual(
+      new NotEnoughInformation({ detail: NO_NOTE_NAMED }).message,
+      "Not enough information: no Obsidian note or page was named in the prompt."
+    )
+  })
+})
+
+describe("matchNote", () => {
+  const vault = [
+    new NoteRef({ title: "Transformers Concept Note", path: "Transformers Concept Note.md" }),
+    new NoteRef({ title: "Generative Adversarial Networks", path: "Generative Adversarial Networks.md" }),
+    new NoteRef({ title: "Word Embeddings", path: "Papers/Word Embeddings.md" }),
+    new NoteRef({ title: "Quick Idea", path: "Quick Idea.md" }),
+    new NoteRef({ title: "Reading List", path: "Reading List.md" }),
+    new NoteRef({ title: "Réseaux de neurones", path: "Fr/Réseaux de neurones.md" })
+  ]
+  const match = (prompt: string) => matchNote(parseNoteReference(prompt)!, vault)
+
+  it("matches case-insensitively", () => {
+    const m = match(`my "transformers CONCEPT note"`)
+    assert.strictEqual(m._tag, "Found")
+    if (m._tag === "Found") assert.strictEqual(m.note.path, "Transformers Concept Note.md")
+  })
+
+  it("matches diacritic-insensitively, both ways", () => {
+    const m = match(`"Reseaux de Neurones"`)
+    assert.strictEqual(m._tag, "Found")
+    if (m._tag === "Found") assert.strictEqual(m.note.path, "Fr/Réseaux de neurones.md")
+    const vault2 = [new NoteRef({ title: "Reseaux", path: "Reseaux.md" })]
+    assert.strictEqual(matchNote(parseNoteReference(`"Réseaux"`)!, vault2)._tag, "Found")
+  })
+
+  it("matches a note in a subfolder by its title", () => {
+    const m = match("[[Word Embeddings]]")
+    assert.strictEqual(m._tag, "Found")
+    if (m._tag === "Found") assert.strictEqual(m.note.path, "Papers/Word Embeddings.md")
+  })
+
+  it("tries \"X note\" when \"my X note\" names no note X", () => {
+    const m = match("Find papers related to my Transformers Concept note")
+    assert.strictEqual(m._tag, "Found")
+    if (m._tag === "Found") assert.strictEqual(m.note.title, "Transformers Concept Note")
+  })
+
+  it("prefers the shallowest of two notes with the same title", () => {
+    const twins = [
+      new NoteRef({ title: "Attention", path: "Deep/Inside/Attention.md" }),
+      new NoteRef({ title: "Attention", path: "Attention.md" })
+    ]
+    const m = matchNote(parseNoteReference(`"attention"`)!, twins)
+    assert.strictEqual(m._tag, "Found")
+    if (m._tag === "Found") assert.strictEqual(m.note.path, "Attention.md")
+  })
+
+  it("suggests the closest titles when none matches", () => {
+    const m = match(`"Transformer Concept Notes"`)
+    assert.strictEqual(m._tag, "NotFound")
+    if (m._tag === "NotFound") {
+      assert.strictEqual(m.closest.length, 3)
+      assert.strictEqual(m.closest[0], "Transformers Concept Note")
+    }
+    const gan = match(`"Generative Adversarial Nets"`)
+    assert.strictEqual(gan._tag === "NotFound" ? gan.closest[0] : undefined, "Generative Adversarial Networks")
+  })
+
+  it("suggests nothing from an empty vault, and the error says so", () => {
+    const m = matchNote(parseNoteReference(`"Anything"`)!, [])
+    assert.deepStrictEqual(m, { _tag: "NotFound", closest: [] })
+    assert.include(new NoteNotFound({ title: "Anything", closest: [] }).message, "The vault has no notes.")
+  })
+
+  it("names the closest titles in the NoteNotFound message", () => {
+    const m = match(`"Transformer Concept Notes"`)
+    const closest = m._tag === "NotFound" ? m.closest : []
+    assert.include(
+      new NoteNotFound({ title: "Transformer Concept Notes", closest }).message,
+      `Closest titles: "Transformers Concept Note"`
+    )
+  })
+})
