@@ -1,0 +1,347 @@
+/**
+ * The HTTP side of the live OpenAlex adapters: one GET with OpenAlex's key and
+ * error conventions, retries for transient failures, and the Schema of the
+ * work records the adapters read.
+ *
+ * Secrets: OpenAlex takes its key as the `api_key` query parameter, so the key
+ * is part of the request URL. It is added last, only to the outgoing request;
+ * the URL is never logged or put in an error, and request tracing is switched
+ * off for keyed requests (a span would record `url.full`).
+ *
+ * @since 0.1.0
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Config, type Duration, Effect, Option, Redacted, Schema } from "effect"
+import { parseArxivId } from "../../core/arxiv.js"
+import { InvalidArgument, type OpenAlexError, UpstreamUnavailable } from "../../core/errors.js"
+import {
+  defaultRetryPolicy,
+  isTransientStatus,
+  originOf,
+  type RetryPolicy,
+  retryTransient,
+  sendText,
+  sharedRateLimiter,
+  type TextResponse,
+  TransientFailure,
+  transientFromResponse,
+  userAgent
+} from "./http.js"
+import { requestKey, ResponseCache } from "./ResponseCache.js"
+
+/** Where OpenAlex lives unless OPENALEX_API_URL says otherwise. */
+export const DEFAULT_OPENALEX_URL = "https://api.openalex.org"
+
+/** Options shared by the live OpenAlex adapters. */
+export interface OpenAlexClientOptions {
+  /** Base URL; default https://api.openalex.org (OPENALEX_API_URL). */
+  readonly apiUrl?: string | undefined
+  /** OpenAlex API key (OPENALEX_API_KEY), sent as `api_key`. Required by OpenAlex since 2026-02-13. */
+  readonly apiKey?: Redacted.Redacted | undefined
+  /** Contact address for OpenAlex's legacy polite pool (OPENALEX_MAILTO). */
+  readonly mailto?: string | undefined
+  /** User-Agent header; default `arxiv-companion/<version> (+<project>; mailto:<mailto>)`. */
+  readonly userAgent?: string | undefined
+  /** Attempts after the first for transient failures (429, 5xx, timeouts, resets, truncated bodies). Default 3. */
+  readonly retries?: number | undefined
+  /** First backoff delay; doubles per retry, jittered, capped at 8 s. Default 500 ms. */
+  readonly retryBaseDelay?: Duration.DurationInput | undefined
+  /** A Retry-After longer than this is not waited for: the call fails at once with the delay. Default 30 s. */
+  readonly maxRetryAfter?: Duration.DurationInput | undefined
+  /** Per-attempt timeout. Default 20 s. */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/** The same options read from configuration (OPENALEX_API_URL, OPENALEX_API_KEY, OPENALEX_MAILTO). */
+export const optionsConfig: Config.Config<OpenAlexClientOptions> = Config.all({
+  apiUrl: Config.string("OPENALEX_API_URL").pipe(Config.withDefault(DEFAULT_OPENALEX_URL)),
+  apiKey: Config.option(Config.redacted("OPENALEX_API_KEY")).pipe(
+    Config.map((o) => Option.getOrUndefined(Option.filter(o, (k) => Redacted.value(k).trim() !== "")))
+  ),
+  mailto: Config.option(Config.string("OPENALEX_MAILTO")).pipe(
+    Config.map((o) => Option.getOrUndefined(Option.filter(o, (m) => m.trim() !== "")))
+  )
+})
+
+// ---------------------------------------------------------------------------
+// Records
+
+const NullableString = Schema.optional(Schema.NullOr(Schema.String))
+
+/** The part of an OpenAlex location the adapters read. */
+export const LocationRecord = Schema.Struct({
+  id: NullableString,
+  landing_page_url: NullableString,
+  pdf_url: NullableString
+})
+
+/** The part of an OpenAlex work record the adapters read (extra fields are ignored). */
+export const WorkRecord = Schema.Struct({
+  id: Schema.String,
+  doi: NullableString,
+  title: NullableString,
+  display_name: NullableString,
+  publication_year: Schema.optional(Schema.NullOr(Schema.Int)),
+  publication_date: NullableString,
+  ids: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  locations: Schema.optional(Schema.NullOr(Schema.Array(LocationRecord))),
+  primary_location: Schema.optional(Schema.NullOr(LocationRecord)),
+  cited_by_count: Schema.optional(Schema.NullOr(Schema.NonNegativeInt)),
+  referenced_works: Schema.optional(Schema.NullOr(Schema.Array(Schema.String)))
+})
+export type WorkRecord = typeof WorkRecord.Type
+
+/** A `/works` list page. */
+export const WorkList = Schema.Struct({
+  meta: Schema.optional(Schema.Struct({
+    count: Schema.optional(Schema.NullOr(Schema.Number)),
+    next_cursor: Schema.optional(Schema.NullOr(Schema.String))
+  })),
+  results: Schema.Array(WorkRecord)
+})
+export type WorkList = typeof WorkList.Type
+
+const ErrorBody = Schema.parseJson(Schema.Struct({
+  error: Schema.optional(Schema.Unknown),
+  message: Schema.optional(Schema.Unknown)
+}))
+
+/** `https://openalex.org/W123` or `W123` → `W123`; undefined for anything else. */
+export const shortWorkId = (id: string): string | undefined => {
+  const m = /^(?:https?:\/\/(?:api\.)?openalex\.org\/(?:works\/)?)?([Ww]\d+)$/.exec(id.trim())
+  return m === null ? undefined : `W${m[1]!.slice(1)}`
+}
+
+/** A DOI without its resolver prefix, lower-cased. */
+export const bareDoi = (doi: string): string => doi.trim().replace(/^https?:\/\/(?:dx\.)?doi\.org\//i, "").replace(/^doi:/i, "").toLowerCase()
+
+/** The arXiv DataCite DOI of a bare arXiv id. */
+export const arxivDoi = (arxivId: string): string => `10.48550/arxiv.${arxivId.toLowerCase()}`
+
+/** The comparison key of an arXiv id: lower-case, no version. */
+export const arxivKey = (arxivId: string): string => arxivId.trim().toLowerCase().replace(/v\d+$/, "")
+
+const fromArxivDoi = (doi: string): string | undefined => {
+  const m = /^10\.48550\/arxiv\.(.+)$/.exec(bareDoi(doi))
+  return m === null ? undefined : arxivKey(m[1]!)
+}
+
+const fromUrl = (url: string): string | undefined => {
+  if (/doi\.org\//i.test(url)) return fromArxivDoi(url)
+  if (!/arxiv\.org\/(?:abs|pdf|html)\//i.test(url)) return undefined
+  const parsed = parseArxivId(url.replace(/^http:/i, "https:").replace(/[?#].*$/, ""))
+  return parsed === undefined ? undefined : arxivKey(parsed.id)
+}
+
+const fromLocationId = (id: string): string | undefined => {
+  const oai = /^pmh:oai:arxiv\.org:(.+)$/i.exec(id)
+  if (oai !== null) return arxivKey(oai[1]!)
+  if (/^doi:/i.test(id)) return fromArxivDoi(id)
+  return undefined
+}
+
+/**
+ * Every arXiv id a record points to, as comparison keys: its own DOI and ids
+ * when they are arXiv DOIs, and its locations (arXiv landing pages, PDFs,
+ * arXiv OAI ids, arXiv DOIs). A merged record can carry another DOI and year
+ * yet still list its arXiv version among its locations.
+ */
+export const arxivKeysOf = (record: WorkRecord): ReadonlySet<string> => {
+  const keys = new Set<string>()
+  const add = (key: string | undefined) => {
+    if (key !== undefined && key !== "") keys.add(key)
+  }
+  if (typeof record.doi === "string") add(fromArxivDoi(record.doi))
+  for (const value of Object.values(record.ids ?? {})) {
+    if (typeof value === "string") add(fromUrl(value) ?? fromArxivDoi(value))
+  }
+  const locations = [...(record.locations ?? []), ...(record.primary_location ? [record.primary_location] : [])]
+  for (const location of locations) {
+    if (typeof location.id === "string") add(fromLocationId(location.id))
+    if (typeof location.landing_page_url === "string") add(fromUrl(location.landing_page_url))
+    if (typeof location.pdf_url === "string") add(fromUrl(location.pdf_url))
+  }
+  return keys
+}
+
+/** A title for a record, with a fallback for the empty titles OpenAlex sometimes has. */
+export const titleOf = (record: WorkRecord): string => {
+  const title = (record.title ?? "").trim() || (record.display_name ?? "").trim()
+  if (title !== "") return title
+  const id = shortWorkId(record.id) ?? record.id
+  return typeof record.doi === "string" && record.doi !== ""
+    ? `Untitled work (OpenAlex ${id}, doi:${bareDoi(record.doi)})`
+    : `Untitled work (OpenAlex ${id})`
+}
+
+// ---------------------------------------------------------------------------
+// HTTP
+
+const SERVICE = "OpenAlex"
+const KEY_REQUIRED = "OpenAlex requires an API key since February 2026 and this request had none. " +
+  "Get a free key at https://openalex.org/settings/api and set OPENALEX_API_KEY"
+
+const shorten = (text: string, max = 300): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
+}
+
+/** OpenAlex's `{error, message}` body as one line; a short description of HTML or empty bodies. */
+const describeBody = (status: number, body: string): string => {
+  const parsed = Schema.decodeUnknownOption(ErrorBody)(body)
+  if (Option.isSome(parsed)) {
+    const parts = [parsed.value.error, parsed.value.message].filter((p): p is string => typeof p === "string" && p !== "")
+    if (parts.length > 0) return shorten(parts.join(": "))
+  }
+  if (/<html|<!doctype/i.test(body)) {
+    const title = /<title>([^<]*)<\/title>/i.exec(body)?.[1]?.trim()
+    return `an HTML page${title ? ` ("${shorten(title, 80)}")` : ""} instead of JSON`
+  }
+  return body.trim() === "" ? `HTTP ${status} with an empty body` : shorten(body, 120)
+}
+
+const decodeBody = <A, I>(
+  body: string,
+  schema: Schema.Schema<A, I>,
+  status: number
+): Effect.Effect<A, UpstreamUnavailable | TransientFailure> => {
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch {
+    return Effect.fail(new TransientFailure({ reason: "the response was not complete JSON (truncated or malformed)", status }))
+  }
+  return Schema.decodeUnknown(schema)(json).pipe(
+    Effect.mapError(() =>
+      new UpstreamUnavailable({ service: SERVICE, status, reason: "the response did not have the shape of OpenAlex works" })
+    )
+  )
+}
+
+/** A ready OpenAlex HTTP client: `getJson(path, params, schema)` with the adapter's error policy. */
+export interface OpenAlexClient {
+  /** Whether requests carry an API key. */
+  readonly keyed: boolean
+  /**
+   * GET `path` with `params` and decode the JSON body with `schema`. `notFound`
+   * turns a 404 into the caller's error (singleton lookups); without it a 404
+   * means a wrong base URL.
+   */
+  readonly getJson: <A, I>(
+    path: string,
+    params: ReadonlyArray<readonly [string, string]>,
+    schema: Schema.Schema<A, I>,
+    notFound?: () => OpenAlexError
+  ) => Effect.Effect<A, OpenAlexError>
+}
+
+/** Build the client from the context's HttpClient. */
+export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: OpenAlexClientOptions) {
+  const base = (options.apiUrl ?? DEFAULT_OPENALEX_URL).replace(/\/+$/, "")
+  const apiKey = options.apiKey
+  const secret = apiKey === undefined ? "" : Redacted.value(apiKey).trim()
+  const keyed = secret !== ""
+  const timeout = options.timeout ?? "20 seconds"
+  const policy: RetryPolicy = {
+    ...defaultRetryPolicy,
+    maxAttempts: 1 + Math.max(0, options.retries ?? 3),
+    baseDelay: options.retryBaseDelay ?? "500 millis",
+    maxDelay: "8 seconds",
+    maxRetryAfter: options.maxRetryAfter ?? "30 seconds"
+  }
+  // OpenAlex allows 100 requests per second per key; stay well under it, process-wide
+  const limiter = sharedRateLimiter(originOf(base), { interval: "20 millis", concurrency: 8 })
+
+  /** Upstream text that could echo the key (it is in the URL) never leaves with it. */
+  const scrub = (text: string): string => (secret.length < 4 ? text : text.split(secret).join("<redacted>"))
+
+  const cache = Option.getOrUndefined(yield* Effect.serviceOption(ResponseCache))
+  let client = (yield* HttpClient.HttpClient).pipe(
+    HttpClient.mapRequest(HttpClientRequest.setHeader("user-agent", options.userAgent ?? userAgent(options.mailto))),
+    HttpClient.mapRequest(HttpClientRequest.acceptJson)
+  )
+  // the key rides in the query string; keep it out of trace spans (url.full, url.query)
+  if (keyed) client = HttpClient.withTracerDisabledWhen(client, () => true)
+
+  /** Success → the body (checked to decode); anything else → a typed error or a transient failure. */
+  const classify = <A, I>(
+    response: TextResponse,
+    schema: Schema.Schema<A, I>,
+    notFound: (() => OpenAlexError) | undefined,
+    now: number
+  ): Effect.Effect<string, OpenAlexError | TransientFailure> => {
+    const status = response.status
+    if (status >= 200 && status < 300) {
+      return decodeBody(response.body, schema, status).pipe(Effect.as(response.body))
+    }
+    const said = scrub(describeBody(status, response.body))
+    if (status === 401 || status === 403 || status === 429) {
+      if (!keyed) {
+        return Effect.fail(new UpstreamUnavailable({ service: SERVICE, status, reason: `${KEY_REQUIRED} (OpenAlex said: ${said})` }))
+      }
+      if (status === 401) {
+        return Effect.fail(
+          new UpstreamUnavailable({
+            service: SERVICE,
+            status,
+            reason: `OpenAlex rejected the API key in OPENALEX_API_KEY (${said}); check it at https://openalex.org/settings/api`
+          })
+        )
+      }
+      return Effect.fail(transientFromResponse(response, now, `rate limit or daily budget exceeded (${said})`))
+    }
+    if (status === 400) return Effect.fail(new InvalidArgument({ argument: "OpenAlex query", reason: said }))
+    if (status === 404) {
+      if (notFound !== undefined) return Effect.fail(notFound())
+      return Effect.fail(
+        new UpstreamUnavailable({ service: SERVICE, status, reason: `${base} answered 404 Not Found with ${said}; check OPENALEX_API_URL` })
+      )
+    }
+    if (isTransientStatus(status)) return Effect.fail(transientFromResponse(response, now, `server error (${said})`))
+    return Effect.fail(new UpstreamUnavailable({ service: SERVICE, status, reason: `unexpected answer: ${said}` }))
+  }
+
+  const getJson = <A, I>(
+    path: string,
+    params: ReadonlyArray<readonly [string, string]>,
+    schema: Schema.Schema<A, I>,
+    notFound?: () => OpenAlexError
+  ): Effect.Effect<A, OpenAlexError> => {
+    const all: Array<readonly [string, string]> = [...params]
+    if (options.mailto !== undefined && options.mailto.trim() !== "") all.push(["mailto", options.mailto.trim()])
+    const publicUrl = `${base}${path}?${new URLSearchParams(all.map(([k, v]): [string, string] => [k, v])).toString()}`
+    let request = HttpClientRequest.get(`${base}${path}`).pipe(HttpClientRequest.setUrlParams(all))
+    if (keyed) request = HttpClientRequest.appendUrlParam(request, "api_key", secret)
+
+    const attempt = limiter.withPermit(sendText(client, request, timeout)).pipe(
+      Effect.zip(Clock.currentTimeMillis),
+      Effect.flatMap(([response, now]) => classify(response, schema, notFound, now))
+    )
+    const fetch: Effect.Effect<string, OpenAlexError> = attempt.pipe(
+      retryTransient(policy, (failure, retry, delay) =>
+        Effect.logDebug(
+          `OpenAlex: ${scrub(failure.reason)}${failure.status === undefined ? "" : ` (HTTP ${failure.status})`}; ` +
+            `retry ${retry + 1}/${policy.maxAttempts - 1} in ${delay} ms`
+        )),
+      Effect.catchTag("TransientFailure", (failure) =>
+        Effect.fail(
+          new UpstreamUnavailable({
+            service: SERVICE,
+            reason: policy.maxAttempts > 1 ? `${scrub(failure.reason)}, after retries` : scrub(failure.reason),
+            ...(failure.status === undefined ? {} : { status: failure.status }),
+            ...(failure.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(failure.retryAfterMillis / 1000) })
+          })
+        ))
+    )
+    // the cache key is the request without the key (requestKey also strips api_key)
+    const body = cache === undefined
+      ? fetch
+      : cache.cached({ endpoint: "openalex.works", key: requestKey("GET", publicUrl) }, fetch)
+    return Effect.flatMap(body, (text) =>
+      decodeBody(text, schema, 200).pipe(
+        Effect.catchTag("TransientFailure", (failure) => Effect.fail(new UpstreamUnavailable({ service: SERVICE, reason: failure.reason })))
+      ))
+  }
+
+  return { keyed, getJson } satisfies OpenAlexClient
+})
