@@ -76,6 +76,7 @@ export interface RelatedNoteInput {
   readonly foundations: ReadonlyArray<Foundations>
 }
 
+const LINE_BREAKS = /[\r\n\v\f\u0085\u2028\u2029]+/g
 const num = (n: number, digits = 2): string => n.toFixed(digits)
 const int = (n: number): string => n.toLocaleString("en-US")
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim()
@@ -148,7 +149,9 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     }
     lines.push("")
   }
-  return lines.join("\n")
+  // paper, author, work and source strings are untrusted: a line break in one would break
+  // the Markdown and could forge the end marker, so every line stays one line
+  return lines.map((line) => line.replace(LINE_BREAKS, " ")).join("\n")
 }
 
 /** Frontmatter keys the companion owns, in order. */
