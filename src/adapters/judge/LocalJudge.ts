@@ -1,0 +1,78 @@
+/**
+ * The local relevance judge: offline, deterministic, no key, no model download.
+ *
+ * Each paper is scored against the concept on its own (BM25F over stems and
+ * stem pairs, IDF from a shipped table of 36k CC0 arXiv abstracts), so scores
+ * do not depend on which other papers are judged or in what order, and a
+ * relevance of 0.5 means the same coverage of the note in every run. See
+ * ./score.ts for the rule and README "How relevance is scored (offline judge)"
+ * for how it was chosen and measured on CSFCube.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Layer } from "effect"
+import { JudgeFailed } from "../../core/errors.js"
+import { Judgement } from "../../core/models.js"
+import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
+import { arxivDfTable } from "./dfTable.js"
+import { type DfTable, defaultParams, type PaperScore, prepareConcept, type ScoringParams, scorePaper } from "./score.js"
+
+/** The judge's name in reports. */
+export const name = "local (BM25F + arXiv IDF)"
+
+/** Options of the local judge; every field has a measured default. */
+export interface LocalJudgeOptions {
+  /** Override scoring knobs (see ScoringParams in ./score.ts); the defaults were tuned on one CSFCube fold. */
+  readonly params?: Partial<ScoringParams> | undefined
+  /** Override the document-frequency table (tests, other corpora). */
+  readonly table?: DfTable | undefined
+}
+
+const percent = (x: number): string => `${Math.round(x * 100)}%`
+
+/** A rationale a person can check: which of the note's terms the paper matched, and what it adds. */
+export const rationale = (s: PaperScore): string => {
+  const matched = s.matches.slice(0, 8).map((m) => m.term)
+  const head =
+    matched.length === 0
+      ? "Matched none of the note's key terms"
+      : `Matched the note's terms: ${matched.join(", ")}${s.matches.length > matched.length ? ` (+${s.matches.length - matched.length} more)` : ""}`
+  const adds = s.additions.slice(0, 5)
+  return (
+    `${head}. Covers ${percent(s.coverage)} of the note's weighted terms.` +
+    (adds.length > 0 ? ` Beyond the note: ${adds.join(", ")}.` : "")
+  )
+}
+
+/** Build the judge service with the given options. */
+export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
+  const params: ScoringParams = { ...defaultParams, ...options.params }
+  const table = () => options.table ?? arxivDfTable()
+  const judge: LlmJudgeService["judge"] = Effect.fn("LlmJudgePort.judge")(function*(
+    concept: Concept,
+    papers: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly abstract: string }>
+  ) {
+    return yield* Effect.try({
+      try: () => {
+        const t = table()
+        const prepared = prepareConcept(concept, t, params)
+        return papers.map((paper) => {
+          const s = scorePaper(prepared, paper, t, params)
+          return new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
+        })
+      },
+      catch: (e) => new JudgeFailed({ model: name, reason: e instanceof Error ? e.message : String(e) })
+    })
+  })
+  return { name, judge }
+}
+
+/** The local judge with its defaults. */
+export const make: Effect.Effect<LlmJudgeService> = Effect.sync(() => makeWith())
+
+/** The local judge as the LlmJudgePort. */
+export const layer: Layer.Layer<LlmJudgePort> = Layer.effect(LlmJudgePort, make)
+
+/** The local judge with options (tuning, tests). */
+export const layerWith = (options: LocalJudgeOptions): Layer.Layer<LlmJudgePort> =>
+  Layer.succeed(LlmJudgePort, makeWith(options))
