@@ -80,7 +80,8 @@ const LINE_BREAKS = /[\r\n\v\f\u0085\u2028\u2029]+/g
 const num = (n: number, digits = 2): string => n.toFixed(digits)
 const int = (n: number): string => n.toLocaleString("en-US")
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim()
-const yamlString = (s: string): string => JSON.stringify(s)
+// JSON leaves U+2028/U+2029 raw; escaped, a value stays on its line for any reader
+const yamlString = (s: string): string => JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
 
 /** "Semantic Scholar, recorded 2024-02-15" */
 export const describeSource = (s: ImpactSource): string =>
