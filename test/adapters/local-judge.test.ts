@@ -1,0 +1,154 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import { extractKeywords } from "../../src/core/keywords.js"
+import { plainText } from "../../src/core/keywords.js"
+import type { Concept } from "../../src/core/ports/LlmJudgePort.js"
+import { LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
+
+interface Abstract {
+  readonly arxivId: string
+  readonly title: string
+  readonly abstract: string
+}
+
+// Real arXiv abstracts (CC0), see test/fixtures/README.md
+const papers: ReadonlyArray<Abstract> = readFileSync(
+  fileURLToPath(new URL("../fixtures/judge-abstracts.jsonl", import.meta.url)),
+  "utf8"
+)
+  .split("\n")
+  .filter((l) => l.trim() !== "")
+  .map((l) => JSON.parse(l) as Abstract)
+const byId = (id: string): Abstract => papers.find((p) => p.arxivId === id)!
+
+const noteOf = (file: string): Concept => {
+  const text = readFileSync(fileURLToPath(new URL(`../../examples/vault/${file}.md`, import.meta.url)), "utf8")
+  return { title: file, text: plainText(text), keywords: extractKeywords(text, file).map((k) => k.term) }
+}
+
+const transformers = noteOf("Transformers Concept Note")
+const gans = noteOf("Generative Adversarial Networks")
+
+const judge = (concept: Concept, ps: ReadonlyArray<Abstract>) =>
+  Effect.flatMap(LlmJudgePort, (j) => j.judge(concept, ps)).pipe(Effect.provide(LocalJudge.layer))
+
+const seeded = (seed: number) => () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31
+  return seed / 2 ** 31
+}
+const shuffle = <A>(xs: ReadonlyArray<A>, rnd: () => number): Array<A> => {
+  const out = [...xs]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1))
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
+}
+
+describe("LocalJudge", () => {
+  it("names itself for reports", () => {
+    assert.match(LocalJudge.name, /^local \(BM25/)
+  })
+
+  it.effect("returns one judgement per paper, in the order given, bounded in [0, 1]", () =>
+    Effect.gen(function*() {
+      const js = yield* judge(transformers, papers)
+      assert.deepStrictEqual(js.map((j) => j.arxivId), papers.map((p) => p.arxivId))
+      for (const j of js) {
+        assert.isTrue(j.relevance >= 0 && j.relevance <= 1, `relevance ${j.relevance}`)
+        assert.isTrue(j.novelty >= 0 && j.novelty <= 1, `novelty ${j.novelty}`)
+      }
+    }))
+
+  it.effect("is deterministic", () =>
+    Effect.gen(function*() {
+      const a = yield* judge(transformers, papers)
+      const b = yield* judge(transformers, papers)
+      assert.deepStrictEqual(a, b)
+    }))
+
+  it.effect("gives a paper the same judgement whatever the other candidates and their order", () =>
+    Effect.gen(function*() {
+      const all = yield* judge(transformers, papers)
+      const rnd = seeded(7)
+      for (let round = 0; round < 5; round++) {
+        const subset = shuffle(papers, rnd).slice(0, 3 + round)
+        const js = yield* judge(transformers, subset)
+        for (const j of js) assert.deepStrictEqual(j, all.find((x) => x.arxivId === j.arxivId))
+      }
+    }))
+
+  it.effect("ranks on-topic papers above off-topic ones on real abstracts", () =>
+    Effect.gen(function*() {
+      const t = yield* judge(transformers, papers)
+      const rel = (id: string) => t.find((j) => j.arxivId === id)!.relevance
+      // attention-based NMT and seq2seq vs. residual nets, GANs and Adam
+      for (const on of ["1409.0473", "1409.3215"]) {
+        for (const off of ["1512.03385", "1406.2661", "1412.6980"]) {
+          assert.isTrue(rel(on) > rel(off), `${on} (${rel(on)}) should outrank ${off} (${rel(off)})`)
+        }
+      }
+      assert.isTrue(rel("1412.6980") < 0.5, "Adam does not clear the threshold for a Transformers note")
+
+      const g = yield* judge(gans, papers)
+      const grel = (id: string) => g.find((j) => j.arxivId === id)!.relevance
+      for (const on of ["1406.2661", "1701.07875", "1511.06434"]) {
+        for (const off of ["1409.0473", "1508.07909", "1412.6980"]) {
+          assert.isTrue(grel(on) > grel(off), `${on} should outrank ${off} for the GAN note`)
+        }
+      }
+    }))
+
+  it.effect("rationale names the matched terms a person can find in both texts", () =>
+    Effect.gen(function*() {
+      const [j] = yield* judge(transformers, [byId("1409.0473")])
+      const m = /Matched the note's terms: ([^.]+?)(?: \(\+\d+ more\))?\./.exec(j!.rationale)
+      assert.isNotNull(m, j!.rationale)
+      const terms = m![1]!.split(", ")
+      assert.isTrue(terms.length >= 3, j!.rationale)
+      const paperText = `${byId("1409.0473").title} ${byId("1409.0473").abstract}`.toLowerCase()
+      const noteText = `${transformers.title} ${transformers.text}`.toLowerCase()
+      // every matched word (or a variant sharing its first 5 letters) occurs in the paper and in the note
+      for (const term of terms) {
+        for (const w of term.split(" ")) {
+          const root = w.slice(0, 5)
+          assert.include(paperText, root, `${w} in paper`)
+          assert.include(noteText, root, `${w} in note`)
+        }
+      }
+      assert.include(terms, "translation")
+
+      const [off] = yield* judge(transformers, [{ arxivId: "x", title: "Soil moisture", abstract: "Rainfall and soil." }])
+      assert.match(off!.rationale, /Matched none of the note's key terms/)
+    }))
+
+  it.effect("novelty measures what the paper adds, not 1 - relevance", () =>
+    Effect.gen(function*() {
+      const js = yield* judge(transformers, papers)
+      const gaps = js.map((j) => Math.abs(j.novelty - (1 - j.relevance)))
+      assert.isTrue(Math.max(...gaps) > 0.2, `novelty tracks 1 - relevance too closely: ${gaps}`)
+      // a paper restating the note adds little; the same paper with unrelated material appended adds more,
+      // while still covering the note as well
+      const restated = { arxivId: "same", title: transformers.title, abstract: transformers.text }
+      const extended = {
+        arxivId: "more",
+        title: transformers.title,
+        abstract: `${transformers.text} ${byId("1412.6980").abstract} ${byId("1406.2661").abstract}`
+      }
+      const [a, b] = yield* judge(transformers, [restated, extended])
+      assert.isTrue(a!.novelty < 0.2, `restated note novelty ${a!.novelty}`)
+      assert.isTrue(b!.novelty > a!.novelty + 0.15, `extended novelty ${b!.novelty}`)
+      assert.isTrue(b!.relevance >= 0.5 && a!.relevance >= 0.5)
+    }))
+
+  it.effect("handles empty input and empty text", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* judge(transformers, []), [])
+      const [j] = yield* judge({ title: "", text: "", keywords: [] }, [byId("1409.0473")])
+      assert.strictEqual(j!.relevance >= 0 && j!.relevance <= 1, true)
+      assert.match(j!.rationale, /Matched none/)
+    }))
+})
