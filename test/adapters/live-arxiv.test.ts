@@ -1,0 +1,316 @@
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Context, Effect, Fiber, Layer, TestClock } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
+import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import { ArxivPort, type ArxivService } from "../../src/core/ports/ArxivPort.js"
+import { type ArxivFault, type ArxivStandIn, arxivStandIn, type ArxivStandInOptions, Fault } from "../support/arxiv-standin.js"
+
+/** Short waits so the fault tests run in real time quickly; the policy itself is what is tested. */
+const fast: LiveArxiv.LiveArxivOptions = {
+  contact: "tests@example.org",
+  minInterval: "5 millis",
+  timeout: "400 millis",
+  retry: { baseDelay: "5 millis", maxDelay: "20 millis" }
+}
+
+interface Setup {
+  readonly arxiv?: LiveArxiv.LiveArxivOptions
+  readonly cache?: Layer.Layer<ResponseCache.ResponseCache>
+  readonly standIn?: ArxivStandInOptions
+}
+
+const arxivLayer = (url: string, setup: Setup) =>
+  LiveArxiv.layer({ ...fast, ...setup.arxiv, apiUrl: url }).pipe(
+    Layer.provide(Layer.mergeAll(NodeHttpClient.layer, setup.cache ?? ResponseCache.layerDisabled))
+  )
+
+/** Build the live adapter against a fresh stand-in, both living as long as the test. */
+const withArxiv = <A, E>(
+  f: (arxiv: ArxivService, standIn: ArxivStandIn) => Effect.Effect<A, E>,
+  setup: Setup = {}
+) =>
+  Effect.scoped(
+    Effect.gen(function*() {
+      const standIn = yield* arxivStandIn(setup.standIn)
+      const context = yield* Layer.build(arxivLayer(standIn.url, setup))
+      return yield* f(Context.get(context, ArxivPort), standIn)
+    })
+  )
+
+const diskCache = (dir: string) => ResponseCache.layer({ dir }).pipe(Layer.provide(NodeContext.layer))
+const tempDir = () => fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-live-"))
+
+describe("LiveArxiv against the loopback stand-in", () => {
+  it.live("searches with the query arXiv expects and a descriptive User-Agent", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        const result = yield* arxiv.search({ query: "all:testing", categories: [], maxResults: 10 })
+        assert.strictEqual(result.papers.length, 10)
+        assert.strictEqual(result.total, 214881)
+        assert.strictEqual(result.papers[0]!.arxivId, "2202.12139")
+        assert.strictEqual(standIn.requests.length, 1)
+        const request = standIn.requests[0]!
+        assert.strictEqual(request.params["search_query"], "(all:testing)")
+        assert.strictEqual(request.params["max_results"], "10")
+        assert.strictEqual(request.params["start"], "0")
+        assert.strictEqual(request.params["sortBy"], "relevance")
+        assert.match(String(request.headers["user-agent"]), /^arxiv-companion\/\S+ \(\+https?:\/\/\S+; mailto:tests@example\.org\)$/)
+      })
+    ))
+
+  it.live("wraps user text in parentheses before the categories and sends the since-date without %2B", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        const result = yield* arxiv.search({
+          query: "all:neural OR all:learning",
+          categories: ["cs.LG", "stat.ML"],
+          since: "2017-09-01",
+          maxResults: 5
+        })
+        const request = standIn.requests[0]!
+        assert.strictEqual(
+          request.params["search_query"],
+          "(all:neural OR all:learning) AND (cat:cs.LG OR cat:stat.ML) AND submittedDate:[201709010000 TO 999912312359]"
+        )
+        assert.notInclude(request.url, "%2B")
+        assert.include(request.url, "submittedDate:%5B201709010000+TO+999912312359%5D")
+        assert.isAbove(result.papers.length, 0)
+        for (const p of result.papers) {
+          assert.isTrue(p.categories.some((c) => c === "cs.LG" || c === "stat.ML"), p.arxivId)
+          assert.isTrue(p.published >= "2017-09-01", p.published)
+        }
+      })
+    ))
+
+  it.live("reads the pre-2020 feed format from the replayed 2016 recording", () =>
+    withArxiv((arxiv) =>
+      Effect.gen(function*() {
+        const result = yield* arxiv.search({ query: "au:del_maestro AND ti:checkerboard", categories: [], maxResults: 10 })
+        assert.strictEqual(result.total, 1)
+        assert.strictEqual(result.papers[0]!.arxivId, "cond-mat/0603029")
+      })
+    ))
+
+  it.live("looks ids up in one id_list request with max_results = number of ids, reporting missing ones", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        const lookup = yield* arxiv.getPapers([
+          "arXiv:1707.08567",
+          "https://arxiv.org/abs/astro-ph/0601001v1",
+          "2104.12255v1",
+          "0808.05394",
+          "quant-ph/0201082v1",
+          "1707.08567"
+        ])
+        assert.strictEqual(standIn.requests.length, 1)
+        const idList = standIn.requests[0]!.params["id_list"]!.split(",")
+        assert.sameMembers(idList, ["1707.08567", "astro-ph/0601001", "2104.12255v1", "0808.05394", "quant-ph/0201082"])
+        assert.strictEqual(standIn.requests[0]!.params["max_results"], "5")
+        assert.sameMembers(lookup.papers.map((p) => p.arxivId), [
+          "1707.08567",
+          "astro-ph/0601001",
+          "2104.12255",
+          "quant-ph/0201082"
+        ])
+        assert.deepStrictEqual(lookup.missing, ["0808.05394"])
+        assert.include(standIn.requests[0]!.url, "id_list=0808.05394,1707.08567")
+      })
+    ))
+
+  it.live("an empty search is an empty list, and no ids is no request", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        const result = yield* arxiv.search({ query: "all:qwzxv", categories: ["cs.LG"], maxResults: 10 })
+        assert.deepStrictEqual(result.papers, [])
+        assert.strictEqual(result.total, 0)
+        assert.deepStrictEqual(yield* arxiv.getPapers([]), { papers: [], missing: [] })
+        assert.strictEqual(standIn.requests.length, 1)
+      })
+    ))
+
+  it.live("refuses bad arguments before any request", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        const base = { query: "all:gan", categories: ["cs.LG"], maxResults: 10 }
+        const cases = [
+          [{ ...base, categories: ["cs LG"] }, "category"],
+          [{ ...base, categories: ["cs.LG); DROP"] }, "category"],
+          [{ ...base, since: "2024-02-30" }, "since"],
+          [{ ...base, since: "01/02/2024" }, "since"],
+          [{ ...base, maxResults: 0 }, "max_results"],
+          [{ ...base, maxResults: 51 }, "max_results"],
+          [{ ...base, maxResults: 2.5 }, "max_results"],
+          [{ ...base, query: " ", categories: [] }, "query"]
+        ] as const
+        for (const [request, argument] of cases) {
+          const error = yield* Effect.flip(arxiv.search(request))
+          assert.strictEqual(error._tag, "InvalidArgument")
+          assert.strictEqual(error._tag === "InvalidArgument" ? error.argument : "", argument)
+        }
+        const bad = yield* Effect.flip(arxiv.getPapers(["1409.0473", "abc"]))
+        assert.strictEqual(bad._tag, "InvalidArgument")
+        assert.include(bad.message, "\"abc\" is not an arXiv id")
+        assert.strictEqual(standIn.requests.length, 0)
+      })
+    ))
+
+  const recoverable: ReadonlyArray<readonly [string, ArxivFault]> = [
+    ["429 with Retry-After", Fault.rateLimited("0")],
+    ["503", Fault.unavailable()],
+    ["HTTP 200 \"Rate exceeded.\"", Fault.rateExceeded200()],
+    ["a timeout", Fault.hang()],
+    ["a connection reset", Fault.reset()],
+    ["a body cut off mid-transfer", Fault.truncated()],
+    ["malformed XML", Fault.malformedXml()]
+  ]
+  for (const [name, fault] of recoverable) {
+    it.live(`recovers from ${name} with a retry`, () =>
+      withArxiv((arxiv, standIn) =>
+        Effect.gen(function*() {
+          standIn.failNext(fault)
+          const result = yield* arxiv.search({ query: "all:testing", categories: [], maxResults: 10 })
+          assert.strictEqual(result.papers.length, 10)
+          assert.strictEqual(standIn.requests.length, 2)
+          assert.strictEqual(standIn.requests[0]!.fault, fault._tag)
+        })
+      ))
+  }
+
+  it.live("takes a 406 that carries a valid feed as a success", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        standIn.failNext(Fault.notAcceptableWithFeed())
+        const result = yield* arxiv.search({ query: "all:testing", categories: [], maxResults: 10 })
+        assert.strictEqual(result.papers.length, 10)
+        assert.strictEqual(standIn.requests.length, 1)
+      })
+    ))
+
+  it.live("turns arXiv's HTTP 400 error entry into InvalidArgument with arXiv's message, without retrying", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        standIn.failNext(Fault.errorFeed("1707.08567"))
+        const error = yield* Effect.flip(arxiv.getPapers(["1707.08567"]))
+        assert.strictEqual(error._tag, "InvalidArgument")
+        assert.include(error.message, "arXiv says: incorrect id format for 1707.08567")
+        assert.strictEqual(standIn.requests.length, 1)
+      })
+    ))
+
+  it.live("gives up after the last attempt with UpstreamUnavailable carrying the status", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        standIn.failAlways(Fault.unavailable())
+        const error = yield* Effect.flip(arxiv.search({ query: "all:testing", categories: [], maxResults: 10 }))
+        assert.strictEqual(error._tag, "UpstreamUnavailable")
+        assert.strictEqual(error._tag === "UpstreamUnavailable" ? error.status : 0, 503)
+        assert.include(error.message, "arXiv is unavailable (HTTP 503)")
+        assert.strictEqual(standIn.requests.length, LiveArxiv.arxivRetryPolicy.maxAttempts)
+      })
+    ))
+
+  it.live("times out a hanging arXiv on every attempt and says so", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        standIn.failAlways(Fault.hang())
+        const error = yield* Effect.flip(arxiv.getPapers(["1707.08567"]))
+        assert.strictEqual(error._tag, "UpstreamUnavailable")
+        assert.include(error.message, "no answer within")
+        assert.strictEqual(standIn.requests.length, LiveArxiv.arxivRetryPolicy.maxAttempts)
+      })
+    ))
+
+  it.live("does not wait out a Retry-After longer than it is willing to, and reports it", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        standIn.failNext(Fault.rateLimited("120"))
+        const error = yield* Effect.flip(arxiv.search({ query: "all:testing", categories: [], maxResults: 10 }))
+        assert.strictEqual(error._tag, "UpstreamUnavailable")
+        assert.strictEqual(error._tag === "UpstreamUnavailable" ? error.retryAfterSeconds : 0, 120)
+        assert.include(error.message, "Try again in 120 s")
+        assert.strictEqual(standIn.requests.length, 1)
+      })
+    ))
+
+  it.live("keeps on failing malformed XML as UpstreamUnavailable, not as a parse defect", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        standIn.failAlways(Fault.malformedXml())
+        const error = yield* Effect.flip(arxiv.search({ query: "all:testing", categories: [], maxResults: 10 }))
+        assert.strictEqual(error._tag, "UpstreamUnavailable")
+        assert.include(error.message, "not an arXiv Atom feed")
+      })
+    ))
+
+  it.live("answers a warm rerun from the disk cache without asking arXiv, across restarts", () => {
+    const dir = tempDir()
+    const search = { query: "all:testing", categories: [], maxResults: 10 }
+    return Effect.scoped(
+      Effect.gen(function*() {
+        const standIn = yield* arxivStandIn()
+        const build = () =>
+          Layer.build(arxivLayer(standIn.url, { cache: diskCache(dir) })).pipe(
+            Effect.map((ctx) => Context.get(ctx, ArxivPort))
+          )
+        const first = yield* build()
+        const cold = yield* first.search(search)
+        yield* first.getPapers(["1707.08567", "astro-ph/0601001"])
+        assert.strictEqual(standIn.requests.length, 2)
+        const warm = yield* first.search(search)
+        assert.deepStrictEqual(warm, cold)
+        const restarted = yield* build()
+        yield* restarted.search(search)
+        yield* restarted.getPapers(["astro-ph/0601001", "1707.08567"])
+        assert.strictEqual(standIn.requests.length, 2)
+      })
+    )
+  })
+
+  it.live("coalesces identical concurrent searches into one request", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        const search = { query: "all:testing", categories: [], maxResults: 10 }
+        const results = yield* Effect.all(Array.from({ length: 5 }, () => arxiv.search(search)), {
+          concurrency: "unbounded"
+        })
+        assert.strictEqual(results.length, 5)
+        assert.strictEqual(standIn.requests.length, 1)
+      }), { standIn: { latencyMillis: 50 } }))
+
+  it.effect("spaces requests 3 s apart, one at a time, for 20 concurrent callers across two layers (TestClock)", () =>
+    Effect.scoped(
+      Effect.gen(function*() {
+        const standIn = yield* arxivStandIn()
+        // the default 3 s interval; two separately built adapters share the process-wide limiter
+        const options: Setup = { arxiv: { minInterval: undefined, timeout: "1 hour" } }
+        const a = Context.get(yield* Layer.build(arxivLayer(standIn.url, options)), ArxivPort)
+        const b = Context.get(yield* Layer.build(arxivLayer(standIn.url, options)), ArxivPort)
+        const fibers = yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => i), (i) =>
+          Effect.fork((i % 2 === 0 ? a : b).search({ query: `all:caller${i}`, categories: ["cs.LG"], maxResults: 1 + i }))
+        )
+        const realPause = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+        const settle = Effect.gen(function*() {
+          let last = -1
+          let stable = 0
+          while (stable < 5) {
+            yield* realPause(10)
+            stable = standIn.requests.length === last ? stable + 1 : 0
+            last = standIn.requests.length
+          }
+          return last
+        })
+        for (let k = 1; k <= 20; k++) {
+          assert.strictEqual(yield* settle, k, `after ${(k - 1) * 3} s`)
+          yield* TestClock.adjust("2999 millis")
+          assert.strictEqual(yield* settle, k, `just before ${k * 3} s`)
+          yield* TestClock.adjust("1 millis")
+        }
+        yield* Fiber.joinAll(fibers)
+        assert.strictEqual(new Set(standIn.requests.map((r) => r.params["max_results"])).size, 20)
+      })
+    ))
+})
