@@ -1,0 +1,401 @@
+import { assert, describe, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import {
+  composeBlock,
+  composeNote,
+  findBlock,
+  hash32,
+  isSafeVaultPath,
+  mergeNote,
+  relatedNotePath,
+  relatedTitle,
+  type RelatedNoteInput,
+  sanitizeTitle
+} from "../../src/core/compose.js"
+import { splitFrontmatter } from "../../src/core/keywords.js"
+import {
+  CompanionOptions,
+  FoundationalCitation,
+  type Foundations,
+  type ImpactAssessment,
+  ImpactSource,
+  Judgement,
+  NoteRef,
+  Paper,
+  ScoredPaper
+} from "../../src/core/models.js"
+import { assessImpact, decide, rankFoundational, survivors } from "../../src/core/rules.js"
+import { landmark, landmarks, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
+
+const BEGIN_MARK = "%% arxiv-companion:begin"
+const END_MARK = "%% arxiv-companion:end %%"
+
+// ---------------------------------------------------------------------------
+// A realistic input built from recorded data
+// ---------------------------------------------------------------------------
+
+const options = new CompanionOptions({})
+const today = "2026-11-29"
+const scoredFromRecords = (arxivId: string, relevance: number): ScoredPaper => {
+  const paper = landmark(arxivId)
+  const judgement = new Judgement({ arxivId, relevance, novelty: 0.4, rationale: `matched: attention, translation (${arxivId})` })
+  const impact = assessImpact(paper.published, s2Impacts.find((i) => i.arxivId === arxivId), today, options)
+  return new ScoredPaper({ paper, judgement, impact, decision: decide(judgement, impact, options) })
+}
+const candidates = [
+  scoredFromRecords("1409.0473", 0.9), // kept
+  scoredFromRecords("1409.3215", 0.8), // kept
+  scoredFromRecords("1310.4546", 0.85), // no S2 record: impact unknown, dropped
+  scoredFromRecords("1512.03385", 0.1) // irrelevant, dropped
+]
+const kept = survivors(candidates)
+const source = new NoteRef({ title: "Transformers Concept Note", path: "Concepts/Transformers Concept Note.md" })
+const realInput: RelatedNoteInput = {
+  source,
+  keywords: ["attention", "neural machine translation", "encoder-decoder"],
+  query: `all:attention OR all:"neural machine translation" OR all:encoder-decoder`,
+  options,
+  judge: "test-judge",
+  impactSource: s2Source,
+  candidates,
+  survivors: kept,
+  foundations: [
+    {
+      arxivId: "1409.0473",
+      status: "found",
+      citations: rankFoundational(openalexWorks, 3),
+      unresolved: ["W9999999999"]
+    },
+    { arxivId: "1409.3215", status: "not-recorded", citations: [], unresolved: [] }
+  ]
+}
+const NOW = "2026-11-29T12:00:00Z"
+
+describe("composeNote", () => {
+  const note = composeNote(realInput, NOW)
+  const fm = splitFrontmatter(note).frontmatter ?? ""
+
+  it("links back to the concept note and says what was taken from it", () => {
+    assert.include(note, "[[Transformers Concept Note]]")
+    assert.include(note, "Keywords taken from [[Transformers Concept Note]]: attention, neural machine translation, encoder-decoder")
+    assert.include(fm, `source: "[[Transformers Concept Note]]"`)
+    assert.include(note, "# Transformers Concept Note — Related Papers")
+  })
+
+  it("lists each survivor with its arXiv link, authors, date, scores, impact, rationale and foundations", () => {
+    const bahdanau = landmark("1409.0473")
+    assert.include(note, `### 1. [${bahdanau.title}](https://arxiv.org/abs/1409.0473)`)
+    assert.include(note, "- arXiv: [1409.0473](https://arxiv.org/abs/1409.0473) · first version 2014-09-01")
+    assert.include(note, `- Authors: ${bahdanau.authors.join(", ")}`)
+    assert.include(note, "- Relevance: 0.90 · Novelty: 0.40")
+    assert.include(note, "24,423 citations")
+    assert.include(note, "(Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15)")
+    assert.include(note, "- Why: matched: attention, translation (1409.0473)")
+    assert.include(note, "  - Glove: Global Vectors for Word Representation (2014) — 32,760 citations · OpenAlex W2250539671")
+    assert.include(note, "unresolved references: W9999999999")
+    assert.include(note, "### 2. [Sequence to Sequence Learning with Neural Networks](https://arxiv.org/abs/1409.3215)")
+    assert.include(note, "- Builds on: no reference list recorded for this paper")
+  })
+
+  it("records the query, thresholds, judge, impact source and time in the frontmatter", () => {
+    assert.include(fm, `query: ${JSON.stringify(realInput.query)}`)
+    assert.include(fm, "relevance_threshold: 0.5")
+    assert.include(fm, "citations_per_year_threshold: 5")
+    assert.include(fm, "exempt_years: 1")
+    assert.include(fm, `judge: "test-judge"`)
+    assert.include(fm, `impact_source: "Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15"`)
+    assert.include(fm, "kept: 2")
+    assert.include(fm, "candidates: 4")
+    assert.include(fm, `updated: ${NOW}`)
+  })
+
+  it("shows a candidate without a citation record as \"impact unknown\" among the dropped", () => {
+    const row = note.split("\n").find((l) => l.includes("1310.4546"))
+    assert.isDefined(row)
+    assert.include(row!, "| unknown |")
+    assert.include(row!, "impact unknown (no citation record)")
+    assert.include(note, "## Dropped candidates")
+    assert.include(note.split("\n").find((l) => l.includes("1512.03385"))!, "relevance 0.10 < 0.50")
+  })
+
+  it("says so when no candidate is kept", () => {
+    const none = composeBlock({ ...realInput, survivors: [], foundations: [] })
+    assert.include(none, "_No candidate cleared both bars._")
+  })
+
+  it("is deterministic and carries the hash of its block", () => {
+    assert.strictEqual(composeNote(realInput, NOW), note)
+    const found = findBlock(note)!
+    assert.strictEqual(found.block, composeBlock(realInput))
+    assert.include(note, `${BEGIN_MARK} ${hash32(found.block)} %%`)
+  })
+})
+
+describe("sanitizeTitle and paths", () => {
+  it("makes hostile titles safe file names", () => {
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["../../etc/passwd", "etc passwd"],
+      ["a/b\\c", "a b c"],
+      ["What? *Why*: <A|B> #tag ^block [x]", "What Why A B tag block x"],
+      ["..", "Untitled"],
+      ["", "Untitled"],
+      ["   ", "Untitled"],
+      ["///", "Untitled"],
+      [".hidden", "hidden"],
+      ["trailing dots...", "trailing dots"],
+      ["new\nline\ttab\u0000nul", "new line tab nul"],
+      ["Réseaux de neurones", "Réseaux de neurones"]
+    ]
+    for (const [input, expected] of cases) assert.strictEqual(sanitizeTitle(input), expected, JSON.stringify(input))
+    assert.strictEqual([...sanitizeTitle("x".repeat(500))].length, 120)
+  })
+
+  it("puts the related note beside the source note", () => {
+    assert.strictEqual(relatedNotePath(source), "Concepts/Transformers Concept Note — Related Papers.md")
+    assert.strictEqual(
+      relatedNotePath(new NoteRef({ title: "Word Embeddings", path: "Word Embeddings.md" })),
+      "Word Embeddings — Related Papers.md"
+    )
+    assert.strictEqual(
+      relatedNotePath(new NoteRef({ title: "a/../../b", path: "Deep/x/a.md" })),
+      "Deep/x/a .. .. b — Related Papers.md"
+    )
+    assert.strictEqual(relatedTitle("Transformers"), "Transformers — Related Papers")
+  })
+
+  it("refuses a source path that could leave the vault", () => {
+    for (const path of ["../outside.md", "/etc/passwd.md", "C:/x.md", "a/../../b.md", "a\\b.md", "a//b.md", "./a.md", ""]) {
+      assert.isFalse(isSafeVaultPath(path), path)
+      assert.strictEqual(relatedNotePath(new NoteRef({ title: "x", path })), undefined, path)
+    }
+    for (const path of ["a.md", "Folder/Sub/a b.md", "..a.md", "a..b/c.md"]) assert.isTrue(isSafeVaultPath(path), path)
+  })
+
+  it.prop(
+    "sanitizeTitle is never empty, has no forbidden characters, no '/' and is never a dot segment",
+    [fc.string({ unit: "binary", maxLength: 300 })],
+    ([title]) => {
+      const s = sanitizeTitle(title)
+      assert.isAbove(s.length, 0)
+      assert.notMatch(s, /[*"\\/<>:|?#^[\]\u0000-\u001f\u007f]/)
+      assert.notStrictEqual(s, ".")
+      assert.notStrictEqual(s, "..")
+      assert.isFalse(s.startsWith("."))
+      assert.strictEqual(s, s.trim())
+      assert.isAtMost([...s].length, 120)
+      const path = relatedNotePath(new NoteRef({ title, path: "Folder/note.md" }))
+      assert.isDefined(path)
+      assert.isTrue(isSafeVaultPath(path!))
+      assert.isTrue(path!.startsWith("Folder/"))
+      assert.strictEqual(path!.split("/").length, 2)
+    }
+  )
+})
+
+describe("mergeNote", () => {
+  const note = composeNote(realInput, NOW)
+
+  it("creates a new note when there is none", () => {
+    assert.deepStrictEqual(mergeNote(undefined, realInput, NOW), { _tag: "Create", content: note })
+  })
+
+  it("leaves an unchanged result alone, whatever the time", () => {
+    assert.deepStrictEqual(mergeNote(note, realInput, "2027-01-01T00:00:00Z"), { _tag: "Unchanged" })
+  })
+
+  it("keeps the user's own properties and text when it updates", () => {
+    const userNote = note
+      .replace("\n---\n", "\nmy_rating: 5\naliases: [related]\n---\nMy intro, kept.\n\n")
+      .concat("\n## My own notes\nKeep me.\n")
+    const changed = { ...realInput, keywords: ["attention"] }
+    const merged = mergeNote(userNote, changed, "2027-01-01T00:00:00Z")
+    assert.strictEqual(merged._tag, "Update")
+    if (merged._tag !== "Update") return
+    const fm = splitFrontmatter(merged.content).frontmatter!
+    assert.include(fm, "my_rating: 5")
+    assert.include(fm, "aliases: [related]")
+    assert.include(fm, `keywords: ["attention"]`)
+    assert.include(fm, "updated: 2027-01-01T00:00:00Z")
+    assert.isTrue(splitFrontmatter(merged.content).body.startsWith("My intro, kept.\n\n%% arxiv-companion:begin"))
+    assert.isTrue(merged.content.endsWith("\n## My own notes\nKeep me.\n"))
+    assert.strictEqual(findBlock(merged.content)!.block, composeBlock(changed))
+  })
+
+  it("does not overwrite a block the user edited: it offers a fresh note for a sibling", () => {
+    const edited = note.replace("- Why: matched", "- Why (my words): matched")
+    assert.isTrue(findBlock(edited)!.editedByUser)
+    const merged = mergeNote(edited, realInput, NOW)
+    assert.deepStrictEqual(merged, { _tag: "UserEdited", content: note })
+  })
+
+  it("appends its block to a same-named note without one, keeping every byte", () => {
+    const existing = "# Transformers Concept Note — Related Papers\n\nI started this list by hand."
+    const merged = mergeNote(existing, realInput, NOW)
+    assert.strictEqual(merged._tag, "Update")
+    if (merged._tag === "Update") {
+      assert.isTrue(merged.content.startsWith(existing))
+      assert.strictEqual(findBlock(merged.content)!.block, composeBlock(realInput))
+    }
+  })
+})
+
+// ---------------------------------------------------------------------------
+// Property tests: round trips over arbitrary (hostile) inputs
+// ---------------------------------------------------------------------------
+
+/** Text that tries to break the note: line breaks of every kind, markers, table pipes, links. */
+const hostile = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: "binary", maxLength: 6 }),
+      fc.constantFrom("\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", "|", "]]", "[[", "%%", "---", "`", "\"", "\\", "# "),
+      fc.constantFrom(`\n${END_MARK}\n`, `\n${BEGIN_MARK} 00000000 %%\n`, "\n---\nkept: 0\n")
+    ),
+    { maxLength: 5 }
+  )
+  .map((parts) => parts.join(""))
+
+const isoDate = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10))
+
+const impactArb: fc.Arbitrary<ImpactAssessment> = fc.oneof(
+  fc.record({ ageYears: fc.double({ min: 0, max: 30, noNaN: true }), asOf: isoDate }).map(({ ageYears, asOf }) => ({
+    status: "unknown" as const,
+    ageYears,
+    exempt: false,
+    pass: false,
+    asOf
+  })),
+  fc.record({
+    citations: fc.nat({ max: 500_000 }),
+    ageYears: fc.double({ min: 0, max: 30, noNaN: true }),
+    asOf: isoDate,
+    name: hostile,
+    recordedOn: fc.option(isoDate, { nil: undefined })
+  }).map(({ ageYears, asOf, citations, name, recordedOn }) => {
+    const perYear = citations / Math.max(ageYears, 1)
+    return {
+      status: "known" as const,
+      citationCount: citations,
+      ageYears,
+      citationsPerYear: perYear,
+      exempt: ageYears < 1,
+      pass: ageYears < 1 || perYear >= 5,
+      source: new ImpactSource({ name, ...(recordedOn === undefined ? {} : { recordedOn }) }),
+      asOf
+    }
+  })
+)
+
+const candidateArb = fc.record({
+  base: fc.constantFrom(...landmarks),
+  title: hostile,
+  authors: fc.array(hostile, { maxLength: 3 }),
+  relevance: fc.double({ min: 0, max: 1, noNaN: true }),
+  novelty: fc.double({ min: 0, max: 1, noNaN: true }),
+  rationale: hostile,
+  impact: impactArb
+}).map(({ authors, base, impact, novelty, rationale, relevance, title }) => {
+  const paper = new Paper({ ...base, title, authors })
+  const judgement = new Judgement({ arxivId: paper.arxivId, relevance, novelty, rationale })
+  return new ScoredPaper({ paper, judgement, impact, decision: decide(judgement, impact, options) })
+})
+
+const citationArb = fc.record({
+  openalexId: hostile,
+  title: hostile,
+  citedByCount: fc.nat({ max: 1_000_000 }),
+  publicationYear: fc.option(fc.integer({ min: 1900, max: 2030 }), { nil: undefined })
+}).map(({ citedByCount, openalexId, publicationYear, title }) =>
+  new FoundationalCitation({ openalexId, title, citedByCount, ...(publicationYear === undefined ? {} : { publicationYear }) })
+)
+
+const inputArb: fc.Arbitrary<RelatedNoteInput> = fc.record({
+  title: hostile,
+  keywords: fc.array(hostile, { maxLength: 6 }),
+  query: hostile,
+  judge: hostile,
+  relevanceThreshold: fc.double({ min: 0, max: 1, noNaN: true }),
+  citationsPerYearThreshold: fc.double({ min: 0, max: 100, noNaN: true }),
+  exemptYears: fc.double({ min: 0, max: 5, noNaN: true }),
+  impactSource: fc.option(
+    fc.record({ name: hostile, recordedOn: isoDate }).map((s) => new ImpactSource(s)),
+    { nil: undefined }
+  ),
+  candidates: fc.uniqueArray(candidateArb, { maxLength: 6, selector: (c) => c.paper.arxivId }),
+  foundationSeeds: fc.array(
+    fc.record({
+      status: fc.constantFrom("found" as const, "no-references" as const, "not-recorded" as const),
+      citations: fc.array(citationArb, { maxLength: 3 }),
+      unresolved: fc.array(hostile, { maxLength: 2 })
+    }),
+    { maxLength: 6 }
+  )
+}).map((r): RelatedNoteInput => {
+  const opts = new CompanionOptions({
+    relevanceThreshold: r.relevanceThreshold,
+    citationsPerYearThreshold: r.citationsPerYearThreshold,
+    exemptYears: r.exemptYears
+  })
+  const kept = survivors(r.candidates)
+  const foundations: Array<Foundations> = kept.map((s, i) => {
+    const seed = r.foundationSeeds[i]
+    return seed === undefined
+      ? { arxivId: s.paper.arxivId, status: "not-recorded", citations: [], unresolved: [] }
+      : { arxivId: s.paper.arxivId, ...seed }
+  })
+  return {
+    source: new NoteRef({ title: r.title, path: "Notes/source.md" }),
+    keywords: r.keywords,
+    query: r.query,
+    options: opts,
+    judge: r.judge,
+    impactSource: r.impactSource,
+    candidates: r.candidates,
+    survivors: kept,
+    foundations
+  }
+})
+
+const nowArb = fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2035-01-01T00:00:00Z"), noInvalidDate: true })
+  .map((d) => d.toISOString().replace(/\.\d{3}Z$/, "Z"))
+
+/** User text that does not touch the companion's markers; ends a line so the block stays on its own lines. */
+const userText = hostile
+  .filter((s) => !s.includes("arxiv-companion:"))
+  .map((s) => (s.length === 0 || s.endsWith("\n") ? s : `${s}\n`))
+
+describe("note composition round trips", () => {
+  it.prop("findBlock(composeNote(x)) is composeBlock(x), not edited by the user", [inputArb, nowArb], ([input, now]) => {
+    const found = findBlock(composeNote(input, now))
+    assert.isDefined(found)
+    assert.strictEqual(found!.block, composeBlock(input))
+    assert.isFalse(found!.editedByUser)
+  })
+
+  it.prop("mergeNote(composeNote(x), x) is Unchanged, at any later time", [inputArb, nowArb, nowArb], ([input, now, later]) => {
+    assert.deepStrictEqual(mergeNote(composeNote(input, now), input, later), { _tag: "Unchanged" })
+  })
+
+  it.prop(
+    "an Update keeps the user's text before and after the block byte for byte",
+    [inputArb, nowArb, userText, userText],
+    ([input, now, before, after]) => {
+      const note = composeNote(input, now)
+      const { frontmatter } = splitFrontmatter(note)
+      const fmEnd = note.length - splitFrontmatter(note).body.length
+      const edited = `${note.slice(0, fmEnd)}${before}${note.slice(fmEnd)}${after}`
+      assert.isDefined(frontmatter)
+      const changed: RelatedNoteInput = { ...input, query: `${input.query} changed` }
+      const merged = mergeNote(edited, changed, now)
+      assert.strictEqual(merged._tag, "Update")
+      if (merged._tag !== "Update") return
+      const body = splitFrontmatter(merged.content).body
+      assert.isTrue(body.startsWith(`${before}${BEGIN_MARK} `), "text before the block")
+      assert.isTrue(merged.content.endsWith(`${END_MARK}\n${after}`), "text after the block")
+      const found = findBlock(merged.content)!
+      assert.strictEqual(found.block, composeBlock(changed))
+      assert.isFalse(found.editedByUser)
+    }
+  )
+})
