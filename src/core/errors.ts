@@ -120,3 +120,13 @@ export type CompanionError =
   | VaultError
   | JudgeFailed
   | NotEnoughInformation
+
+/** The source knows the paper but has no record of what was asked (its reference list, its citing works). */
+export class DataNotRecorded extends Schema.TaggedError<DataNotRecorded>("arxiv-companion/DataNotRecorded")(
+  "DataNotRecorded",
+  { id: Schema.String, what: Schema.String, hint: Schema.String }
+) {
+  override get message(): string {
+    return `No ${this.what} is recorded for ${this.id}. ${this.hint}`
+  }
+}
