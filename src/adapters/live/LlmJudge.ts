@@ -1,0 +1,334 @@
+/**
+ * LlmJudgePort over any OpenAI-compatible chat endpoint (`POST
+ * <base>/chat/completions`): OpenRouter by default, or a local server
+ * (Ollama, vLLM, llama.cpp) through LLM_BASE_URL.
+ *
+ * Papers are judged in batches (10 per call by default, batches in parallel),
+ * with structured output requested as a JSON Schema and the answer decoded
+ * with Schema. A malformed answer is sent back with what was wrong, a bounded
+ * number of times, then the batch fails with JudgeFailed naming the model.
+ * Transient HTTP failures (429, 5xx, timeouts, resets) are retried with the
+ * shared backoff policy.
+ *
+ * Why plain HttpClient and not @effect/ai-openai 0.41: its language model
+ * speaks only OpenAI's newer `/responses` API, which llama.cpp and many
+ * local servers do not serve (and OpenRouter only in beta), and its generated
+ * `/chat/completions` client decodes answers against OpenAI's full schema
+ * (`created`, `object`, `logprobs`, a closed set of `finish_reason`s), which
+ * Ollama-style answers do not all carry. The judge needs one call shape that
+ * every OpenAI-compatible server answers, so it reads only
+ * `choices[0].message.content`.
+ *
+ * The key goes in the Authorization header (redacted in traces by
+ * @effect/platform); it is never logged, never put in an error (upstream
+ * messages are scrubbed of it, as some servers echo keys), and never part of
+ * a cache key.
+ *
+ * @since 0.1.0
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Config, ConfigError, Data, type Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { JudgeFailed } from "../../core/errors.js"
+import type { Judgement } from "../../core/models.js"
+import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
+import {
+  defaultRetryPolicy,
+  isTransientStatus,
+  type RetryPolicy,
+  retryTransient,
+  sendText,
+  type TextResponse,
+  TransientFailure,
+  transientFromResponse,
+  userAgent
+} from "./http.js"
+import { type ChatMessage, correction, decodeAnswer, type JudgedPaper, messages, RESPONSE_JSON_SCHEMA } from "./judgePrompt.js"
+import { requestKey, ResponseCache } from "./ResponseCache.js"
+
+/** OpenRouter's OpenAI-compatible API. */
+export const OPENROUTER_URL = "https://openrouter.ai/api/v1"
+/** The model used on OpenRouter when OPENROUTER_MODEL is not set. */
+export const DEFAULT_OPENROUTER_MODEL = "openai/gpt-4o-mini"
+
+/** How structured output is requested: a JSON Schema, plain JSON mode, or the prompt alone. */
+export type ResponseFormat = "json_schema" | "json_object" | "none"
+
+/** Options of the LLM judge. */
+export interface LlmJudgeOptions {
+  /** Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1. */
+  readonly apiUrl: string
+  /** The model id, e.g. `openai/gpt-4o-mini` or `llama3.1:8b`. */
+  readonly model: string
+  /** Bearer key; optional for local servers. */
+  readonly apiKey?: Redacted.Redacted | undefined
+  /** Papers per call. Default 10. */
+  readonly batchSize?: number | undefined
+  /** Calls in flight at once. Default 4. */
+  readonly concurrency?: number | undefined
+  /** Answers asked for per batch before giving up on malformed output. Default 3. */
+  readonly maxAttempts?: number | undefined
+  /** Retries of one call on transient HTTP failures. Default 3. */
+  readonly retries?: number | undefined
+  /** First transport backoff delay. Default 1 s. */
+  readonly retryBaseDelay?: Duration.DurationInput | undefined
+  /** Per-call timeout. Default 120 s (local models are slow). */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** Structured-output mode. Default `json_schema`; a server that rejects it gets the prompt alone. */
+  readonly responseFormat?: ResponseFormat | undefined
+  /** Extra request headers (e.g. OpenRouter's X-Title). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/** The chat completion fields the judge reads; everything else is ignored. */
+const ChatCompletion = Schema.Struct({
+  choices: Schema.optional(Schema.Array(Schema.Struct({
+    message: Schema.optional(Schema.NullOr(Schema.Struct({
+      content: Schema.optional(Schema.NullOr(Schema.String))
+    }))),
+    finish_reason: Schema.optional(Schema.NullOr(Schema.String))
+  }))),
+  error: Schema.optional(Schema.NullOr(Schema.Unknown))
+})
+
+const ErrorMessage = Schema.Struct({
+  error: Schema.optional(Schema.Union(
+    Schema.String,
+    Schema.Struct({ message: Schema.optional(Schema.String), code: Schema.optional(Schema.Unknown) })
+  )),
+  message: Schema.optional(Schema.String),
+  detail: Schema.optional(Schema.String)
+})
+
+class Malformed extends Data.TaggedError("Malformed")<{ readonly answer: string; readonly problem: string }> {}
+class FormatRejected extends Data.TaggedError("FormatRejected")<{ readonly said: string }> {}
+
+const shorten = (text: string, max = 300): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
+}
+
+const chunk = <A>(items: ReadonlyArray<A>, size: number): Array<Array<A>> => {
+  const out: Array<Array<A>> = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/** Build the judge from the context's HttpClient. Nothing is sent until `judge` runs. */
+export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOptions) {
+  const model = options.model
+  const base = options.apiUrl.replace(/\/+$/, "")
+  const endpoint = `${base}/chat/completions`
+  const secret = options.apiKey === undefined ? "" : Redacted.value(options.apiKey).trim()
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 10))
+  const concurrency = Math.max(1, options.concurrency ?? 4)
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 3)
+  const timeout = options.timeout ?? "120 seconds"
+  const policy: RetryPolicy = {
+    ...defaultRetryPolicy,
+    maxAttempts: 1 + Math.max(0, options.retries ?? 3),
+    baseDelay: options.retryBaseDelay ?? "1 second"
+  }
+  let format: ResponseFormat = options.responseFormat ?? "json_schema"
+  const cache = Option.getOrUndefined(yield* Effect.serviceOption(ResponseCache))
+  const client = yield* HttpClient.HttpClient
+
+  /** Whatever an upstream says goes through here: some servers echo the key they were sent. */
+  const scrub = (text: string): string => {
+    if (secret.length < 4) return text
+    let out = text.split(secret).join("<redacted>")
+    // a masked echo such as "sk-or-v1-abc***xyz" still shows a long prefix
+    const prefix = secret.slice(0, Math.min(12, Math.floor(secret.length / 2)))
+    if (prefix.length >= 8) out = out.split(prefix).join("<redacted>")
+    return out
+  }
+  const failed = (reason: string) => new JudgeFailed({ model, reason: scrub(reason) })
+
+  const describe = (response: TextResponse): string => {
+    const parsed = Schema.decodeUnknownOption(Schema.parseJson(ErrorMessage))(response.body)
+    if (Option.isSome(parsed)) {
+      const e = parsed.value.error
+      const text = typeof e === "string" ? e : e?.message ?? parsed.value.message ?? parsed.value.detail
+      if (text !== undefined && text !== "") return scrub(shorten(text))
+    }
+    if (/<html|<!doctype/i.test(response.body)) return "an HTML page"
+    return response.body.trim() === "" ? "an empty body" : scrub(shorten(response.body, 160))
+  }
+
+  const requestBody = (conversation: ReadonlyArray<ChatMessage>, papers: number): Record<string, unknown> => ({
+    model,
+    messages: conversation,
+    temperature: 0,
+    max_tokens: 256 + 200 * papers,
+    ...(format === "json_schema"
+      ? { response_format: { type: "json_schema", json_schema: { name: "judgements", strict: true, schema: RESPONSE_JSON_SCHEMA } } }
+      : format === "json_object"
+      ? { response_format: { type: "json_object" } }
+      : {})
+  })
+
+  /** One call: the text of the first choice, after transport retries. */
+  const complete = (body: string): Effect.Effect<string, JudgeFailed | FormatRejected> => {
+    let request = HttpClientRequest.post(endpoint).pipe(
+      HttpClientRequest.setHeaders({ "user-agent": userAgent(), ...options.headers }),
+      HttpClientRequest.bodyText(body, "application/json")
+    )
+    if (secret !== "") request = HttpClientRequest.bearerToken(request, secret)
+
+    const attempt = sendText(client, request, timeout).pipe(
+      Effect.zip(Clock.currentTimeMillis),
+      Effect.flatMap(([response, now]): Effect.Effect<string, JudgeFailed | FormatRejected | TransientFailure> => {
+        const status = response.status
+        if (status >= 200 && status < 300) {
+          const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(response.body)
+          if (Either.isLeft(parsed)) {
+            return Effect.fail(new TransientFailure({ reason: "the endpoint's answer was not complete JSON", status }))
+          }
+          if (parsed.right.error !== undefined && parsed.right.error !== null) {
+            // OpenRouter reports provider failures as 200 with an error object
+            return Effect.fail(new TransientFailure({ reason: `the endpoint reported an error (${describe(response)})`, status }))
+          }
+          const content = parsed.right.choices?.[0]?.message?.content
+          return Effect.succeed(content ?? "")
+        }
+        const said = describe(response)
+        if (status === 401 || status === 403) {
+          return Effect.fail(
+            failed(`${base} refused the request (HTTP ${status}: ${said}); check OPENROUTER_API_KEY or LLM_API_KEY`)
+          )
+        }
+        if (status === 404) {
+          return Effect.fail(failed(`${endpoint} or the model "${model}" was not found (HTTP 404: ${said}); check LLM_BASE_URL and the model name`))
+        }
+        if ((status === 400 || status === 422) && format !== "none" && /response_format|json_schema|json_object|structured/i.test(said)) {
+          return Effect.fail(new FormatRejected({ said }))
+        }
+        if (isTransientStatus(status)) return Effect.fail(transientFromResponse(response, now, `HTTP ${status} (${said})`))
+        return Effect.fail(failed(`the endpoint answered HTTP ${status}: ${said}`))
+      })
+    )
+    return attempt.pipe(
+      retryTransient(policy, (failure, retry, delay) =>
+        Effect.logDebug(`LLM judge (${model}): ${scrub(failure.reason)}; retry ${retry + 1}/${policy.maxAttempts - 1} in ${delay} ms`)),
+      Effect.catchTag("TransientFailure", (failure) =>
+        Effect.fail(failed(`${base} is unavailable: ${failure.reason}${policy.maxAttempts > 1 ? ", after retries" : ""}`)))
+    )
+  }
+
+  /** One answer for a conversation, validated; cached when a cache is present. */
+  const answer = (
+    conversation: ReadonlyArray<ChatMessage>,
+    papers: ReadonlyArray<JudgedPaper>
+  ): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed | Malformed> => {
+    const send: Effect.Effect<string, JudgeFailed | Malformed> = Effect.suspend(() => {
+      const body = JSON.stringify(requestBody(conversation, papers.length))
+      const call = complete(body).pipe(
+        Effect.flatMap((content) =>
+          Either.match(decodeAnswer(content, papers), {
+            onLeft: (problem) => Effect.fail(new Malformed({ answer: content, problem })),
+            onRight: () => Effect.succeed(content)
+          })
+        )
+      )
+      return cache === undefined ? call : cache.cached({ endpoint: "judge", key: requestKey("POST", endpoint, { body }) }, call)
+    }).pipe(
+      Effect.catchTag("FormatRejected", (rejected) => {
+        // the server does not take response_format: ask again with the prompt alone
+        format = "none"
+        return Effect.logDebug(`LLM judge (${model}): structured output refused (${rejected.said}); using the prompt alone`).pipe(
+          Effect.zipRight(send)
+        )
+      })
+    )
+    return Effect.flatMap(send, (content) =>
+      Either.match(decodeAnswer(content, papers), {
+        onLeft: (problem) => Effect.fail(new Malformed({ answer: content, problem })),
+        onRight: Effect.succeed
+      }))
+  }
+
+  const judgeBatch = (concept: Concept, papers: ReadonlyArray<JudgedPaper>): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed> => {
+    const loop = (conversation: ReadonlyArray<ChatMessage>, attempt: number): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed> =>
+      answer(conversation, papers).pipe(
+        Effect.catchTag("Malformed", (bad) =>
+          attempt >= maxAttempts
+            ? Effect.fail(failed(`its answer could not be used after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}: ${bad.problem}`))
+            : Effect.logDebug(`LLM judge (${model}): answer ${attempt}/${maxAttempts} unusable (${bad.problem}); asking again`).pipe(
+              Effect.zipRight(loop([...conversation, ...correction(bad.answer, bad.problem)], attempt + 1))
+            ))
+      )
+    return loop(messages(concept, papers), 1)
+  }
+
+  const judge = Effect.fn("LlmJudgePort.judge")(function*(concept: Concept, papers: ReadonlyArray<JudgedPaper>) {
+    if (papers.length === 0) return []
+    const batches = yield* Effect.forEach(chunk(papers, batchSize), (batch) => judgeBatch(concept, batch), { concurrency })
+    return batches.flat()
+  })
+
+  return { name: model, judge } satisfies LlmJudgeService
+})
+
+/** The LLM judge as a layer, with explicit options. */
+export const layer = (options: LlmJudgeOptions): Layer.Layer<LlmJudgePort, never, HttpClient.HttpClient> =>
+  Layer.effect(LlmJudgePort, make(options))
+
+const optionalString = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map((o) => Option.filter(o, (s) => s.trim() !== "")))
+const optionalSecret = (name: string) =>
+  Config.option(Config.redacted(name)).pipe(Config.map((o) => Option.filter(o, (s) => Redacted.value(s).trim() !== "")))
+
+/**
+ * The judge's endpoint from configuration:
+ * - LLM_BASE_URL set: that endpoint (Ollama, vLLM, llama.cpp, ...), with
+ *   LLM_MODEL (required) and LLM_API_KEY (optional);
+ * - else OPENROUTER_API_KEY set: OpenRouter (OPENROUTER_BASE_URL, default
+ *   https://openrouter.ai/api/v1) with OPENROUTER_MODEL (default
+ *   openai/gpt-4o-mini);
+ * - else a ConfigError saying how to configure one.
+ * LLM_RESPONSE_FORMAT (json_schema | json_object | none) applies to both.
+ */
+export const endpointConfig: Config.Config<Pick<LlmJudgeOptions, "apiUrl" | "model" | "apiKey" | "responseFormat">> = Config.all({
+  baseUrl: optionalString("LLM_BASE_URL"),
+  model: optionalString("LLM_MODEL"),
+  apiKey: optionalSecret("LLM_API_KEY"),
+  openrouterKey: optionalSecret("OPENROUTER_API_KEY"),
+  openrouterModel: optionalString("OPENROUTER_MODEL"),
+  openrouterUrl: optionalString("OPENROUTER_BASE_URL"),
+  responseFormat: Config.option(Config.literal("json_schema", "json_object", "none")("LLM_RESPONSE_FORMAT"))
+}).pipe(
+  Config.mapOrFail((c) => {
+    const responseFormat = Option.getOrUndefined(c.responseFormat)
+    if (Option.isSome(c.baseUrl)) {
+      if (Option.isNone(c.model)) {
+        return Either.left(ConfigError.MissingData(["LLM_MODEL"], "LLM_BASE_URL is set, so LLM_MODEL must name the model to use (e.g. llama3.1:8b)"))
+      }
+      return Either.right({ apiUrl: c.baseUrl.value, model: c.model.value, apiKey: Option.getOrUndefined(c.apiKey), responseFormat })
+    }
+    if (Option.isSome(c.openrouterKey)) {
+      return Either.right({
+        apiUrl: Option.getOrElse(c.openrouterUrl, () => OPENROUTER_URL),
+        model: Option.getOrElse(c.openrouterModel, () => DEFAULT_OPENROUTER_MODEL),
+        apiKey: c.openrouterKey.value,
+        responseFormat
+      })
+    }
+    return Either.left(ConfigError.MissingData(
+      ["OPENROUTER_API_KEY"],
+      "No LLM judge is configured: set OPENROUTER_API_KEY (and optionally OPENROUTER_MODEL), or LLM_BASE_URL and LLM_MODEL for a local OpenAI-compatible server"
+    ))
+  })
+)
+
+/**
+ * True when a live judge is configured (LLM_BASE_URL or OPENROUTER_API_KEY
+ * set): the rule for picking the LLM judge over the local scorer when
+ * `--judge` is not given.
+ */
+export const liveJudgeConfigured: Config.Config<boolean> = Config.all([
+  optionalString("LLM_BASE_URL"),
+  optionalSecret("OPENROUTER_API_KEY")
+]).pipe(Config.map(([url, key]) => Option.isSome(url) || Option.isSome(key)))
+
+/** The LLM judge configured from the environment (see `endpointConfig`); `overrides` win. */
+export const layerConfig = (overrides: Omit<Partial<LlmJudgeOptions>, "apiKey"> = {}) =>
+  Layer.effect(LlmJudgePort, Effect.flatMap(endpointConfig, (endpoint) => make({ ...endpoint, ...overrides })))
