@@ -1,0 +1,415 @@
+/**
+ * The companion workflow (runCompanion) end to end over small in-test port
+ * implementations serving real recorded data (test/fixtures, see its README),
+ * with "today" pinned by the TestClock.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Option, TestClock } from "effect"
+import { absUrl } from "../../src/core/arxiv.js"
+import { findBlock } from "../../src/core/compose.js"
+import { NotEnoughInformation, NoteNotFound } from "../../src/core/errors.js"
+import { type Impact, type ImpactSource, Judgement, NoteRef, type Paper } from "../../src/core/models.js"
+import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
+import { LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
+import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
+import { VaultPort } from "../../src/core/ports/VaultPort.js"
+import { ageInYears } from "../../src/core/rules.js"
+import { runCompanion } from "../../src/core/workflow.js"
+import { landmarks, openalexImpacts, openalexSource, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
+
+// ---------------------------------------------------------------------------
+// In-test ports: each records every call it receives
+// ---------------------------------------------------------------------------
+
+interface Calls {
+  readonly search: Array<ArxivSearch>
+  readonly getPapers: Array<ReadonlyArray<string>>
+  readonly impacts: Array<ReadonlyArray<string>>
+  readonly works: Array<ReadonlyArray<string>>
+  readonly judge: Array<ReadonlyArray<string>>
+  readonly vault: Array<string>
+  readonly writes: Array<readonly [string, string]>
+}
+
+const newCalls = (): Calls => ({ search: [], getPapers: [], impacts: [], works: [], judge: [], vault: [], writes: [] })
+
+/** Terms of an `all:` keyword query, lower-cased. */
+const queryTerms = (query: string): ReadonlyArray<string> =>
+  [...query.matchAll(/all:(?:"([^"]+)"|(\S+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
+
+/**
+ * arXiv over the recorded landmark papers: a paper matches when its title or
+ * abstract holds any query term and it is in any requested category; ranked by
+ * how many terms it holds, then id.
+ */
+const arxivLayer = (calls: Calls) =>
+  Layer.succeed(ArxivPort, {
+    search: (request) =>
+      Effect.sync(() => {
+        calls.search.push(request)
+        const terms = queryTerms(request.query)
+        const hits = landmarks
+          .filter((p) => request.categories.length === 0 || p.categories.some((c) => request.categories.includes(c)))
+          .filter((p) => request.since === undefined || p.published >= request.since)
+          .map((p) => ({ p, n: terms.filter((t) => `${p.title} ${p.abstract}`.toLowerCase().includes(t)).length }))
+          .filter((h) => h.n > 0)
+          .sort((a, b) => b.n - a.n || a.p.arxivId.localeCompare(b.p.arxivId))
+          .map((h) => h.p)
+        return { papers: hits.slice(0, request.maxResults), total: hits.length, start: 0 }
+      }),
+    getPapers: (ids) =>
+      Effect.sync(() => {
+        calls.getPapers.push(ids)
+        const papers = landmarks.filter((p) => ids.includes(p.arxivId))
+        return { papers, missing: ids.filter((id) => !papers.some((p) => p.arxivId === id)) }
+      })
+  })
+
+/** Citation data from one recorded source; reference lists resolve against the recorded OpenAlex works. */
+const openalexLayer = (calls: Calls, impacts: ReadonlyArray<Impact>, source: ImpactSource) =>
+  Layer.succeed(OpenAlexPort, {
+    worksByArxivIds: (ids) =>
+      Effect.sync(() => {
+        calls.impacts.push(ids)
+        const found = impacts.filter((i) => ids.includes(i.arxivId))
+        return { impacts: found, missing: ids.filter((id) => !found.some((i) => i.arxivId === id)), source }
+      }),
+    worksByIds: (ids) =>
+      Effect.sync(() => {
+        calls.works.push(ids)
+        const works = openalexWorks.filter((w) => ids.includes(w.openalexId))
+        return { works, missing: ids.filter((id) => !works.some((w) => w.openalexId === id)) }
+      })
+  })
+
+/** A judge with fixed relevance per paper (0.1 for any other), one judgement per paper in order. */
+const judgeLayer = (calls: Calls, relevance: Readonly<Record<string, number>>) =>
+  Layer.succeed(LlmJudgePort, {
+    name: "fixed-test-judge",
+    judge: (_concept, papers) =>
+      Effect.sync(() => {
+        calls.judge.push(papers.map((p) => p.arxivId))
+        return papers.map((p) =>
+          new Judgement({
+            arxivId: p.arxivId,
+            relevance: relevance[p.arxivId] ?? 0.1,
+            novelty: 0.5,
+            rationale: `fixed relevance for ${p.arxivId}`
+          })
+        )
+      })
+  })
+
+/** A vault of Markdown files in a Map (path → content). */
+const vaultLayer = (calls: Calls, files: Map<string, string>) =>
+  Layer.succeed(VaultPort, {
+    name: "in-test vault",
+    listNotes: () =>
+      Effect.sync(() => {
+        calls.vault.push("listNotes")
+        return [...files.keys()].map((path) => new NoteRef({ title: path.replace(/^.*\//, "").replace(/\.md$/, ""), path }))
+      }),
+    readNote: (path) =>
+      Effect.suspend(() => {
+        calls.vault.push(`readNote ${path}`)
+        const text = files.get(path)
+        return text === undefined ? Effect.fail(new NoteNotFound({ title: path, closest: [] })) : Effect.succeed(text)
+      }),
+    readNoteIfExists: (path) =>
+      Effect.sync(() => {
+        calls.vault.push(`readNoteIfExists ${path}`)
+        return Option.fromNullable(files.get(path))
+      }),
+    writeNote: (path, content) =>
+      Effect.sync(() => {
+        calls.vault.push(`writeNote ${path}`)
+        calls.writes.push([path, content])
+        files.set(path, content)
+      })
+  })
+
+// ---------------------------------------------------------------------------
+// The vault and the scenario
+// ---------------------------------------------------------------------------
+
+const CONCEPT_PATH = "Concepts/Neural Machine Translation.md"
+const CONCEPT = `---
+tags: [concept, nlp]
+---
+# Neural Machine Translation
+
+**Neural machine translation** trains one neural network to translate a source sentence into a
+target sentence. An **encoder** reads the source sentence and a **decoder** generates the translation.
+
+## Encoder-decoder models
+- Recurrent encoder-decoder models compress the source sentence into a fixed-length vector.
+- **Attention** lets the decoder look back at every source word while it translates.
+- Rare words are split into subword units so the vocabulary stays small.
+
+## Word representations
+- Words enter the network as learned vector representations (word embeddings).
+- Good word representations capture similar words and phrases.
+`
+const QUICK_IDEA = "# Quick idea\n\nTODO\n"
+const OUTPUT_PATH = "Concepts/Neural Machine Translation — Related Papers.md"
+
+const newVault = (): Map<string, string> =>
+  new Map([
+    [CONCEPT_PATH, CONCEPT],
+    ["Quick Idea.md", QUICK_IDEA],
+    ["Reading List.md", "# Reading List\n\n- [[Neural Machine Translation]]\n"],
+    ["Papers/Generative Adversarial Networks.md", "# GANs\n\nA generator and a discriminator play a minimax game.\n"]
+  ])
+
+/** Relevance the fixed judge gives each recorded candidate. */
+const RELEVANCE = {
+  "1409.0473": 0.95, // Bahdanau et al.
+  "1609.08144": 0.9, // GNMT
+  "1409.3215": 0.8, // seq2seq
+  "1508.07909": 0.7, // subword units
+  "1310.4546": 0.6, // word2vec phrases
+  "1301.3781": 0.3 // word2vec
+}
+
+const TODAY = Date.parse("2026-11-29T12:00:00Z")
+const PROMPT = `Find papers related to my "Neural Machine Translation" note`
+
+const setup = (impacts: ReadonlyArray<Impact> = openalexImpacts, source: ImpactSource = openalexSource) => {
+  const calls = newCalls()
+  const files = newVault()
+  const layer = Layer.mergeAll(
+    arxivLayer(calls),
+    openalexLayer(calls, impacts, source),
+    judgeLayer(calls, RELEVANCE),
+    vaultLayer(calls, files)
+  )
+  const run = (prompt: string) => runCompanion(prompt).pipe(Effect.provide(layer))
+  return { calls, files, run }
+}
+
+const totalPortCalls = (c: Calls): number =>
+  c.search.length + c.getPapers.length + c.impacts.length + c.works.length + c.judge.length + c.vault.length
+
+// ---------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------
+
+describe("runCompanion", () => {
+  it.effect("halts with the exact message, touching no port, when the prompt names no note", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      const before = new Map(files)
+      const error = yield* Effect.flip(run("What's a transformer?"))
+      assert.instanceOf(error, NotEnoughInformation)
+      assert.strictEqual(error.message, "Not enough information: no Obsidian note or page was named in the prompt.")
+      assert.deepStrictEqual(calls.vault, [])
+      assert.strictEqual(totalPortCalls(calls), 0)
+      assert.deepStrictEqual(files, before)
+    }))
+
+  it.effect("fails with NoteNotFound naming the closest titles when the vault has no such note", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, run } = setup()
+      const error = yield* Effect.flip(run(`Find papers related to my "Neural Machine Translations" note`))
+      assert.instanceOf(error, NoteNotFound)
+      if (!(error instanceof NoteNotFound)) return
+      assert.strictEqual(error.title, "Neural Machine Translations")
+      assert.strictEqual(error.closest[0], "Neural Machine Translation")
+      assert.include(error.message, `Closest titles: "Neural Machine Translation"`)
+      assert.deepStrictEqual(calls.vault, ["listNotes"])
+      assert.strictEqual(calls.search.length, 0)
+    }))
+
+  it.effect("halts on a near-empty note after reading it, before any arXiv call", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      const error = yield* Effect.flip(run("Find papers for my 'Quick Idea'"))
+      assert.instanceOf(error, NotEnoughInformation)
+      assert.match(error.message, /^Not enough information: the note "Quick Idea" yields [01] keywords?\b/)
+      assert.include(error.message, "at least 2 are needed")
+      assert.deepStrictEqual(calls.vault, ["listNotes", "readNote Quick Idea.md"])
+      assert.strictEqual(calls.search.length + calls.getPapers.length, 0)
+      assert.strictEqual(calls.impacts.length + calls.works.length + calls.judge.length, 0)
+      assert.strictEqual(files.get("Quick Idea.md"), QUICK_IDEA)
+      assert.strictEqual(calls.writes.length, 0)
+    }))
+
+  it.effect("runs end to end: one impact call for all candidates, one works call for all survivors' references", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      const report = yield* run(PROMPT)
+
+      // the note and what was taken from it
+      assert.strictEqual(report.note.path, CONCEPT_PATH)
+      assert.include(report.keywords, "neural machine translation")
+      assert.strictEqual(calls.search.length, 1)
+      assert.deepStrictEqual(calls.search[0]!.categories, ["cs.LG", "cs.AI", "cs.CL", "stat.ML"])
+      assert.include(report.query, `(${calls.search[0]!.query}) AND (cat:cs.LG OR cat:cs.AI OR cat:cs.CL OR cat:stat.ML)`)
+
+      // every candidate is in the report; impact asked once for all of them
+      const candidateIds = report.candidates.map((c) => c.paper.arxivId)
+      assert.sameMembers(candidateIds, ["1301.3781", "1310.4546", "1409.0473", "1409.3215", "1508.07909", "1609.08144"])
+      assert.strictEqual(calls.impacts.length, 1)
+      assert.sameMembers([...calls.impacts[0]!], candidateIds)
+      assert.strictEqual(calls.judge.length, 1)
+
+      // survivors: relevant AND impact known and passing, by relevance
+      assert.deepStrictEqual(report.survivors, ["1609.08144", "1310.4546"])
+      const gnmt = report.candidates.find((c) => c.paper.arxivId === "1609.08144")!
+      assert.strictEqual(gnmt.impact.status, "known")
+      assert.strictEqual(gnmt.impact.citationCount, 5625)
+      assert.strictEqual(gnmt.impact.asOf, "2025-11-17")
+      assert.closeTo(gnmt.impact.ageYears, ageInYears("2016-09-26", "2025-11-17"), 1e-12)
+      assert.isTrue(gnmt.decision.kept)
+
+      // no impact record: reported as unknown and dropped, not a crash, not a silent drop
+      for (const id of ["1409.0473", "1409.3215", "1508.07909"]) {
+        const c = report.candidates.find((s) => s.paper.arxivId === id)!
+        assert.strictEqual(c.impact.status, "unknown", id)
+        assert.isFalse(c.impact.pass, id)
+        assert.isFalse(c.decision.kept, id)
+        assert.include(c.decision.reasons, "impact unknown (no citation record)", id)
+      }
+
+      // foundations: one batched works call with every survivor's recorded references
+      const refsOf = (id: string) => openalexImpacts.find((i) => i.arxivId === id)!.referencedWorks!
+      const allRefs = [...new Set([...refsOf("1609.08144"), ...refsOf("1310.4546")])]
+      assert.strictEqual(calls.works.length, 1)
+      assert.sameMembers([...calls.works[0]!], allRefs)
+      assert.deepStrictEqual(report.foundations.map((f) => f.arxivId), ["1609.08144", "1310.4546"])
+      for (const f of report.foundations) {
+        // none of these references is among the recorded works: reported, never invented
+        assert.strictEqual(f.status, "found")
+        assert.deepStrictEqual(f.citations, [])
+        assert.sameMembers([...f.unresolved], [...refsOf(f.arxivId)])
+      }
+
+      // calls per port, as the report counts them and as the ports saw them
+      assert.deepStrictEqual(report.calls, {
+        arxiv: calls.search.length + calls.getPapers.length,
+        openalex: calls.impacts.length + calls.works.length,
+        judge: calls.judge.length,
+        vault: calls.vault.length
+      })
+      assert.deepStrictEqual(report.calls, { arxiv: 1, openalex: 2, judge: 1, vault: 4 })
+
+      // written beside the source note; the source note untouched
+      assert.deepStrictEqual(report.written, { path: OUTPUT_PATH, status: "created" })
+      assert.deepStrictEqual(calls.writes.map(([path]) => path), [OUTPUT_PATH])
+      assert.strictEqual(files.get(CONCEPT_PATH), CONCEPT)
+      const written = files.get(OUTPUT_PATH)!
+      assert.include(written, "[[Neural Machine Translation]]")
+      assert.include(written, `(${absUrl("1609.08144")})`)
+      assert.include(written, "impact unknown (no citation record)")
+      assert.include(written, `impact_source: "OpenAlex, recorded 2025-11-17"`)
+      assert.include(written, "unresolved references: W1968594024")
+      assert.isFalse(findBlock(written)!.editedByUser)
+      assert.strictEqual(report.generatedAt, "2026-11-29T12:00:00Z")
+    }))
+
+  it.effect("a rerun with the same data leaves the note byte-identical and writes nothing", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      const first = yield* run(PROMPT)
+      assert.strictEqual(first.written.status, "created")
+      const snapshot = new Map(files)
+      const writes = calls.writes.length
+
+      // a day later: ages come from the recording date, so nothing the note says changes
+      yield* TestClock.adjust("1 day")
+      const second = yield* run(PROMPT)
+      assert.deepStrictEqual(second.written, { path: OUTPUT_PATH, status: "unchanged" })
+      assert.deepStrictEqual(files, snapshot)
+      assert.strictEqual(calls.writes.length, writes)
+      assert.deepStrictEqual(second.calls, { arxiv: 1, openalex: 2, judge: 1, vault: 3 })
+      assert.deepStrictEqual(second.survivors, first.survivors)
+    }))
+
+  it.effect("keeps the user's text when the result changes, and never writes the source note", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      yield* run(PROMPT)
+      files.set(OUTPUT_PATH, `${files.get(OUTPUT_PATH)!}\n## My notes\nRead GNMT first.\n`)
+      // the user's concept note grows: new keywords, a new query, an updated result
+      const grown = `${CONCEPT}\n## Beam search\n- Beam search decoding keeps the best partial translations.\n- Beam search width trades speed for quality.\n`
+      files.set(CONCEPT_PATH, grown)
+      const report = yield* run(PROMPT)
+      assert.strictEqual(report.written.status, "updated")
+      assert.isTrue(files.get(OUTPUT_PATH)!.endsWith("\n## My notes\nRead GNMT first.\n"))
+      assert.strictEqual(files.get(CONCEPT_PATH), grown)
+      assert.isFalse(calls.writes.some(([path]) => path === CONCEPT_PATH))
+    }))
+
+  it.effect("writes a dated sibling instead of overwriting a block the user edited", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      yield* run(PROMPT)
+      const edited = files.get(OUTPUT_PATH)!.replace("fixed relevance for 1609.08144", "my own summary of GNMT")
+      files.set(OUTPUT_PATH, edited)
+      const report = yield* run(PROMPT)
+      assert.deepStrictEqual(report.written, {
+        path: "Concepts/Neural Machine Translation — Related Papers (2026-11-29).md",
+        status: "kept-user-edits"
+      })
+      assert.strictEqual(files.get(OUTPUT_PATH), edited)
+      assert.strictEqual(files.get(CONCEPT_PATH), CONCEPT)
+      assert.isFalse(calls.writes.some(([path]) => path === CONCEPT_PATH))
+    }))
+
+  it.effect("with recorded Semantic Scholar counts: age as of the recording date, no works call without references", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup(s2Impacts, s2Source)
+      const report = yield* run(PROMPT)
+      assert.deepStrictEqual(report.survivors, ["1409.0473", "1609.08144", "1409.3215", "1508.07909"])
+      const bahdanau = report.candidates.find((c) => c.paper.arxivId === "1409.0473")!
+      assert.strictEqual(bahdanau.impact.asOf, "2024-02-15")
+      assert.strictEqual(bahdanau.impact.citationCount, 24423)
+      assert.closeTo(bahdanau.impact.ageYears, ageInYears("2014-09-01", "2024-02-15"), 1e-12)
+      // word2vec phrases has no S2 row: unknown and dropped despite its relevance
+      const phrases = report.candidates.find((c) => c.paper.arxivId === "1310.4546")!
+      assert.strictEqual(phrases.impact.status, "unknown")
+      assert.isFalse(phrases.decision.kept)
+      assert.strictEqual(calls.impacts.length, 1)
+      assert.strictEqual(calls.works.length, 0)
+      assert.isTrue(report.foundations.every((f) => f.status === "not-recorded"))
+      assert.strictEqual(report.calls.openalex, 1)
+      const written = files.get(OUTPUT_PATH)!
+      assert.include(written, "Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15")
+      assert.include(written, "- Builds on: no reference list recorded for this paper")
+    }))
+
+  it.effect("writes an honest empty result when the search finds nothing, without calling the judge or OpenAlex", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      files.set(
+        "Lattice QCD.md",
+        "# Lattice QCD\n\nLattice QCD discretises quantum chromodynamics on a spacetime lattice.\nLattice QCD predicts hadron spectra from quarks and gluons.\n"
+      )
+      const report = yield* run("Find papers for [[Lattice QCD]]")
+      assert.strictEqual(calls.search.length, 1)
+      assert.deepStrictEqual(report.candidates, [])
+      assert.deepStrictEqual(report.survivors, [])
+      assert.strictEqual(calls.impacts.length + calls.works.length + calls.judge.length, 0)
+      assert.deepStrictEqual(report.written, { path: "Lattice QCD — Related Papers.md", status: "created" })
+      assert.include(files.get("Lattice QCD — Related Papers.md")!, "_No candidate cleared both bars._")
+    }))
+})
+
+/** The recorded papers this file relies on are really in the fixture. */
+describe("workflow fixtures", () => {
+  it("holds the recorded papers and reference lists the scenarios use", () => {
+    const ids = new Set(landmarks.map((p: Paper) => p.arxivId))
+    for (const id of Object.keys(RELEVANCE)) assert.isTrue(ids.has(id), id)
+    assert.sameMembers(openalexImpacts.map((i) => i.arxivId), ["1310.4546", "1609.08144", "1806.03537"])
+    assert.strictEqual(openalexImpacts.find((i) => i.arxivId === "1609.08144")!.referencedWorks!.length, 4)
+  })
+})
