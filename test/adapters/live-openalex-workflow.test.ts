@@ -1,0 +1,78 @@
+/**
+ * The whole companion over the live adapters and three loopback stand-ins
+ * (arXiv, OpenAlex, the scripted OpenAI-compatible judge): the upstream call
+ * counts the batching promises, and a note written like the offline one.
+ */
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Redacted } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import * as InMemoryVault from "../../src/adapters/vault/InMemoryVault.js"
+import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
+import * as LiveOpenAlex from "../../src/adapters/live/LiveOpenAlex.js"
+import * as LlmJudge from "../../src/adapters/live/LlmJudge.js"
+import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import { CompanionOptions } from "../../src/core/models.js"
+import { runCompanion } from "../../src/core/workflow.js"
+import { arxivStandIn } from "../support/arxiv-standin.js"
+import { llmStandIn } from "../support/llm-standin.js"
+import { openAlexStandIn } from "../support/openalex-standin.js"
+
+const NOTE = `# Neural Machine Translation
+
+Neural machine translation trains one network end to end: an encoder reads the source sentence,
+a decoder writes the translation, and attention lets the decoder look back at the encoder states.
+Sequence to sequence models with LSTM layers and word embeddings are the usual building blocks.
+`
+
+describe("runCompanion over the live adapters", () => {
+  it.scopedLive("one arXiv search, one OpenAlex impact request, one judge call, one references request", () =>
+    Effect.gen(function*() {
+      const arxiv = yield* arxivStandIn({ corpus: "landmarks" })
+      const openalex = yield* openAlexStandIn()
+      const llm = yield* llmStandIn()
+      const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-live-run-"))
+      const http = NodeHttpClient.layerUndici
+      const cache = ResponseCache.layer({ dir }).pipe(Layer.provide(NodeContext.layer))
+      const ports = Layer.mergeAll(
+        LiveArxiv.layer({ apiUrl: arxiv.url, minInterval: "10 millis" }),
+        LiveOpenAlex.layer({ apiUrl: openalex.url, apiKey: Redacted.make("k-run") }),
+        LlmJudge.layer({ apiUrl: llm.url, model: "test/scripted-judge", apiKey: Redacted.make("sk-run") }),
+        InMemoryVault.layer({ "Neural Machine Translation.md": NOTE })
+      ).pipe(Layer.provide(http), Layer.provide(cache))
+
+      const options = new CompanionOptions({ citationsPerYearThreshold: 5, relevanceThreshold: 0.3 })
+      const run = runCompanion(`Find papers related to my "Neural Machine Translation" note`, options).pipe(Effect.provide(ports))
+      const report = yield* run
+
+      assert.strictEqual(report.candidates.length, 10)
+      assert.strictEqual(arxiv.requests.length, 1)
+      assert.strictEqual(llm.completions().length, 1)
+      const impactRequests = openalex.requests.filter((r) => r.params["filter"]?.startsWith("doi:"))
+      const referenceRequests = openalex.requests.filter((r) => r.params["filter"]?.startsWith("openalex:"))
+      assert.strictEqual(impactRequests.length, 1)
+      assert.strictEqual(impactRequests[0]!.params["filter"]!.split("|").length, report.candidates.length)
+      assert.strictEqual(referenceRequests.length, 1)
+      // 10 candidates: 4 upstream calls in all (arXiv 1, OpenAlex 2, judge 1)
+      assert.strictEqual(arxiv.requests.length + openalex.requests.length + llm.completions().length, 4)
+
+      // GNMT is among the candidates with its live OpenAlex count
+      const gnmt = report.candidates.find((c) => c.paper.arxivId === "1609.08144")
+      assert.isDefined(gnmt)
+      assert.strictEqual(gnmt!.impact.citationCount, 5625)
+      assert.strictEqual(gnmt!.impact.source?.name, "OpenAlex")
+      assert.deepStrictEqual(report.survivors, ["1609.08144"])
+      // GNMT's 4 recorded references are not in the recorded pool: reported, not dropped
+      assert.deepStrictEqual(report.foundations[0]!.unresolved, ["W1968594024", "W2121879602", "W2964121744", "W2251743902"])
+      assert.strictEqual(report.written.status, "created")
+      assert.strictEqual(report.written.path, "Neural Machine Translation — Related Papers.md")
+
+      // a warm rerun: no upstream call at all
+      yield* run
+      assert.strictEqual(arxiv.requests.length, 1)
+      assert.strictEqual(llm.completions().length, 1)
+      assert.strictEqual(openalex.requests.length, 1 + referenceRequests.length)
+    }))
+})
