@@ -128,6 +128,8 @@ export const splitCommand = (line: string): ReadonlyArray<string> => {
 
 interface Live {
   readonly client: Client
+  /** Ends the session (HTTP: DELETE, so the server frees it) and closes the client (stdio: stops the child). */
+  readonly close: Effect.Effect<void>
   readonly ops: ProfileOps
   readonly profile: Profile
   readonly isOpen: () => boolean
@@ -258,7 +260,10 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
     client.onclose = () => {
       open = false
     }
-    const closeClient = Effect.promise(() => client.close().catch(() => undefined))
+    const closeClient = Effect.promise(async () => {
+      if (open && transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined)
+      await client.close().catch(() => undefined)
+    })
 
     const available = new Set<string>()
     let cursor: string | undefined
@@ -310,7 +315,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
       available,
       unreadable: (path, out) => unavailable(`could not read the server's answer for "${path}": ${out.text.slice(0, 200)}`)
     }).pipe(Effect.tapError(() => closeClient))
-    return { client, ops, profile, isOpen: () => open } satisfies Live
+    return { client, close: closeClient, ops, profile, isOpen: () => open } satisfies Live
   })
 
   const state = yield* SynchronizedRef.make(Option.none<Live>())
@@ -318,7 +323,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
     SynchronizedRef.get(state).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.void,
-        onSome: (live) => Effect.promise(() => live.client.close().catch(() => undefined))
+        onSome: (live) => live.close
       }))
     )
   )
