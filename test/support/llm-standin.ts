@@ -87,6 +87,8 @@ export interface LlmStandIn {
   /** Requests to …/chat/completions. */
   readonly completions: () => ReadonlyArray<LlmRequest>
   readonly failNext: (...faults: ReadonlyArray<LlmFault>) => void
+  /** The most requests that were being answered at the same time. */
+  readonly maxInFlight: () => number
   readonly close: () => Promise<void>
 }
 
@@ -171,6 +173,8 @@ export const scriptedJudge = (
 export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<LlmStandIn> => {
   const faults: Array<LlmFault> = []
   const requests: Array<LlmRequest> = []
+  let inFlight = 0
+  let maxInFlight = 0
 
   const server = http.createServer((req, res) => {
     const chunks: Array<Buffer> = []
@@ -185,9 +189,12 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
       }
       const entry: LlmRequest = { path: url.pathname, headers: req.headers, body }
       requests.push(entry)
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
       const send = (status: number, payload: string, headers: Record<string, string> = {}) => {
         entry.status = status
         const go = () => {
+          inFlight--
           res.writeHead(status, { "content-type": "application/json", ...headers })
           res.end(payload)
         }
@@ -221,6 +228,7 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
       const fault = faults.shift()
       if (fault?._tag === "Reset") {
         entry.status = 0
+        inFlight--
         req.socket.destroy()
         return
       }
@@ -252,6 +260,7 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
     requests,
     completions: () => requests.filter((r) => r.path.endsWith("/chat/completions")),
     failNext: (...more) => void faults.push(...more),
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

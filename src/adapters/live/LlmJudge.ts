@@ -3,7 +3,7 @@
  * <base>/chat/completions`): OpenRouter by default, or a local server
  * (Ollama, vLLM, llama.cpp) through LLM_BASE_URL.
  *
- * Papers are judged in batches (10 per call by default, batches in parallel),
+ * Papers are judged in batches (10 per call by default, up to 5 calls at once),
  * with structured output requested as a JSON Schema and the answer decoded
  * with Schema. A malformed answer is sent back with what was wrong, a bounded
  * number of times, then the batch fails with JudgeFailed naming the model.
@@ -50,6 +50,11 @@ export const OPENROUTER_URL = "https://openrouter.ai/api/v1"
 /** The model used on OpenRouter when OPENROUTER_MODEL is not set. */
 export const DEFAULT_OPENROUTER_MODEL = "openai/gpt-4o-mini"
 
+/** Papers per call: small enough for a careful answer per paper, large enough for few round trips. */
+export const DEFAULT_BATCH_SIZE = 10
+/** Calls in flight at once: 5 × 10 covers the largest run (50 candidates) in one round. */
+export const DEFAULT_CONCURRENCY = 5
+
 /** How structured output is requested: a JSON Schema, plain JSON mode, or the prompt alone. */
 export type ResponseFormat = "json_schema" | "json_object" | "none"
 
@@ -61,9 +66,9 @@ export interface LlmJudgeOptions {
   readonly model: string
   /** Bearer key; optional for local servers. */
   readonly apiKey?: Redacted.Redacted | undefined
-  /** Papers per call. Default 10. */
+  /** Papers per call. Default 10 (DEFAULT_BATCH_SIZE). */
   readonly batchSize?: number | undefined
-  /** Calls in flight at once. Default 4. */
+  /** Calls in flight at once. Default 5 (DEFAULT_CONCURRENCY). */
   readonly concurrency?: number | undefined
   /** Answers asked for per batch before giving up on malformed output. Default 3. */
   readonly maxAttempts?: number | undefined
@@ -119,8 +124,8 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   const base = options.apiUrl.replace(/\/+$/, "")
   const endpoint = `${base}/chat/completions`
   const secret = options.apiKey === undefined ? "" : Redacted.value(options.apiKey).trim()
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 10))
-  const concurrency = Math.max(1, options.concurrency ?? 4)
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE))
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3)
   const timeout = options.timeout ?? "120 seconds"
   const policy: RetryPolicy = {
