@@ -80,7 +80,10 @@ export const matchNote = (ref: NoteReference, notes: ReadonlyArray<NoteRef>, sug
     .sort((a, b) => a.path.split("/").length - b.path.split("/").length || a.path.localeCompare(b.path))
   for (const candidate of ref.candidates) {
     const wanted = normalizeTitle(candidate)
-    const hit = byDepth.find((n) => normalizeTitle(n.title) === wanted)
+    // [[Folder/Title]] is how Obsidian links a title that several folders share
+    const hit = byDepth.find((n) =>
+      normalizeTitle(n.title) === wanted || normalizeTitle(n.path.replace(/\.md$/i, "")) === wanted
+    )
     if (hit !== undefined) return { _tag: "Found", note: hit }
   }
   const closest = [...new Set(notes.map((n) => n.title))]
