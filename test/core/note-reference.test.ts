@@ -104,6 +104,19 @@ describe("matchNote", () => {
     if (m._tag === "Found") assert.strictEqual(m.note.path, "Papers/Word Embeddings.md")
   })
 
+  it("matches a path-qualified [[Folder/Title]] link to that folder's note", () => {
+    const twins = [
+      new NoteRef({ title: "Word Embeddings", path: "Old/Word Embeddings.md" }),
+      new NoteRef({ title: "Word Embeddings", path: "Papers/Word Embeddings.md" })
+    ]
+    for (const prompt of ["[[Papers/Word Embeddings]]", "[[papers/word embeddings|emb]]", `"Papers/Word Embeddings.md"`]) {
+      const m = matchNote(parseNoteReference(prompt)!, twins)
+      assert.strictEqual(m._tag === "Found" ? m.note.path : undefined, "Papers/Word Embeddings.md", prompt)
+    }
+    const plain = matchNote(parseNoteReference("[[Word Embeddings]]")!, twins)
+    assert.strictEqual(plain._tag === "Found" ? plain.note.path : undefined, "Old/Word Embeddings.md")
+  })
+
   it("tries \"X note\" when \"my X note\" names no note X", () => {
     const m = match("Find papers related to my Transformers Concept note")
     assert.strictEqual(m._tag, "Found")
