@@ -29,14 +29,25 @@ export const hash32 = (s: string): string => {
 /** Characters Obsidian forbids in file names, plus those that break links. */
 const FORBIDDEN = /[*"\\/<>:|?#^[\]\u0000-\u001f\u007f]/g
 const MAX_TITLE = 120
+/** File names are capped at 255 bytes: leave room for " — Related Papers (YYYY-MM-DD NN).md". */
+const MAX_TITLE_BYTES = 180
+
+const utf8Bytes = (codePoint: number): number => (codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4)
 
 /**
  * A title made safe as a file name: forbidden characters replaced, no leading
- * dots or spaces, bounded length. Never empty.
+ * dots or spaces, bounded length (code points and UTF-8 bytes). Never empty.
  */
 export const sanitizeTitle = (title: string): string => {
   const cleaned = title.replace(FORBIDDEN, " ").replace(/\s+/g, " ").trim().replace(/^[.\s]+/, "").replace(/[.\s]+$/, "")
-  const bounded = [...cleaned].slice(0, MAX_TITLE).join("").trim()
+  let bytes = 0
+  const kept: Array<string> = []
+  for (const ch of [...cleaned].slice(0, MAX_TITLE)) {
+    bytes += utf8Bytes(ch.codePointAt(0)!)
+    if (bytes > MAX_TITLE_BYTES) break
+    kept.push(ch)
+  }
+  const bounded = kept.join("").trim().replace(/[.\s]+$/, "")
   return bounded.length === 0 ? "Untitled" : bounded
 }
 
@@ -204,6 +215,39 @@ export const findBlock = (note: string): ExistingBlock | undefined => {
   }
 }
 
+/** A line continuing the previous key's value: indented, or a block-list item ("- a", which YAML allows unindented). */
+const CONTINUATION = /^(?:[ \t]+\S|-(?:[ \t]|$))/
+
+const unquote = (s: string): string => s.trim().replace(/^(["'])(.*)\1$/, "$2").trim()
+
+/** The tags of a frontmatter: `tags: [a, b]`, `tags: a, b`, `tags: a` or a block list. */
+const readTags = (frontmatter: string | undefined): ReadonlyArray<string> => {
+  const lines = (frontmatter ?? "").split(/\r?\n/)
+  const at = lines.findIndex((l) => /^tags:/.test(l))
+  if (at < 0) return []
+  const inline = lines[at]!.slice("tags:".length).trim()
+  const items: Array<string> = []
+  if (inline !== "") {
+    items.push(...inline.replace(/^\[|\]$/g, "").split(","))
+  }
+  for (let i = at + 1; i < lines.length && CONTINUATION.test(lines[i]!); i++) {
+    items.push(lines[i]!.trim().replace(/^-\s*/, ""))
+  }
+  return items.map(unquote).map((t) => t.replace(/^#/, "")).filter((t) => t !== "")
+}
+
+/** Our tags first, then every tag the user added, once each. */
+const withUserTags = (
+  managed: ReadonlyArray<readonly [string, string]>,
+  existingTags: ReadonlyArray<string>
+): ReadonlyArray<readonly [string, string]> =>
+  managed.map(([k, v]) => {
+    if (k !== "tags") return [k, v] as const
+    const ours = v.replace(/^\[|\]$/g, "").split(",").map((t) => t.trim())
+    const all = [...new Set([...ours, ...existingTags])]
+    return [k, `[${all.join(", ")}]`] as const
+  })
+
 const readManaged = (frontmatter: string | undefined): Map<string, string> => {
   const out = new Map<string, string>()
   for (const line of (frontmatter ?? "").split(/\r?\n/)) {
@@ -228,7 +272,7 @@ const mergeFrontmatter = (
       kept.push(`${m[1]}: ${keys.get(m[1]!)}`)
       seen.add(m[1]!)
       // drop a managed key's indented continuation lines (block lists)
-      while (i + 1 < lines.length && /^\s+-?\s*\S/.test(lines[i + 1]!)) i++
+      while (i + 1 < lines.length && CONTINUATION.test(lines[i + 1]!)) i++
       continue
     }
     kept.push(line)
@@ -267,10 +311,11 @@ export const mergeNote = (existing: string | undefined, input: RelatedNoteInput,
   if (found.editedByUser) return { _tag: "UserEdited", content: composeNote(input, now) }
   const { frontmatter } = splitFrontmatter(existing)
   const current = readManaged(frontmatter)
-  const managedNow = managedFrontmatter(input, current.get("updated") ?? now)
+  const userTags = readTags(frontmatter)
+  const managedNow = withUserTags(managedFrontmatter(input, current.get("updated") ?? now), userTags)
   const sameFrontmatter = managedNow.every(([k, v]) => current.get(k) === v)
   if (found.block === block && sameFrontmatter) return { _tag: "Unchanged" }
-  const managed = managedFrontmatter(input, now)
+  const managed = withUserTags(managedFrontmatter(input, now), userTags)
   const before = existing.slice(0, found.start)
   const after = existing.slice(found.end)
   const fmMatch = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(before)
