@@ -166,10 +166,26 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       written = { path: target, status: "unchanged" }
       break
     case "UserEdited": {
-      const sibling = target.replace(/\.md$/, ` (${today}).md`)
-      calls.vault++
-      yield* vault.writeNote(sibling, merge.content)
-      written = { path: sibling, status: "kept-user-edits" }
+      // the user's version stays; the result goes to a dated sibling, merged like the note
+      // itself, so a sibling the user has edited too is never overwritten either
+      for (let n = 1; ; n++) {
+        const sibling = target.replace(/\.md$/, n === 1 ? ` (${today}).md` : ` (${today} ${n}).md`)
+        calls.vault++
+        const current = yield* vault.readNoteIfExists(sibling)
+        const next = mergeNote(Option.getOrUndefined(current), input, nowIso)
+        if (next._tag === "UserEdited") {
+          if (n < 20) continue
+          // twenty edited siblings today: write nothing rather than overwrite one
+          written = { path: target, status: "kept-user-edits" }
+          break
+        }
+        if (next._tag !== "Unchanged") {
+          calls.vault++
+          yield* vault.writeNote(sibling, next.content)
+        }
+        written = { path: sibling, status: "kept-user-edits" }
+        break
+      }
       break
     }
     default:
