@@ -95,6 +95,21 @@ describe("LiveArxiv against the loopback stand-in", () => {
       })
     ))
 
+  it.live("finds the companion's keyword query among offline-corpus records the stand-in serves", () =>
+    withArxiv((arxiv) =>
+      Effect.gen(function*() {
+        const result = yield* arxiv.search({
+          query: "all:attention OR all:\"neural machine translation\"",
+          categories: ["cs.CL"],
+          maxResults: 50
+        })
+        const bahdanau = result.papers.find((p) => p.arxivId === "1409.0473")
+        assert.isDefined(bahdanau)
+        assert.strictEqual(bahdanau!.title, "Neural Machine Translation by Jointly Learning to Align and Translate")
+        assert.strictEqual(bahdanau!.authors[0], "Dzmitry Bahdanau")
+        assert.strictEqual(bahdanau!.published, "2014-09-01")
+      }), { standIn: { corpus: "landmarks" } }))
+
   it.live("looks ids up in one id_list request with max_results = number of ids, reporting missing ones", () =>
     withArxiv((arxiv, standIn) =>
       Effect.gen(function*() {

@@ -91,6 +91,13 @@ export interface ArxivStandInOptions {
   readonly latencyMillis?: number
   /** Fill search pages from the rest of the pool (for benches asking for many candidates). */
   readonly padSearches?: boolean
+  /**
+   * Also serve records of the offline corpus (`../shared/data/corpus`, oai_dc
+   * JSONL): `"landmarks"` (33 well-known ML papers), `"cs.CL"` (4,431) or a
+   * file path. These entries are assembled from the records (the corpus has
+   * no Atom), marked with `<arxiv:comment>` "assembled by the stand-in".
+   */
+  readonly corpus?: "landmarks" | "cs.CL" | (string & {}) | undefined
 }
 
 /** A running stand-in. */
@@ -279,9 +286,64 @@ const searchPool = (pool: ReadonlyMap<string, PoolEntry>, query: string, pad: bo
   return [...hits, ...scored.filter((x) => terms.length > 0 && x.s === 0)].map((x) => x.e)
 }
 
+const escapeXml = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+
+interface CorpusRecord {
+  readonly id: string
+  readonly title: string
+  readonly abstract: string
+  readonly authors: ReadonlyArray<string>
+  readonly categories: ReadonlyArray<string>
+  readonly dates: ReadonlyArray<string>
+}
+
+/** Pool entries for offline-corpus records, as arXiv would list them today. */
+export const corpusEntries = (which: NonNullable<ArxivStandInOptions["corpus"]>): Array<PoolEntry> => {
+  const file = which === "landmarks"
+    ? path.join(SHARED_DATA, "corpus/arxiv_oai_dc_ml_landmarks.jsonl")
+    : which === "cs.CL"
+    ? path.join(SHARED_DATA, "corpus/arxiv_oai_dc_cs.CL_2007-2017.jsonl")
+    : which
+  const records = fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as CorpusRecord)
+  return records.map((r) => {
+    const authors = r.authors.map((a) => a.includes(", ") ? `${a.slice(a.indexOf(", ") + 2)} ${a.slice(0, a.indexOf(", "))}` : a)
+    const first = r.dates[0] ?? "2000-01-01"
+    const last = r.dates[r.dates.length - 1] ?? first
+    const xml = [
+      "<entry>",
+      `    <id>http://arxiv.org/abs/${r.id}v${Math.max(1, r.dates.length)}</id>`,
+      `    <title>${escapeXml(r.title)}</title>`,
+      `    <updated>${last}T00:00:00Z</updated>`,
+      `    <link href="https://arxiv.org/abs/${r.id}" rel="alternate" type="text/html"/>`,
+      `    <summary>${escapeXml(r.abstract.trim())}</summary>`,
+      ...r.categories.map((c) => `    <category term="${c}" scheme="http://arxiv.org/schemas/atom"/>`),
+      `    <published>${first}T00:00:00Z</published>`,
+      `    <arxiv:comment>assembled by the stand-in from the offline corpus (oai_dc)</arxiv:comment>`,
+      ...authors.map((a) => `    <author>\n      <name>${escapeXml(a)}</name>\n    </author>`),
+      "  </entry>"
+    ].join("\n")
+    return {
+      id: r.id,
+      xml,
+      title: r.title.toLowerCase(),
+      text: `${r.title} ${r.abstract}`.toLowerCase(),
+      authors: authors.join(" ; ").toLowerCase(),
+      categories: r.categories,
+      published: first.replace(/-/g, "")
+    }
+  })
+}
+
 /** Start a stand-in on 127.0.0.1 (a free port). */
 export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Promise<ArxivStandIn> => {
-  const { errorBody, feeds, pool } = loadRecordings()
+  const recordings = loadRecordings()
+  const { errorBody, feeds } = recordings
+  const pool = new Map(recordings.pool)
+  if (options.corpus !== undefined) {
+    for (const entry of corpusEntries(options.corpus)) if (!pool.has(entry.id)) pool.set(entry.id, entry)
+  }
   const requests: Array<RecordedRequest> = []
   const queue: Array<ArxivFault> = []
   let always: ArxivFault | undefined

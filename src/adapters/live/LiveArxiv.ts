@@ -24,7 +24,7 @@ import {
   type ArxivSearchResult,
   type ArxivService
 } from "../../core/ports/ArxivPort.js"
-import { type AtomFeed, parseFeed } from "./atom.js"
+import { type AtomFeed, type AtomParseError, parseFeed } from "./atom.js"
 import {
   defaultRetryPolicy,
   isTransientStatus,
@@ -178,9 +178,10 @@ const unavailable = (failure: TransientFailure): UpstreamUnavailable =>
 const interpret = (
   response: TextResponse,
   now: number,
-  argument: string
+  argument: string,
+  parse: (body: string) => Either.Either<AtomFeed, AtomParseError>
 ): Either.Either<AtomFeed, TransientFailure | InvalidArgument | UpstreamUnavailable> => {
-  const feed = parseFeed(response.body)
+  const feed = parse(response.body)
   if (Either.isRight(feed)) {
     const errors = feed.right.errors
     if (errors.length > 0 && (response.status === 400 || feed.right.entries.length === 0)) {
@@ -236,6 +237,17 @@ export const make = (
       accept: "application/atom+xml, application/xml;q=0.9, */*;q=0.1"
     }
 
+    // A body fetched is parsed once to judge it and again after the cache hands it back: keep the last few.
+    const parsed = new Map<string, Either.Either<AtomFeed, AtomParseError>>()
+    const parse = (body: string): Either.Either<AtomFeed, AtomParseError> => {
+      const known = parsed.get(body)
+      if (known !== undefined) return known
+      const feed = parseFeed(body)
+      parsed.set(body, feed)
+      if (parsed.size > 4) parsed.delete(parsed.keys().next().value!)
+      return feed
+    }
+
     /** One polite GET, retried; the body of a good feed, or a typed error. */
     const fetchFeed = (url: string, argument: string): Effect.Effect<string, ArxivError> => {
       const attempt = Effect.gen(function*() {
@@ -243,7 +255,7 @@ export const make = (
           sendText(client, HttpClientRequest.get(url, { headers }), timeout)
         )
         const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
-        const meaning = interpret(response, now, argument)
+        const meaning = interpret(response, now, argument, parse)
         return yield* Either.isRight(meaning) ? Effect.succeed(response.body) : Effect.fail(meaning.left)
       })
       return attempt.pipe(
@@ -256,7 +268,7 @@ export const make = (
     }
 
     const feedOf = (body: string): Effect.Effect<AtomFeed, UpstreamUnavailable> => {
-      const feed = parseFeed(body)
+      const feed = parse(body)
       return Either.isRight(feed)
         ? Effect.succeed(feed.right)
         : Effect.fail(new UpstreamUnavailable({ service: SERVICE, reason: feed.left.message }))
