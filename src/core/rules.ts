@@ -69,6 +69,15 @@ export const assessImpact = (
 
 const fmt = (n: number, digits = 2): string => n.toFixed(digits)
 
+/** `n` with at least `digits` decimals, more when rounding would put it on the wrong side of `bar` ("0.50 < 0.50"). */
+const fmtVs = (n: number, bar: number, digits: number): string => {
+  for (let d = digits; d <= 8; d++) {
+    const shown = n.toFixed(d)
+    if ((Number(shown) >= bar) === (n >= bar)) return shown
+  }
+  return String(n)
+}
+
 /** Keep or drop a judged candidate, with the reasons a person can check. */
 export const decide = (
   judgement: Judgement,
@@ -79,8 +88,8 @@ export const decide = (
   const relevant = judgement.relevance >= t.relevanceThreshold
   reasons.push(
     relevant
-      ? `relevance ${fmt(judgement.relevance)} ≥ ${fmt(t.relevanceThreshold)}`
-      : `relevance ${fmt(judgement.relevance)} < ${fmt(t.relevanceThreshold)}`
+      ? `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} ≥ ${fmt(t.relevanceThreshold)}`
+      : `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} < ${fmt(t.relevanceThreshold)}`
   )
   if (impact.status === "unknown") {
     reasons.push("impact unknown (no citation record)")
@@ -90,8 +99,8 @@ export const decide = (
     const perYear = impact.citationsPerYear ?? 0
     reasons.push(
       perYear >= t.citationsPerYearThreshold
-        ? `${fmt(perYear, 1)} citations/year ≥ ${t.citationsPerYearThreshold}`
-        : `${fmt(perYear, 1)} citations/year < ${t.citationsPerYearThreshold}`
+        ? `${fmtVs(perYear, t.citationsPerYearThreshold, 1)} citations/year ≥ ${t.citationsPerYearThreshold}`
+        : `${fmtVs(perYear, t.citationsPerYearThreshold, 1)} citations/year < ${t.citationsPerYearThreshold}`
     )
   }
   return { kept: relevant && impact.pass, reasons }
