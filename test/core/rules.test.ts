@@ -246,6 +246,32 @@ describe("decide", () => {
     assert.include(d.reasons, "2.0 citations/year < 5")
   })
 
+  it("never shows a value on the wrong side of its threshold after rounding", () => {
+    const d = decide(judged("x", 0.4996), { ...known, citationsPerYear: 4.96, pass: false }, defaults)
+    assert.deepStrictEqual(d.reasons, ["relevance 0.4996 < 0.50", "4.96 citations/year < 5"])
+  })
+
+  it.prop(
+    "the numbers in its reasons agree with the comparison they state",
+    {
+      relevance: fc.double({ min: 0, max: 1, noNaN: true }),
+      relevanceThreshold: fc.constantFrom(0.5, 0.3, 0.75),
+      perYear: fc.double({ min: 0, max: 20, noNaN: true }),
+      citationsPerYearThreshold: fc.constantFrom(5, 1, 2.5, 10)
+    },
+    ({ citationsPerYearThreshold, perYear, relevance, relevanceThreshold }) => {
+      const t = { citationsPerYearThreshold, exemptYears: 1, relevanceThreshold }
+      const impact: ImpactAssessment = { ...known, citationsPerYear: perYear, pass: perYear >= citationsPerYearThreshold }
+      const d = decide(judged("x", relevance), impact, t)
+      for (const reason of d.reasons) {
+        const m = /(\d+(?:\.\d+)?)\D*?([<≥]) (\d+(?:\.\d+)?)/.exec(reason)!
+        const [shown, op, bar] = [Number(m[1]), m[2], Number(m[3])]
+        assert.isTrue(op === "<" ? shown < bar : shown >= bar, reason)
+      }
+      assert.strictEqual(d.kept, relevance >= relevanceThreshold && perYear >= citationsPerYearThreshold)
+    }
+  )
+
   it("names the exemption of a new paper", () => {
     const d = decide(judged("x", 0.9), { ...known, ageYears: 0.3, citationsPerYear: 0, exempt: true, pass: true }, defaults)
     assert.isTrue(d.kept)
