@@ -4,14 +4,15 @@
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Exit, Layer, Logger, LogLevel, Redacted } from "effect"
+import { ConfigProvider, Context, Effect, Exit, Layer, Logger, LogLevel, Redacted, Schema } from "effect"
 import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import * as LiveOpenAlex from "../../src/adapters/live/LiveOpenAlex.js"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import { Fault, openAlexStandIn, type OpenAlexStandIn } from "../support/openalex-standin.js"
+import { arxivKeysOf, WorkRecord } from "../../src/adapters/live/openalexClient.js"
+import { Fault, loadPool, openAlexStandIn, type OpenAlexStandIn } from "../support/openalex-standin.js"
 
 const fast = { retryBaseDelay: "5 millis", retries: 3 } as const
 
@@ -179,6 +180,16 @@ describe("LiveOpenAlex faults", () => {
       assert.strictEqual(works.works.length, 1)
     }))
 
+  it.scopedLive("an answer that never comes times out and is asked again", () =>
+    Effect.gen(function*() {
+      const standIn = yield* openAlexStandIn()
+      const openalex = yield* port(standIn, { timeout: "300 millis" })
+      standIn.failNext(Fault.hang())
+      const lookup = yield* openalex.worksByIds(["W2525778437"])
+      assert.strictEqual(lookup.works.length, 1)
+      assert.strictEqual(standIn.requests.length, 2)
+    }))
+
   it.scopedLive("a 503 that lasts becomes UpstreamUnavailable after the bounded retries", () =>
     Effect.gen(function*() {
       const standIn = yield* openAlexStandIn()
@@ -317,4 +328,26 @@ describe("LiveOpenAlex with the response cache", () => {
       assert.notInclude(entry, secret)
       assert.notInclude(files[0]!, secret)
     }))
+})
+
+describe("matching records back to arXiv ids", () => {
+  it("every recorded record with an arXiv DOI points to that id; records with no arXiv version point to none", () => {
+    const pool = loadPool()
+    let withArxivDoi = 0
+    for (const record of pool.values()) {
+      const decoded = Schema.decodeUnknownSync(WorkRecord)(record)
+      const keys = arxivKeysOf(decoded)
+      const doi = typeof decoded.doi === "string" ? /10\.48550\/arxiv\.(.+)$/i.exec(decoded.doi)?.[1] : undefined
+      if (doi !== undefined) {
+        withArxivDoi++
+        assert.isTrue(keys.has(doi.toLowerCase()), `${decoded.id} → ${doi}`)
+      }
+      const mentionsArxiv = JSON.stringify(record).toLowerCase().includes("arxiv")
+      if (!mentionsArxiv) assert.strictEqual(keys.size, 0, decoded.id)
+    }
+    assert.isAtLeast(withArxivDoi, 3)
+    const w2v = Schema.decodeUnknownSync(WorkRecord)(pool.get("W2153579005"))
+    assert.deepStrictEqual([...arxivKeysOf(w2v)], ["1310.4546"])
+    assert.strictEqual(arxivKeysOf(Schema.decodeUnknownSync(WorkRecord)(pool.get("W3046863325"))).size, 0)
+  })
 })

@@ -21,7 +21,7 @@
  *
  * Faults are queued with `failNext` and consumed one per request: 429 with
  * Retry-After, 503, a truncated JSON body, the recorded 401 bad-key body, the
- * recorded 404 HTML body, a connection reset, extra latency. Every request is
+ * recorded 404 HTML body, a connection reset, no answer at all, extra latency. Every request is
  * recorded for counting.
  */
 import { Effect, type Scope } from "effect"
@@ -45,6 +45,7 @@ export type OpenAlexFault =
   | { readonly _tag: "BadKey401" }
   | { readonly _tag: "NotFoundHtml" }
   | { readonly _tag: "Reset" }
+  | { readonly _tag: "Hang" }
   | { readonly _tag: "Delay"; readonly millis: number }
 
 /** Ready-made faults. */
@@ -57,6 +58,8 @@ export const Fault = {
   invalidFilter: (): OpenAlexFault => ({ _tag: "Status", status: 400, body: recorded("openalexPro/error_400_invalid_filter_field.json") }),
   notFoundHtml: (): OpenAlexFault => ({ _tag: "NotFoundHtml" }),
   reset: (): OpenAlexFault => ({ _tag: "Reset" }),
+  /** Never answer (until the client gives up or the server closes). */
+  hang: (): OpenAlexFault => ({ _tag: "Hang" }),
   delay: (millis: number): OpenAlexFault => ({ _tag: "Delay", millis })
 } as const
 
@@ -102,8 +105,12 @@ const isWork = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && typeof (value as Json)["id"] === "string" &&
   /^https:\/\/openalex\.org\/W\d+$/.test((value as Json)["id"] as string) && "cited_by_count" in (value as Json)
 
-/** Every work record in the recordings, the fullest copy of each id. */
-export const loadPool = (): Map<string, Json> => {
+let loaded: Map<string, Json> | undefined
+
+/** Every work record in the recordings, the fullest copy of each id (read once per process; read-only). */
+export const loadPool = (): Map<string, Json> => (loaded ??= readPool())
+
+const readPool = (): Map<string, Json> => {
   const pool = new Map<string, Json>()
   const add = (record: Json) => {
     const id = shortId(record["id"] as string)
@@ -254,6 +261,7 @@ export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {})
     }
     let fault = faults.shift()
     const run = () => {
+      if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") {
         entry.status = 0
         req.socket.destroy()

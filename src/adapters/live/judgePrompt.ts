@@ -150,15 +150,26 @@ export const JudgeAnswer = Schema.Struct({ judgements: Schema.Array(JudgementAns
 
 const idKey = (id: string): string => id.trim().toLowerCase().replace(/^arxiv:/, "").replace(/v\d+$/, "")
 
-/** The JSON object inside a model's text: without reasoning blocks and code fences. */
-export const extractJson = (content: string): string => {
+/**
+ * The JSON inside a model's text, without reasoning blocks and code fences:
+ * the candidates to parse, the likelier first (an object or array slice,
+ * whichever opens first, then the other).
+ */
+export const jsonCandidates = (content: string): ReadonlyArray<string> => {
   let text = content.replace(/<think>[\s\S]*?<\/think>/gi, "").trim()
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)
   if (fenced !== null) text = fenced[1]!.trim()
-  const start = text.indexOf("{")
-  const end = text.lastIndexOf("}")
-  return start >= 0 && end > start ? text.slice(start, end + 1) : text
+  const slice = (open: string, close: string) => {
+    const start = text.indexOf(open)
+    const end = text.lastIndexOf(close)
+    return start >= 0 && end > start ? { start, json: text.slice(start, end + 1) } : undefined
+  }
+  const slices = [slice("{", "}"), slice("[", "]")].filter((x) => x !== undefined).sort((a, b) => a.start - b.start)
+  return [...slices.map((x) => x.json), text]
 }
+
+/** The most likely JSON text inside a model's answer. */
+export const extractJson = (content: string): string => jsonCandidates(content)[0]!
 
 /**
  * Decode a model's answer for `papers`: one Judgement per paper, in their
@@ -168,12 +179,18 @@ export const decodeAnswer = (
   content: string,
   papers: ReadonlyArray<JudgedPaper>
 ): Either.Either<ReadonlyArray<Judgement>, string> => {
-  let json: unknown
-  try {
-    json = JSON.parse(extractJson(content))
-  } catch {
-    return Either.left("it is not valid JSON")
+  let json: unknown = undefined
+  let parsed = false
+  for (const candidate of jsonCandidates(content)) {
+    try {
+      json = JSON.parse(candidate)
+      parsed = true
+      break
+    } catch {
+      // try the next candidate
+    }
   }
+  if (!parsed) return Either.left("it is not valid JSON")
   if (Array.isArray(json)) json = { judgements: json }
   const decoded = Schema.decodeUnknownEither(JudgeAnswer)(json, { errors: "first" })
   if (Either.isLeft(decoded)) {
