@@ -1,15 +1,27 @@
 /**
  * The composition root: which adapter serves each port.
  *
+ * - offline: the recorded arXiv corpus and citation data, the local judge;
+ * - live: arXiv and OpenAlex over HTTP (polite, cached), and the LLM judge
+ *   when one is configured (OPENROUTER_API_KEY or LLM_BASE_URL), the local
+ *   judge otherwise;
+ * - the vault: a folder on disk when one is given, else an Obsidian MCP server
+ *   (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND).
+ *
  * @since 0.1.0
  */
-import { NodeContext } from "@effect/platform-node"
-import { Layer } from "effect"
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { Config, ConfigError, Effect, Layer, Option } from "effect"
 import * as FixtureArxiv from "./adapters/fixture/FixtureArxiv.js"
 import * as FixtureOpenAlex from "./adapters/fixture/FixtureOpenAlex.js"
 import * as LocalJudge from "./adapters/judge/LocalJudge.js"
+import * as LiveArxiv from "./adapters/live/LiveArxiv.js"
+import * as LiveOpenAlex from "./adapters/live/LiveOpenAlex.js"
+import * as LlmJudge from "./adapters/live/LlmJudge.js"
+import * as ResponseCache from "./adapters/live/ResponseCache.js"
 import * as FileSystemVault from "./adapters/vault/FileSystemVault.js"
-import type { CompanionError } from "./core/errors.js"
+import * as McpVault from "./adapters/vault/McpVault.js"
+import { InvalidArgument } from "./core/errors.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
@@ -18,25 +30,89 @@ import type { VaultPort } from "./core/ports/VaultPort.js"
 /** Every port the companion needs. */
 export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort
 
-/** Where the companion reads and writes, and which data it uses. */
+/** Where the companion reads and writes, and which services it uses. */
 export interface CompanionSetup {
-  /** The vault folder (an Obsidian vault is a folder of Markdown files). */
-  readonly vault: string
+  /**
+   * The vault folder (an Obsidian vault is a folder of Markdown files). When
+   * absent, the vault is reached over MCP (OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND).
+   */
+  readonly vault?: string | undefined
   /** Serve arXiv and citation data from the recorded offline corpus; no network, no key. */
   readonly offline?: boolean | undefined
   /** Offline citation counts: one source per run (default Semantic Scholar). */
   readonly offlineCitations?: FixtureOpenAlex.CitationSource | undefined
+  /** "local" (offline scorer) or "llm" (OpenAI-compatible endpoint). Default: llm when configured. */
+  readonly judge?: "local" | "llm" | undefined
+  /** Keep live responses in the on-disk cache (default true). */
+  readonly cache?: boolean | undefined
+  /** The cache folder (default: $XDG_CACHE_HOME/arxiv-companion or ~/.cache/arxiv-companion). */
+  readonly cacheDir?: string | undefined
 }
 
-/** The recorded arXiv corpus and citation data, the local judge and a filesystem vault. */
-export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, CompanionError> =>
+/** A configuration problem, as the typed error users see. */
+const configProblem = (error: ConfigError.ConfigError) =>
+  new InvalidArgument({ argument: "configuration", reason: String(error).replace(/^\(?Missing data at /, "missing ") })
+
+/** The vault: a folder when given, else an Obsidian MCP server from the environment. */
+export const vaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort, InvalidArgument> =>
+  setup.vault !== undefined
+    ? FileSystemVault.layer({ root: setup.vault }).pipe(Layer.provide(NodeContext.layer))
+    : Layer.unwrapEffect(
+      McpVault.optionsConfig.pipe(
+        Effect.mapError(configProblem),
+        Effect.flatMap(Option.match({
+          onNone: () =>
+            Effect.fail(
+              new InvalidArgument({
+                argument: "vault",
+                reason: "no vault configured. Pass --vault DIR (or set ARXIV_COMPANION_VAULT), or set OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND to reach Obsidian over MCP."
+              })
+            ),
+          onSome: (options) => Effect.succeed(McpVault.layer(options))
+        }))
+      )
+    )
+
+/** The judge a setup asks for: explicit, else the LLM judge when one is configured, else local. */
+export const judgeLayer = (setup: CompanionSetup): Layer.Layer<LlmJudgePort, InvalidArgument> =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
+      const choice = setup.judge ?? (configured && setup.offline !== true ? "llm" : "local")
+      return choice === "local"
+        ? LocalJudge.layer
+        : LlmJudge.layerConfig().pipe(Layer.mapError(configProblem), Layer.provide(NodeHttpClient.layerUndici))
+    })
+  )
+
+/** The recorded arXiv corpus and citation data, the local judge (unless asked otherwise) and the vault. */
+export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
   Layer.mergeAll(
     FixtureArxiv.layer(),
     FixtureOpenAlex.layer({ citations: setup.offlineCitations }),
-    LocalJudge.layer,
-    FileSystemVault.layer({ root: setup.vault })
+    judgeLayer({ ...setup, offline: true }),
+    vaultLayer(setup)
   ).pipe(Layer.provide(NodeContext.layer))
 
-/** The layer a setup asks for. */
-export const companionLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, CompanionError> =>
-  OfflineLayer(setup)
+/** arXiv and OpenAlex over HTTP (ARXIV_API_URL, OPENALEX_API_URL, OPENALEX_API_KEY), cached on disk. */
+export const LiveLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> => {
+  const cache = ResponseCache.layerConfig({
+    ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
+    ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
+  })
+  return Layer.mergeAll(
+    LiveArxiv.layerConfig().pipe(Layer.provide(cache), Layer.mapError(configProblem)),
+    LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem)),
+    judgeLayer(setup),
+    vaultLayer(setup)
+  ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
+}
+
+/** The layer a setup asks for: offline or live. */
+export const companionLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
+  setup.offline === true ? OfflineLayer(setup) : LiveLayer(setup)
+
+/** Whether offline mode is switched on in the environment (ARXIV_COMPANION_OFFLINE). */
+export const offlineFromEnv: Config.Config<boolean> = Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(
+  Config.withDefault(false)
+)

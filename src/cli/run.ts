@@ -18,9 +18,28 @@ const withEnv = <A>(options: Options.Options<A>, config: Config.Config<A>, descr
     Options.withDescription(description)
   )
 
-const vault = Options.directory("vault").pipe(
-  Options.withFallbackConfig(Config.string("ARXIV_COMPANION_VAULT")),
-  Options.withDescription("The Obsidian vault folder (env ARXIV_COMPANION_VAULT).")
+const vault = withEnv(
+  Options.directory("vault"),
+  Config.string("ARXIV_COMPANION_VAULT"),
+  "The Obsidian vault folder (env ARXIV_COMPANION_VAULT). Without it, the vault is reached over MCP (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND)."
+)
+const judge = withEnv(
+  Options.choice("judge", ["local", "llm"]),
+  Config.literal("local", "llm")("ARXIV_COMPANION_JUDGE"),
+  "local (offline scorer) or llm (OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured, else local."
+)
+const noCache = Options.boolean("no-cache").pipe(
+  Options.withDescription("Do not read or write the on-disk response cache.")
+)
+const cacheDir = withEnv(
+  Options.directory("cache-dir"),
+  Config.string("ARXIV_COMPANION_CACHE_DIR"),
+  "Response cache folder (default ~/.cache/arxiv-companion; env ARXIV_COMPANION_CACHE_DIR)."
+)
+const offlineCitations = withEnv(
+  Options.choice("offline-citations", ["semantic-scholar", "google-scholar"]),
+  Config.literal("semantic-scholar", "google-scholar")("ARXIV_COMPANION_OFFLINE_CITATIONS"),
+  "Offline citation counts: semantic-scholar (recorded 2024-02-15, default) or google-scholar (recorded 2017-06)."
 )
 const offline = Options.boolean("offline").pipe(
   Options.withFallbackConfig(Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))),
@@ -96,6 +115,10 @@ export const runCommand = Command.make(
     vault,
     offline,
     json,
+    judge,
+    noCache,
+    cacheDir,
+    offlineCitations,
     relevanceThreshold,
     citationsPerYear,
     exemptYears,
@@ -121,7 +144,16 @@ export const runCommand = Command.make(
       })
       const report = yield* runCompanion(a.prompt, options, {
         onProgress: (e) => Console.error(progressLine(e))
-      }).pipe(Effect.provide(companionLayer({ vault: a.vault, offline: a.offline })))
+      }).pipe(
+        Effect.provide(companionLayer({
+          vault: Option.getOrUndefined(a.vault),
+          offline: a.offline,
+          judge: Option.getOrUndefined(a.judge),
+          cache: a.noCache ? false : undefined,
+          cacheDir: Option.getOrUndefined(a.cacheDir),
+          offlineCitations: Option.getOrUndefined(a.offlineCitations)
+        }))
+      )
       const data = encodeReport(report)
       yield* Console.log(a.json ? JSON.stringify(data, null, 2) : renderReport(data))
     }).pipe(Effect.catchAll(reportFailure))

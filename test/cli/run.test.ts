@@ -1,0 +1,129 @@
+import { describe, expect, it } from "@effect/vitest"
+import { execFile } from "node:child_process"
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, beforeEach } from "vitest"
+
+const root = join(import.meta.dirname, "..", "..")
+const cli = join(root, "dist", "cli.js") // built by test/support/build.ts
+
+interface Result {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Run the built CLI, as a user would, in a child process. */
+const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> =>
+  new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: root, env: { ...process.env, ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+        resolve({ code, stdout, stderr })
+      }
+    )
+  })
+
+const snapshot = (dir: string): Record<string, string> => {
+  const out: Record<string, string> = {}
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name)
+      if (statSync(p).isDirectory()) walk(p)
+      else out[p.slice(dir.length + 1)] = readFileSync(p, "utf8")
+    }
+  }
+  walk(dir)
+  return out
+}
+
+describe("arxiv-companion run (offline, against a copy of examples/vault)", () => {
+  let vault: string
+  beforeEach(() => {
+    vault = mkdtempSync(join(tmpdir(), "companion-cli-"))
+    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+    rmSync(join(vault, "Transformers Concept Note — Related Papers.md"), { force: true })
+  })
+  afterEach(() => rmSync(vault, { recursive: true, force: true }))
+
+  it("writes the related-papers note, then leaves it byte-identical on a second run", async () => {
+    const source = readFileSync(join(vault, "Transformers Concept Note.md"), "utf8")
+    const first = await run(["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--offline"])
+    expect(first.stderr).toContain("Reading Transformers Concept Note.md")
+    expect(first.code).toBe(0)
+    const target = join(vault, "Transformers Concept Note — Related Papers.md")
+    const written = readFileSync(target, "utf8")
+    expect(written).toContain("[[Transformers Concept Note]]")
+    expect(written).toMatch(/https:\/\/arxiv\.org\/abs\/\d{4}\.\d{4,5}/)
+    expect(written).toContain("## Kept papers")
+    expect(first.stdout).toContain("Wrote Transformers Concept Note — Related Papers.md")
+    const mtime = statSync(target).mtimeMs
+
+    const second = await run(["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--offline"])
+    expect(second.code).toBe(0)
+    expect(readFileSync(target, "utf8")).toBe(written)
+    expect(statSync(target).mtimeMs).toBe(mtime)
+    expect(second.stdout).toContain("Unchanged")
+    expect(readFileSync(join(vault, "Transformers Concept Note.md"), "utf8")).toBe(source)
+  })
+
+  it("--json prints the report alone on stdout", async () => {
+    const r = await run(["run", "Papers for [[Transformers Concept Note]]", "--vault", vault, "--offline", "--json"])
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.note.title).toBe("Transformers Concept Note")
+    expect(report.candidates.length).toBeGreaterThan(0)
+    expect(report.calls.arxiv).toBe(1)
+    for (const c of report.candidates) {
+      expect(c.judgement.relevance).toBeGreaterThanOrEqual(0)
+      expect(c.judgement.relevance).toBeLessThanOrEqual(1)
+      expect(c.decision.reasons.length).toBeGreaterThan(0)
+    }
+  })
+
+  it("exits 2 with the exact message and touches nothing when no note is named", async () => {
+    const before = snapshot(vault)
+    const r = await run(["run", "What's a transformer?", "--vault", vault, "--offline"])
+    expect(r.code).toBe(2)
+    expect(r.stderr.trim()).toBe("Not enough information: no Obsidian note or page was named in the prompt.")
+    expect(r.stdout).toBe("")
+    expect(snapshot(vault)).toEqual(before)
+  })
+
+  it("exits 2 before any search for a near-empty note", async () => {
+    const before = snapshot(vault)
+    const r = await run(["run", "Find papers for my 'Quick Idea' note", "--vault", vault, "--offline", "--json"])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^Not enough information: the note "Quick Idea" yields 1 keyword/m)
+    expect(r.stderr).not.toContain("Found")
+    expect(snapshot(vault)).toEqual(before)
+  })
+
+  it("exits 1 naming the closest titles when the note is missing", async () => {
+    const r = await run(["run", "Papers for 'Transfromers Concept'", "--vault", vault, "--offline"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("No note titled \"Transfromers Concept\"")
+    expect(r.stderr).toContain("\"Transformers Concept Note\"")
+  })
+
+  it("rejects an out-of-range flag with a message that names it", async () => {
+    const r = await run(["run", "Papers for 'Transformers Concept Note'", "--vault", vault, "--offline", "--max-results", "99"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("maxResults")
+  })
+
+  it("reads thresholds from the environment when no flag is given", async () => {
+    const r = await run(["run", "Papers for 'Transformers Concept Note'", "--vault", vault, "--offline", "--json"], {
+      RELEVANCE_PASS_THRESHOLD: "0.99",
+      MAX_RESULTS: "5"
+    })
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.options.relevanceThreshold).toBe(0.99)
+    expect(report.candidates.length).toBeLessThanOrEqual(5)
+  })
+})
