@@ -6,11 +6,11 @@
  * @since 0.1.0
  */
 import { Context, type Effect } from "effect"
-import type { InvalidArgument, PaperNotFound, UpstreamUnavailable } from "../errors.js"
+import type { DataNotRecorded, InvalidArgument, PaperNotFound, UpstreamUnavailable } from "../errors.js"
 import type { Work } from "../models.js"
 
 /** Errors a CitationsPort may fail with. */
-export type CitationsError = PaperNotFound | InvalidArgument | UpstreamUnavailable
+export type CitationsError = PaperNotFound | DataNotRecorded | InvalidArgument | UpstreamUnavailable
 
 /** The works citing one paper, most cited first. */
 export interface CitingWorks {
@@ -26,7 +26,8 @@ export interface CitingWorks {
 export interface CitationsService {
   /**
    * Up to `limit` works citing the paper, most cited first. PaperNotFound when
-   * the citation index has no record of the paper.
+   * the citation index has no record of the paper; DataNotRecorded when it has
+   * the paper but no list of citing works (offline recordings).
    */
   readonly citingWorks: (arxivId: string, limit: number) => Effect.Effect<CitingWorks, CitationsError>
 }

@@ -1,0 +1,88 @@
+/**
+ * run_companion: the companion workflow as a tool, with a compact result.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { CompanionOptions, type CompanionReport } from "../core/models.js"
+import { runCompanion, type RunHooks } from "../core/workflow.js"
+import { categoriesArg, dateArg, intArg, numberArg, textArg } from "./arguments.js"
+import type { CompanionResult } from "./schemas.js"
+
+/** Arguments of {@link runCompanionTool}. */
+export interface RunCompanionInput {
+  /** Names the concept note, e.g. Find papers related to my 'Transformers' note. */
+  readonly prompt: string
+  readonly options?: {
+    readonly relevance_threshold?: number | undefined
+    readonly citations_per_year_threshold?: number | undefined
+    readonly max_results?: number | undefined
+    readonly foundational?: number | undefined
+    readonly categories?: ReadonlyArray<string> | undefined
+    readonly since_date?: string | undefined
+  } | undefined
+}
+
+/** The compact result of a companion run: what was found, kept, dropped and written. */
+export const summarizeReport = (report: CompanionReport): CompanionResult => {
+  const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
+  const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
+  return {
+    note: { title: report.note.title, path: report.note.path },
+    written: { path: report.written.path, status: report.written.status },
+    keywords: report.keywords,
+    query: report.query,
+    candidates: report.candidates.length,
+    survivors: report.survivors.flatMap((id) => {
+      const c = byId.get(id)
+      if (c === undefined) return []
+      return [{
+        arxiv_id: id,
+        title: c.paper.title,
+        published_date: c.paper.published,
+        relevance: c.judgement.relevance,
+        novelty: c.judgement.novelty,
+        citations_per_year: c.impact.citationsPerYear ?? null,
+        rationale: c.judgement.rationale,
+        foundational: (foundations.get(id)?.citations ?? []).map((f) => ({
+          openalex_id: f.openalexId,
+          title: f.title,
+          cited_by_count: f.citedByCount
+        }))
+      }]
+    }),
+    dropped: report.candidates
+      .filter((c) => !c.decision.kept)
+      .map((c) => ({ arxiv_id: c.paper.arxivId, title: c.paper.title, reasons: c.decision.reasons }))
+  }
+}
+
+/** Options of the companion from tool arguments (checked; unset ones take the defaults). */
+export const companionOptions = Effect.fn("Tools.companionOptions")(function*(options: RunCompanionInput["options"]) {
+  const o = options ?? {}
+  const relevanceThreshold = yield* numberArg("options.relevance_threshold", o.relevance_threshold, 0, 1)
+  const citationsPerYearThreshold = yield* numberArg("options.citations_per_year_threshold", o.citations_per_year_threshold, 0, 1e6)
+  const maxResults = o.max_results === undefined ? undefined : yield* intArg("options.max_results", o.max_results, 1, 50, 10)
+  const foundational = o.foundational === undefined ? undefined : yield* intArg("options.foundational", o.foundational, 1, 3, 3)
+  const categories = o.categories === undefined ? undefined : yield* categoriesArg(o.categories, "options.categories")
+  const since = yield* dateArg("options.since_date", o.since_date)
+  return new CompanionOptions({
+    ...(relevanceThreshold === undefined ? {} : { relevanceThreshold }),
+    ...(citationsPerYearThreshold === undefined ? {} : { citationsPerYearThreshold }),
+    ...(maxResults === undefined ? {} : { maxResults }),
+    ...(foundational === undefined ? {} : { foundational }),
+    ...(categories === undefined ? {} : { categories }),
+    ...(since === undefined ? {} : { since })
+  })
+})
+
+/**
+ * Run the companion for a prompt that names a concept note: it writes
+ * "<note> — Related Papers" into the vault and returns a compact summary.
+ */
+export const runCompanionTool = Effect.fn("Tools.runCompanion")(function*(input: RunCompanionInput, hooks: RunHooks = {}) {
+  const prompt = yield* textArg("prompt", input.prompt, "a request naming your note, e.g. Find papers related to my 'Transformers' note")
+  const options = yield* companionOptions(input.options)
+  const report = yield* runCompanion(prompt, options, hooks)
+  return summarizeReport(report)
+})

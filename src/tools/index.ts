@@ -1,0 +1,12 @@
+/**
+ * The library-level tools: the functions behind the MCP server's tools (and
+ * the CLI's tool commands), each an Effect over the ports.
+ *
+ * @since 0.1.0
+ */
+export * from "./citations.js"
+export * from "./companion.js"
+export * from "./papers.js"
+export * from "./readPaper.js"
+export * from "./schemas.js"
+export * from "./trends.js"
