@@ -154,7 +154,9 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push("| Paper | Relevance | Impact | Why dropped |", "|---|---|---|---|")
     for (const c of dropped) {
       const impact = c.impact.status === "unknown" ? "unknown" : `${num(c.impact.citationsPerYear ?? 0, 1)}/y`
-      const why = c.decision.reasons.filter((r) => r.includes("<") || r.includes("unknown")).join("; ")
+      // a new paper's exemption ("0.3 y < 1 y") helped it; it is never why it was dropped
+      const why = c.decision.reasons.filter((r) => (r.includes("<") && !r.includes("exempt")) || r.includes("unknown"))
+        .join("; ")
       lines.push(
         `| [${cell(c.paper.title)}](${absUrl(c.paper.arxivId)}) | ${num(c.judgement.relevance)} | ${impact} | ${cell(why)} |`
       )
