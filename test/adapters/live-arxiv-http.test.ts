@@ -1,11 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Schema, TestClock } from "effect"
+import { Duration, Effect, Fiber, Schema, TestClock } from "effect"
 import {
   backoffMillis,
   makeRateLimiter,
   parseRetryAfter,
   type RetryPolicy,
   retryTransient,
+  sharedRateLimiter,
   TransientFailure,
   userAgent
 } from "../../src/adapters/live/http.js"
@@ -74,6 +75,17 @@ describe("shared HTTP policy", () => {
       assert.strictEqual(yield* Effect.flip(retryTransient(policy)(invalid)), "bad request")
       assert.strictEqual(other, 1)
     }))
+
+  it("shares one limiter per key in the process, widening (never narrowing) its interval", () => {
+    const key = `https://example.test:${Math.random()}`
+    const first = sharedRateLimiter(key, { interval: "1 second" })
+    const second = sharedRateLimiter(key, { interval: "3 seconds" })
+    const third = sharedRateLimiter(key, { interval: "10 millis", concurrency: 8 })
+    assert.strictEqual(first, second)
+    assert.strictEqual(second, third)
+    assert.strictEqual(Duration.toMillis(third.interval), 3000)
+    assert.strictEqual(third.concurrency, 1)
+  })
 
   it.effect("spaces request starts by the interval and runs one at a time (TestClock)", () =>
     Effect.gen(function*() {

@@ -207,6 +207,7 @@ export const retryTransient = (
  * TestClock drives it in tests.
  */
 export interface RateLimiter {
+  /** The current interval (a shared limiter only ever widens it). */
   readonly interval: Duration.Duration
   readonly concurrency: number
   /** Run `request` in the next free slot; the slot is held until it ends. */
@@ -222,9 +223,12 @@ export interface RateLimiterOptions {
 }
 
 /** A new, unshared rate limiter. Prefer `sharedRateLimiter` in adapters. */
-export const makeRateLimiter = (options: RateLimiterOptions): RateLimiter => {
-  const interval = Duration.decode(options.interval)
-  const intervalMillis = Duration.toMillis(interval)
+export const makeRateLimiter = (options: RateLimiterOptions): RateLimiter & {
+  /** Lengthen the interval to at least `interval` (never shortens it). */
+  readonly widen: (interval: Duration.DurationInput) => void
+} => {
+  let interval = Duration.decode(options.interval)
+  let intervalMillis = Duration.toMillis(interval)
   const concurrency = Math.max(1, options.concurrency ?? 1)
   const inFlight = Effect.unsafeMakeSemaphore(concurrency)
   const reserve = Effect.unsafeMakeSemaphore(1)
@@ -240,8 +244,17 @@ export const makeRateLimiter = (options: RateLimiterOptions): RateLimiter => {
     })
   )
   return {
-    interval,
+    get interval() {
+      return interval
+    },
     concurrency,
+    widen: (longer) => {
+      const d = Duration.decode(longer)
+      if (Duration.greaterThan(d, interval)) {
+        interval = d
+        intervalMillis = Duration.toMillis(d)
+      }
+    },
     withPermit: (request) =>
       inFlight.withPermits(1)(
         Effect.flatMap(slot, (wait) => wait > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(wait)), request) : request)
@@ -249,21 +262,23 @@ export const makeRateLimiter = (options: RateLimiterOptions): RateLimiter => {
   }
 }
 
-const registry = new Map<string, RateLimiter>()
+const registry = new Map<string, ReturnType<typeof makeRateLimiter>>()
 
 /**
  * The process-wide rate limiter for `key` (use the upstream's origin, e.g.
  * `https://export.arxiv.org`): every layer built in this process, CLI or MCP,
- * shares it. Created on first use with `options`; the same key with a
- * different interval or concurrency gets its own limiter.
+ * shares it, so building a layer twice never doubles the rate. Created on
+ * first use with `options`; a later caller asking for a longer interval
+ * widens it (never narrows it); the first caller's concurrency stays.
  */
 export const sharedRateLimiter = (key: string, options: RateLimiterOptions): RateLimiter => {
-  const full = `${key}|${Duration.toMillis(options.interval)}|${options.concurrency ?? 1}`
-  let limiter = registry.get(full)
-  if (limiter === undefined) {
-    limiter = makeRateLimiter(options)
-    registry.set(full, limiter)
+  const existing = registry.get(key)
+  if (existing !== undefined) {
+    existing.widen(options.interval)
+    return existing
   }
+  const limiter = makeRateLimiter(options)
+  registry.set(key, limiter)
   return limiter
 }
 
