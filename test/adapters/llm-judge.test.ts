@@ -189,6 +189,29 @@ describe("LlmJudge", () => {
       assert.strictEqual(standIn.completions().length, 7)
     }))
 
+  it.scopedLive("an answer cut off at max_tokens is asked again with twice the budget", () =>
+    Effect.gen(function*() {
+      const standIn = yield* llmStandIn()
+      const judge = yield* judgeFor(standIn)
+      standIn.failNext(LlmFault.truncated())
+      yield* judge.judge(concept, [gnmt, bahdanau])
+      const [first, second] = standIn.completions()
+      assert.strictEqual(second!.body["max_tokens"], 2 * (first!.body["max_tokens"] as number))
+      assert.include(second!.body.messages![3]!.content, "cut off")
+    }))
+
+  it.scopedLive("a model that refuses max_tokens gets max_completion_tokens", () =>
+    Effect.gen(function*() {
+      const standIn = yield* llmStandIn()
+      const judge = yield* judgeFor(standIn)
+      standIn.failNext(LlmFault.rejectMaxTokens())
+      assert.strictEqual((yield* judge.judge(concept, [gnmt])).length, 1)
+      const [first, second] = standIn.completions()
+      assert.isDefined(first!.body["max_tokens"])
+      assert.isUndefined(second!.body["max_tokens"])
+      assert.isDefined(second!.body["max_completion_tokens"])
+    }))
+
   it.scopedLive("a server without structured output gets the prompt alone", () =>
     Effect.gen(function*() {
       const standIn = yield* llmStandIn()

@@ -35,6 +35,7 @@ export type LlmFault =
   | { readonly _tag: "Decorated" }
   | { readonly _tag: "ErrorIn200" }
   | { readonly _tag: "RejectFormat" }
+  | { readonly _tag: "RejectMaxTokens" }
   | { readonly _tag: "Reset" }
 
 /** Ready-made faults. */
@@ -55,6 +56,8 @@ export const LlmFault = {
   errorIn200: (): LlmFault => ({ _tag: "ErrorIn200" }),
   /** A 400 refusing `response_format`, as servers without structured output do. */
   rejectFormat: (): LlmFault => ({ _tag: "RejectFormat" }),
+  /** A 400 refusing `max_tokens`, as OpenAI's reasoning models do (they take `max_completion_tokens`). */
+  rejectMaxTokens: (): LlmFault => ({ _tag: "RejectMaxTokens" }),
   reset: (): LlmFault => ({ _tag: "Reset" })
 } as const
 
@@ -237,6 +240,9 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
       }
       if (fault?._tag === "RejectFormat" && body.response_format !== undefined) {
         return send(400, JSON.stringify({ error: { message: "response_format json_schema is not supported by this model" } }))
+      }
+      if (fault?._tag === "RejectMaxTokens" && body["max_tokens"] !== undefined) {
+        return send(400, JSON.stringify({ error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." } }))
       }
       if (fault?._tag === "ErrorIn200") {
         return send(200, JSON.stringify({ error: { message: "Provider returned error", code: 502 } }))

@@ -104,8 +104,20 @@ const ErrorMessage = Schema.Struct({
   detail: Schema.optional(Schema.String)
 })
 
-class Malformed extends Data.TaggedError("Malformed")<{ readonly answer: string; readonly problem: string }> {}
-class FormatRejected extends Data.TaggedError("FormatRejected")<{ readonly said: string }> {}
+class Malformed extends Data.TaggedError("Malformed")<{
+  readonly answer: string
+  readonly problem: string
+  /** The model stopped at max_tokens: the next attempt gets a larger budget. */
+  readonly truncated: boolean
+}> {}
+/** The server refused a parameter it does not support; the call is repeated without it. */
+class ParameterRejected extends Data.TaggedError("ParameterRejected")<{
+  readonly parameter: "response_format" | "max_tokens"
+  readonly said: string
+}> {}
+
+/** Output tokens asked for per call: room for a rationale per paper, doubled after a cut-off answer. */
+const tokenBudget = (papers: number, scale: number): number => (256 + 200 * papers) * scale
 
 const shorten = (text: string, max = 300): string => {
   const flat = text.replace(/\s+/g, " ").trim()
@@ -134,6 +146,8 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
     baseDelay: options.retryBaseDelay ?? "1 second"
   }
   let format: ResponseFormat = options.responseFormat ?? "json_schema"
+  // OpenAI's reasoning models refuse max_tokens and want max_completion_tokens
+  let tokenParameter: "max_tokens" | "max_completion_tokens" = "max_tokens"
   const cache = Option.getOrUndefined(yield* Effect.serviceOption(ResponseCache))
   const client = yield* HttpClient.HttpClient
 
@@ -159,11 +173,11 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
     return response.body.trim() === "" ? "an empty body" : scrub(shorten(response.body, 160))
   }
 
-  const requestBody = (conversation: ReadonlyArray<ChatMessage>, papers: number): Record<string, unknown> => ({
+  const requestBody = (conversation: ReadonlyArray<ChatMessage>, papers: number, scale: number): Record<string, unknown> => ({
     model,
     messages: conversation,
     temperature: 0,
-    max_tokens: 256 + 200 * papers,
+    [tokenParameter]: tokenBudget(papers, scale),
     ...(format === "json_schema"
       ? { response_format: { type: "json_schema", json_schema: { name: "judgements", strict: true, schema: RESPONSE_JSON_SCHEMA } } }
       : format === "json_object"
@@ -171,8 +185,8 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
       : {})
   })
 
-  /** One call: the text of the first choice, after transport retries. */
-  const complete = (body: string): Effect.Effect<string, JudgeFailed | FormatRejected> => {
+  /** One call: the text of the first choice and whether it was cut off, after transport retries. */
+  const complete = (body: string): Effect.Effect<{ readonly content: string; readonly truncated: boolean }, JudgeFailed | ParameterRejected> => {
     let request = HttpClientRequest.post(endpoint).pipe(
       HttpClientRequest.setHeaders({ "user-agent": userAgent(), ...options.headers }),
       HttpClientRequest.bodyText(body, "application/json")
@@ -181,7 +195,10 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
 
     const attempt = sendText(client, request, timeout).pipe(
       Effect.zip(Clock.currentTimeMillis),
-      Effect.flatMap(([response, now]): Effect.Effect<string, JudgeFailed | FormatRejected | TransientFailure> => {
+      Effect.flatMap(([response, now]): Effect.Effect<
+        { readonly content: string; readonly truncated: boolean },
+        JudgeFailed | ParameterRejected | TransientFailure
+      > => {
         const status = response.status
         if (status >= 200 && status < 300) {
           const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(response.body)
@@ -192,8 +209,8 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
             // OpenRouter reports provider failures as 200 with an error object
             return Effect.fail(new TransientFailure({ reason: `the endpoint reported an error (${describe(response)})`, status }))
           }
-          const content = parsed.right.choices?.[0]?.message?.content
-          return Effect.succeed(content ?? "")
+          const choice = parsed.right.choices?.[0]
+          return Effect.succeed({ content: choice?.message?.content ?? "", truncated: choice?.finish_reason === "length" })
         }
         const said = describe(response)
         if (status === 401 || status === 403) {
@@ -205,7 +222,10 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
           return Effect.fail(failed(`${endpoint} or the model "${model}" was not found (HTTP 404: ${said}); check LLM_BASE_URL and the model name`))
         }
         if ((status === 400 || status === 422) && format !== "none" && /response_format|json_schema|json_object|structured/i.test(said)) {
-          return Effect.fail(new FormatRejected({ said }))
+          return Effect.fail(new ParameterRejected({ parameter: "response_format", said }))
+        }
+        if ((status === 400 || status === 422) && tokenParameter === "max_tokens" && /max_tokens/i.test(said)) {
+          return Effect.fail(new ParameterRejected({ parameter: "max_tokens", said }))
         }
         if (isTransientStatus(status)) return Effect.fail(transientFromResponse(response, now, `HTTP ${status} (${said})`))
         return Effect.fail(failed(`the endpoint answered HTTP ${status}: ${said}`))
@@ -222,46 +242,61 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   /** One answer for a conversation, validated; cached when a cache is present. */
   const answer = (
     conversation: ReadonlyArray<ChatMessage>,
-    papers: ReadonlyArray<JudgedPaper>
+    papers: ReadonlyArray<JudgedPaper>,
+    scale: number
   ): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed | Malformed> => {
     const send: Effect.Effect<string, JudgeFailed | Malformed> = Effect.suspend(() => {
-      const body = JSON.stringify(requestBody(conversation, papers.length))
+      const body = JSON.stringify(requestBody(conversation, papers.length, scale))
       const call = complete(body).pipe(
-        Effect.flatMap((content) =>
+        Effect.flatMap(({ content, truncated }) =>
           Either.match(decodeAnswer(content, papers), {
-            onLeft: (problem) => Effect.fail(new Malformed({ answer: content, problem })),
+            onLeft: (problem) =>
+              Effect.fail(
+                new Malformed({
+                  answer: content,
+                  problem: truncated ? `it was cut off at ${tokenBudget(papers.length, scale)} tokens (${problem})` : problem,
+                  truncated
+                })
+              ),
             onRight: () => Effect.succeed(content)
           })
         )
       )
       return cache === undefined ? call : cache.cached({ endpoint: "judge", key: requestKey("POST", endpoint, { body }) }, call)
     }).pipe(
-      Effect.catchTag("FormatRejected", (rejected) => {
-        // the server does not take response_format: ask again with the prompt alone
-        format = "none"
-        return Effect.logDebug(`LLM judge (${model}): structured output refused (${rejected.said}); using the prompt alone`).pipe(
+      Effect.catchTag("ParameterRejected", (rejected) => {
+        // a server without structured output gets the prompt alone; a reasoning model gets max_completion_tokens
+        if (rejected.parameter === "response_format") format = "none"
+        else tokenParameter = "max_completion_tokens"
+        return Effect.logDebug(`LLM judge (${model}): the server refused ${rejected.parameter} (${rejected.said}); asking without it`).pipe(
           Effect.zipRight(send)
         )
       })
     )
     return Effect.flatMap(send, (content) =>
       Either.match(decodeAnswer(content, papers), {
-        onLeft: (problem) => Effect.fail(new Malformed({ answer: content, problem })),
+        onLeft: (problem) => Effect.fail(new Malformed({ answer: content, problem, truncated: false })),
         onRight: Effect.succeed
       }))
   }
 
   const judgeBatch = (concept: Concept, papers: ReadonlyArray<JudgedPaper>): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed> => {
-    const loop = (conversation: ReadonlyArray<ChatMessage>, attempt: number): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed> =>
-      answer(conversation, papers).pipe(
+    const loop = (
+      conversation: ReadonlyArray<ChatMessage>,
+      attempt: number,
+      scale: number
+    ): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed> =>
+      answer(conversation, papers, scale).pipe(
         Effect.catchTag("Malformed", (bad) =>
           attempt >= maxAttempts
             ? Effect.fail(failed(`its answer could not be used after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}: ${bad.problem}`))
             : Effect.logDebug(`LLM judge (${model}): answer ${attempt}/${maxAttempts} unusable (${bad.problem}); asking again`).pipe(
-              Effect.zipRight(loop([...conversation, ...correction(bad.answer, bad.problem)], attempt + 1))
+              Effect.zipRight(
+                loop([...conversation, ...correction(bad.answer, bad.problem)], attempt + 1, bad.truncated ? Math.min(8, scale * 2) : scale)
+              )
             ))
       )
-    return loop(messages(concept, papers), 1)
+    return loop(messages(concept, papers), 1, 1)
   }
 
   const judge = Effect.fn("LlmJudgePort.judge")(function*(concept: Concept, papers: ReadonlyArray<JudgedPaper>) {
