@@ -151,7 +151,10 @@ export default async function companionBench(): Promise<void> {
   ]
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: ReadonlyArray<string>) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`
-  console.log(`latency: arXiv ${LATENCY.arxiv} ms, OpenAlex ${LATENCY.openalex} ms, judge ${LATENCY.judge} ms; node ${process.version}, ${os.cpus().length} CPUs`)
+  console.log(
+    `latency: arXiv ${LATENCY.arxiv} ms, OpenAlex ${LATENCY.openalex} ms, judge ${LATENCY.judge} ms; ` +
+      `node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)} at the end`
+  )
   console.log(line(header))
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`)
   for (const r of rows) console.log(line(r))

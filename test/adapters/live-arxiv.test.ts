@@ -1,6 +1,6 @@
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Effect, Fiber, Layer, TestClock } from "effect"
+import { ConfigProvider, Context, Effect, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
@@ -59,6 +59,26 @@ describe("LiveArxiv against the loopback stand-in", () => {
         assert.strictEqual(request.params["start"], "0")
         assert.strictEqual(request.params["sortBy"], "relevance")
         assert.match(String(request.headers["user-agent"]), /^arxiv-companion\/\S+ \(\+https?:\/\/\S+; mailto:tests@example\.org\)$/)
+      })
+    ))
+
+  it.live("reads ARXIV_API_URL and ARXIV_COMPANION_CONTACT from configuration", () =>
+    Effect.scoped(
+      Effect.gen(function*() {
+        const standIn = yield* arxivStandIn()
+        const layer = LiveArxiv.layerConfig({ minInterval: "5 millis" }).pipe(
+          Layer.provide(Layer.mergeAll(NodeHttpClient.layer, ResponseCache.layerDisabled))
+        )
+        const context = yield* Layer.build(layer).pipe(
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([
+            ["ARXIV_API_URL", standIn.url],
+            ["ARXIV_COMPANION_CONTACT", "https://lab.example/contact"],
+            ["ARXIV_TIMEOUT", "10 seconds"]
+          ])))
+        )
+        const lookup = yield* Context.get(context, ArxivPort).getPapers(["1605.08386"])
+        assert.deepStrictEqual(lookup.papers.map((p) => p.arxivId), ["1605.08386"])
+        assert.include(String(standIn.requests[0]!.headers["user-agent"]), "; https://lab.example/contact)")
       })
     ))
 
