@@ -17,6 +17,7 @@ import {
   CompanionOptions,
   FoundationalCitation,
   type Foundations,
+  Impact,
   type ImpactAssessment,
   ImpactSource,
   Judgement,
@@ -116,6 +117,19 @@ describe("composeNote", () => {
     assert.include(row!, "impact unknown (no citation record)")
     assert.include(note, "## Dropped candidates")
     assert.include(note.split("\n").find((l) => l.includes("1512.03385"))!, "relevance 0.10 < 0.50")
+  })
+
+  it("gives only the real reasons in \"Why dropped\", never a new paper's exemption", () => {
+    const paper = landmark("1701.06538")
+    const judgement = new Judgement({ arxivId: paper.arxivId, relevance: 0.2, novelty: 0.5, rationale: "r" })
+    // a live count (no recording date) asked four months after the first version
+    const live = new Impact({ arxivId: paper.arxivId, citationCount: 3, source: new ImpactSource({ name: "OpenAlex" }) })
+    const young = assessImpact(paper.published, live, "2017-06-01", options)
+    assert.isTrue(young.exempt)
+    const dropped = new ScoredPaper({ paper, judgement, impact: young, decision: decide(judgement, young, options) })
+    const block = composeBlock({ ...realInput, candidates: [dropped], survivors: [], foundations: [] })
+    const row = block.split("\n").find((l) => l.includes("1701.06538"))!
+    assert.isTrue(row.endsWith("| relevance 0.20 < 0.50 |"), row)
   })
 
   it("says so when no candidate is kept", () => {
