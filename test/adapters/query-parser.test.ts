@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { parseQuery, showQuery } from "../../src/adapters/fixture/queryParser.js"
+import { FastCheck } from "effect"
+import { parseQuery, type QueryNode, showQuery, type TextField } from "../../src/adapters/fixture/queryParser.js"
 
 const show = (q: string): string => {
   const r = parseQuery(q)
@@ -92,5 +93,39 @@ describe("queryParser", () => {
     assert.include(error("()"), "empty parentheses")
     assert.include(error('""'), "empty quoted phrase")
     assert.include(error("a OR b)"), "at character 7")
+  })
+})
+
+describe("queryParser round trip", () => {
+  const word = FastCheck.constantFrom("attention", "gan", "neural", "bengio", "cs.LG", "translat*", "x2vec")
+  const term: FastCheck.Arbitrary<QueryNode> = FastCheck.record({
+    field: FastCheck.constantFrom<Array<TextField>>("ti", "abs", "au", "co", "jr", "cat", "all"),
+    words: FastCheck.array(word.filter((w) => !w.endsWith("*")), { minLength: 1, maxLength: 3 }),
+    prefix: FastCheck.boolean()
+  }).map(({ field, prefix, words }) =>
+    words.length > 1
+      ? { _tag: "Term", field, value: words.join(" "), phrase: true, prefix: false }
+      : { _tag: "Term", field, value: words[0]!, phrase: false, prefix }
+  )
+  const range: FastCheck.Arbitrary<QueryNode> = FastCheck.record({
+    field: FastCheck.constantFrom<Array<"submittedDate" | "lastUpdatedDate">>("submittedDate", "lastUpdatedDate"),
+    from: FastCheck.integer({ min: 2007, max: 2017 }),
+    to: FastCheck.integer({ min: 2007, max: 2017 })
+  }).map(({ field, from, to }) => ({ _tag: "Range", field, from: `${from}01010000`, to: `${to}12312359` }))
+  const { node } = FastCheck.letrec<{ node: QueryNode }>((tie) => ({
+    node: FastCheck.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      term,
+      range,
+      FastCheck.record({ _tag: FastCheck.constantFrom("And", "Or", "AndNot"), left: tie("node"), right: tie("node") }) as FastCheck.Arbitrary<QueryNode>,
+      tie("node").map((operand): QueryNode => ({ _tag: "Not", operand }))
+    )
+  }))
+
+  it.prop("parse(show(ast)) gives the same ast", [node], ([ast]) => {
+    const shown = showQuery(ast)
+    const parsed = parseQuery(shown)
+    assert.strictEqual(parsed._tag, "Ok", shown)
+    if (parsed._tag === "Ok") assert.deepStrictEqual(parsed.query, ast, shown)
   })
 })
