@@ -200,16 +200,19 @@ describe("LlmJudge", () => {
       assert.include(second!.body.messages![3]!.content, "cut off")
     }))
 
-  it.scopedLive("a model that refuses max_tokens gets max_completion_tokens", () =>
+  it.scopedLive("a model that refuses max_tokens gets max_completion_tokens; one that refuses temperature 0 gets its default", () =>
     Effect.gen(function*() {
       const standIn = yield* llmStandIn()
       const judge = yield* judgeFor(standIn)
-      standIn.failNext(LlmFault.rejectMaxTokens())
+      standIn.failNext(LlmFault.rejectMaxTokens(), LlmFault.rejectTemperature())
       assert.strictEqual((yield* judge.judge(concept, [gnmt])).length, 1)
-      const [first, second] = standIn.completions()
+      const [first, second, third] = standIn.completions()
       assert.isDefined(first!.body["max_tokens"])
       assert.isUndefined(second!.body["max_tokens"])
       assert.isDefined(second!.body["max_completion_tokens"])
+      assert.strictEqual(second!.body["temperature"], 0)
+      assert.isUndefined(third!.body["temperature"])
+      assert.strictEqual(standIn.completions().length, 3)
     }))
 
   it.scopedLive("a server without structured output gets the prompt alone", () =>

@@ -36,6 +36,7 @@ export type LlmFault =
   | { readonly _tag: "ErrorIn200" }
   | { readonly _tag: "RejectFormat" }
   | { readonly _tag: "RejectMaxTokens" }
+  | { readonly _tag: "RejectTemperature" }
   | { readonly _tag: "Reset" }
 
 /** Ready-made faults. */
@@ -58,6 +59,8 @@ export const LlmFault = {
   rejectFormat: (): LlmFault => ({ _tag: "RejectFormat" }),
   /** A 400 refusing `max_tokens`, as OpenAI's reasoning models do (they take `max_completion_tokens`). */
   rejectMaxTokens: (): LlmFault => ({ _tag: "RejectMaxTokens" }),
+  /** A 400 refusing a temperature other than the default, as some reasoning models do. */
+  rejectTemperature: (): LlmFault => ({ _tag: "RejectTemperature" }),
   reset: (): LlmFault => ({ _tag: "Reset" })
 } as const
 
@@ -243,6 +246,9 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
       }
       if (fault?._tag === "RejectMaxTokens" && body["max_tokens"] !== undefined) {
         return send(400, JSON.stringify({ error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." } }))
+      }
+      if (fault?._tag === "RejectTemperature" && body["temperature"] !== undefined) {
+        return send(400, JSON.stringify({ error: { message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported." } }))
       }
       if (fault?._tag === "ErrorIn200") {
         return send(200, JSON.stringify({ error: { message: "Provider returned error", code: 502 } }))

@@ -112,7 +112,7 @@ class Malformed extends Data.TaggedError("Malformed")<{
 }> {}
 /** The server refused a parameter it does not support; the call is repeated without it. */
 class ParameterRejected extends Data.TaggedError("ParameterRejected")<{
-  readonly parameter: "response_format" | "max_tokens"
+  readonly parameter: "response_format" | "max_tokens" | "temperature"
   readonly said: string
 }> {}
 
@@ -148,6 +148,8 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   let format: ResponseFormat = options.responseFormat ?? "json_schema"
   // OpenAI's reasoning models refuse max_tokens and want max_completion_tokens
   let tokenParameter: "max_tokens" | "max_completion_tokens" = "max_tokens"
+  // ... and some refuse any temperature but their default
+  let sendTemperature = true
   const cache = Option.getOrUndefined(yield* Effect.serviceOption(ResponseCache))
   const client = yield* HttpClient.HttpClient
 
@@ -176,7 +178,7 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   const requestBody = (conversation: ReadonlyArray<ChatMessage>, papers: number, scale: number): Record<string, unknown> => ({
     model,
     messages: conversation,
-    temperature: 0,
+    ...(sendTemperature ? { temperature: 0 } : {}),
     [tokenParameter]: tokenBudget(papers, scale),
     ...(format === "json_schema"
       ? { response_format: { type: "json_schema", json_schema: { name: "judgements", strict: true, schema: RESPONSE_JSON_SCHEMA } } }
@@ -227,6 +229,9 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
         if ((status === 400 || status === 422) && tokenParameter === "max_tokens" && /max_tokens/i.test(said)) {
           return Effect.fail(new ParameterRejected({ parameter: "max_tokens", said }))
         }
+        if ((status === 400 || status === 422) && sendTemperature && /temperature/i.test(said)) {
+          return Effect.fail(new ParameterRejected({ parameter: "temperature", said }))
+        }
         if (isTransientStatus(status)) return Effect.fail(transientFromResponse(response, now, `HTTP ${status} (${said})`))
         return Effect.fail(failed(`the endpoint answered HTTP ${status}: ${said}`))
       })
@@ -267,7 +272,8 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
       Effect.catchTag("ParameterRejected", (rejected) => {
         // a server without structured output gets the prompt alone; a reasoning model gets max_completion_tokens
         if (rejected.parameter === "response_format") format = "none"
-        else tokenParameter = "max_completion_tokens"
+        else if (rejected.parameter === "max_tokens") tokenParameter = "max_completion_tokens"
+        else sendTemperature = false
         return Effect.logDebug(`LLM judge (${model}): the server refused ${rejected.parameter} (${rejected.said}); asking without it`).pipe(
           Effect.zipRight(send)
         )
