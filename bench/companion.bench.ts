@@ -4,9 +4,9 @@
  * and 50 candidates, a cold run (empty cache) then a warm rerun of the same
  * prompt (same cache directory, new process).
  *
- * Each run is its own process (`companion-child.ts`), configured through the
- * environment only, as a user would point the CLI at other endpoints; the
- * stand-ins run here. Printed per run: upstream calls per service (as the
+ * Each run is its own process (`companion-child.ts`, the CLI's `LiveLayer`),
+ * configured through the environment only, as a user would point the CLI at
+ * other endpoints; the stand-ins run here. Printed per run: upstream calls per service (as the
  * stand-ins counted them), wall time, the critical-path bound and the ratio,
  * the run's peak RSS.
  *
@@ -39,6 +39,8 @@ interface ChildResult {
   /** Milliseconds from the start to each progress event. */
   readonly stages: Readonly<Record<string, number>>
   readonly maxRssKb: number
+  /** RSS once the modules are loaded, before the run. */
+  readonly rssBeforeKb: number
   readonly calls: { readonly arxiv: number; readonly openalex: number; readonly judge: number; readonly vault: number }
   readonly candidates: number
   readonly survivors: number
@@ -115,7 +117,7 @@ export default async function companionBench(): Promise<void> {
           (result.wallMs / 1000).toFixed(2),
           (boundMs / 1000).toFixed(2),
           boundMs === 0 ? "—" : (result.wallMs / boundMs).toFixed(2),
-          (result.maxRssKb / 1024).toFixed(0),
+          `${(result.maxRssKb / 1024).toFixed(0)} (${(result.rssBeforeKb / 1024).toFixed(0)})`,
           `${result.candidates}/${result.survivors}/${result.foundations}`,
           result.written.status
         ])
@@ -128,7 +130,11 @@ export default async function companionBench(): Promise<void> {
             `10 candidates, cold: ${total} upstream calls ${total <= 4 + judgeCalls ? "≤" : ">"} 4 + ${judgeCalls} judge call(s)`
           )
         }
-        if (phase === "warm") checks.push(`${n} candidates, warm rerun: ${arxivCalls} arXiv call(s)`)
+        if (phase === "warm") {
+          checks.push(
+            `${n} candidates, warm rerun: ${arxivCalls} arXiv, ${oaRequests.length} OpenAlex, ${judgeCalls} judge call(s)`
+          )
+        }
       }
       fs.rmSync(work, { recursive: true, force: true })
     }
@@ -145,7 +151,7 @@ export default async function companionBench(): Promise<void> {
     "wall s",
     "bound s",
     "ratio",
-    "peak RSS MB",
+    "peak RSS MB (at start)",
     "cand/kept/found",
     "note"
   ]
