@@ -205,10 +205,12 @@ export interface ExistingBlock {
 export const findBlock = (note: string): ExistingBlock | undefined => {
   const begin = BEGIN.exec(note)
   if (begin === null) return undefined
-  const bodyStart = begin.index + begin[0].length + 1
+  const afterBegin = begin.index + begin[0].length
+  const bodyStart = afterBegin + (note.startsWith("\r\n", afterBegin) ? 2 : 1)
   const endAt = note.indexOf(`\n${END}`, bodyStart - 1)
   if (endAt < 0) return undefined
-  const block = note.slice(bodyStart, endAt)
+  // CRLF line endings (Windows editors, git autocrlf) are not an edit: compare the block as written
+  const block = note.slice(bodyStart, endAt).replace(/\r\n/g, "\n").replace(/\r$/, "")
   return {
     block,
     editedByUser: hash32(block) !== begin[1],
