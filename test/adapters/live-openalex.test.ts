@@ -12,7 +12,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { arxivKeysOf, WorkRecord } from "../../src/adapters/live/openalexClient.js"
-import { Fault, loadPool, openAlexStandIn, type OpenAlexStandIn } from "../support/openalex-standin.js"
+import { Fault, loadPool, openAlexStandIn, type OpenAlexStandIn, SHARED_DATA } from "../support/openalex-standin.js"
 
 const fast = { retryBaseDelay: "5 millis", retries: 3 } as const
 
@@ -327,6 +327,27 @@ describe("LiveOpenAlex with the response cache", () => {
       assert.include(entry, "filter=doi")
       assert.notInclude(entry, secret)
       assert.notInclude(files[0]!, secret)
+    }))
+})
+
+describe("the OpenAlex stand-in", () => {
+  it.scopedLive("replays a recorded request byte for byte, with its status", () =>
+    Effect.gen(function*() {
+      const standIn = yield* openAlexStandIn()
+      const get = (pathAndQuery: string) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${standIn.url}${pathAndQuery}`)
+          return { status: response.status, body: await response.text() }
+        })
+      const seeds = yield* get("/works?filter=openalex%3AW3045921891%7CW3046863325&per-page=200&mailto=x%40example.org&cursor=%2A")
+      assert.strictEqual(seeds.status, 200)
+      assert.strictEqual(seeds.body, fs.readFileSync(nodePath.join(SHARED_DATA, "openalex/openalexPro/works_filter_openalex_W3045921891_W3046863325_seeds.json"), "utf8"))
+      const unknownDoi = yield* get("/works/https://doi.org/10.1046%2Fj.1365-2699.2003.00795?select=open_access,doi")
+      assert.strictEqual(unknownDoi.status, 404)
+      assert.include(unknownDoi.body, "<title>404 Not Found</title>")
+      const badFilter = yield* get("/works?filter=DOESNTEXIST%3A1")
+      assert.strictEqual(badFilter.status, 400)
+      assert.include(badFilter.body, "DOESNTEXIST is not a valid field")
     }))
 })
 

@@ -3,6 +3,11 @@
  * request shapes the live adapters send from the recorded OpenAlex responses
  * in ../shared/data/openalex (see its SOURCES.md; OpenAlex data is CC0).
  *
+ * A request whose path and parameters (leaving out `mailto` and `api_key`)
+ * equal a recorded request in an `_index.json` gets the recorded body byte
+ * for byte, with the recorded status and content type (the 400 for an
+ * invalid filter, the 404 HTML page for an unknown DOI, the last cursor page).
+ *
  * Every work record found in those recordings (list pages and singletons:
  * the two openalexPro seeds, their 38 resolved references and 5 citing works,
  * peneira's 49-result page, paper-qa's and openalex-python's singletons) goes
@@ -157,11 +162,48 @@ const matchesDoi = (record: Json, doi: string): boolean => {
   )
 }
 
+interface IndexEntry {
+  readonly file: string
+  readonly uri: string
+  readonly status: number
+  readonly content_type?: string
+}
+
+/** A request's identity for exact replay: decoded path and sorted parameters, without mailto/api_key. */
+const requestKey = (url: URL): string => {
+  const params = [...url.searchParams.entries()]
+    .filter(([k]) => k !== "mailto" && k !== "api_key")
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+  return `${decodeURIComponent(url.pathname)}?${params.join("&")}`
+}
+
+/** The recorded requests of every `_index.json`, by request key. */
+const loadReplays = (): Map<string, { readonly path: string; readonly status: number; readonly type: string }> => {
+  const replays = new Map<string, { readonly path: string; readonly status: number; readonly type: string }>()
+  for (const dir of fs.readdirSync(OPENALEX_DATA)) {
+    const index = path.join(OPENALEX_DATA, dir, "_index.json")
+    if (!fs.existsSync(index)) continue
+    for (const entry of readJson(index) as ReadonlyArray<IndexEntry>) {
+      const key = requestKey(new URL(entry.uri))
+      if (!replays.has(key)) {
+        replays.set(key, {
+          path: path.join(OPENALEX_DATA, dir, entry.file),
+          status: entry.status,
+          type: entry.content_type ?? "application/json"
+        })
+      }
+    }
+  }
+  return replays
+}
+
 const FILTERS = new Set(["doi", "openalex", "ids.openalex", "cites", "cited_by"])
 
 /** Start the stand-in on 127.0.0.1 with an OS-chosen port. */
 export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {}): Promise<OpenAlexStandIn> => {
   const pool = loadPool()
+  const replays = loadReplays()
   const select = validSelectFields()
   const faults: Array<OpenAlexFault> = []
   const requests: Array<RecordedRequest> = []
@@ -172,6 +214,9 @@ export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {})
   let keyless = 0
 
   const answer = (url: URL): { status: number; body: string; type?: string } => {
+    const replay = replays.get(requestKey(url))
+    if (replay !== undefined) return { status: replay.status, body: fs.readFileSync(replay.path, "utf8"), type: replay.type }
+
     const error = (message: string) => ({
       status: 400,
       body: JSON.stringify({ error: "Invalid query parameters error.", message })
