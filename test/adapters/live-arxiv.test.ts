@@ -1,3 +1,4 @@
+import type { HttpClient } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Fiber, Layer, TestClock } from "effect"
@@ -19,13 +20,15 @@ const fast: LiveArxiv.LiveArxivOptions = {
 
 interface Setup {
   readonly arxiv?: LiveArxiv.LiveArxivOptions
+  /** The HTTP client; default node:http (the CLI uses undici). */
+  readonly client?: Layer.Layer<HttpClient.HttpClient>
   readonly cache?: Layer.Layer<ResponseCache.ResponseCache>
   readonly standIn?: ArxivStandInOptions
 }
 
 const arxivLayer = (url: string, setup: Setup) =>
   LiveArxiv.layer({ ...fast, ...setup.arxiv, apiUrl: url }).pipe(
-    Layer.provide(Layer.mergeAll(NodeHttpClient.layer, setup.cache ?? ResponseCache.layerDisabled))
+    Layer.provide(Layer.mergeAll(setup.client ?? NodeHttpClient.layer, setup.cache ?? ResponseCache.layerDisabled))
   )
 
 /** Build the live adapter against a fresh stand-in, both living as long as the test. */
@@ -202,17 +205,19 @@ describe("LiveArxiv against the loopback stand-in", () => {
     ["a body cut off mid-transfer", Fault.truncated()],
     ["malformed XML", Fault.malformedXml()]
   ]
-  for (const [name, fault] of recoverable) {
-    it.live(`recovers from ${name} with a retry`, () =>
-      withArxiv((arxiv, standIn) =>
-        Effect.gen(function*() {
-          standIn.failNext(fault)
-          const result = yield* arxiv.search({ query: "all:testing", categories: [], maxResults: 10 })
-          assert.strictEqual(result.papers.length, 10)
-          assert.strictEqual(standIn.requests.length, 2)
-          assert.strictEqual(standIn.requests[0]!.fault, fault._tag)
-        })
-      ))
+  const clients = [["node:http", NodeHttpClient.layer], ["undici", NodeHttpClient.layerUndici]] as const
+  for (const [clientName, client] of clients) {
+    for (const [name, fault] of recoverable) {
+      it.live(`recovers from ${name} with a retry (${clientName})`, () =>
+        withArxiv((arxiv, standIn) =>
+          Effect.gen(function*() {
+            standIn.failNext(fault)
+            const result = yield* arxiv.search({ query: "all:testing", categories: [], maxResults: 10 })
+            assert.strictEqual(result.papers.length, 10)
+            assert.strictEqual(standIn.requests.length, 2)
+            assert.strictEqual(standIn.requests[0]!.fault, fault._tag)
+          }), { client }))
+    }
   }
 
   it.live("takes a 406 that carries a valid feed as a success", () =>
