@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import type { HttpClient } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Config, ConfigError, Effect, Layer, Option } from "effect"
 import * as FixtureArxiv from "./adapters/fixture/FixtureArxiv.js"
@@ -74,14 +75,16 @@ export const vaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort, Invali
     )
 
 /** The judge a setup asks for: explicit, else the LLM judge when one is configured, else local. */
-export const judgeLayer = (setup: CompanionSetup): Layer.Layer<LlmJudgePort, InvalidArgument> =>
+export const judgeLayer = (
+  setup: CompanionSetup
+): Layer.Layer<LlmJudgePort, InvalidArgument, HttpClient.HttpClient> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
       const choice = setup.judge ?? (configured && setup.offline !== true ? "llm" : "local")
       return choice === "local"
         ? LocalJudge.layer
-        : LlmJudge.layerConfig().pipe(Layer.mapError(configProblem), Layer.provide(NodeHttpClient.layerUndici))
+        : LlmJudge.layerConfig().pipe(Layer.mapError(configProblem))
     })
   )
 
@@ -92,7 +95,7 @@ export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts,
     FixtureOpenAlex.layer({ citations: setup.offlineCitations }),
     judgeLayer({ ...setup, offline: true }),
     vaultLayer(setup)
-  ).pipe(Layer.provide(NodeContext.layer))
+  ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
 
 /** arXiv and OpenAlex over HTTP (ARXIV_API_URL, OPENALEX_API_URL, OPENALEX_API_KEY), cached on disk. */
 export const LiveLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> => {
@@ -100,12 +103,13 @@ export const LiveLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, In
     ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
     ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
   })
+  // one cache for the process: arXiv needs it; OpenAlex and the LLM judge use it when present
   return Layer.mergeAll(
-    LiveArxiv.layerConfig().pipe(Layer.provide(cache), Layer.mapError(configProblem)),
+    LiveArxiv.layerConfig().pipe(Layer.mapError(configProblem)),
     LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem)),
     judgeLayer(setup),
     vaultLayer(setup)
-  ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
+  ).pipe(Layer.provide(cache), Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
 }
 
 /** The layer a setup asks for: offline or live. */
