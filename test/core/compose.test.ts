@@ -235,6 +235,20 @@ describe("mergeNote", () => {
     assert.strictEqual(findBlock(merged.content)!.block, composeBlock(changed))
   })
 
+  it("takes CRLF line endings (Windows editors, git autocrlf) for what they are, not for a user edit", () => {
+    const crlf = note.replace(/\n/g, "\r\n")
+    assert.isFalse(findBlock(crlf)!.editedByUser)
+    assert.strictEqual(findBlock(crlf)!.block, composeBlock(realInput))
+    assert.deepStrictEqual(mergeNote(crlf, realInput, "2027-01-01T00:00:00Z"), { _tag: "Unchanged" })
+    const changed = { ...realInput, keywords: ["attention"] }
+    const merged = mergeNote(`${crlf}\r\nMy notes.\r\n`, changed, NOW)
+    assert.strictEqual(merged._tag, "Update")
+    if (merged._tag === "Update") {
+      assert.strictEqual(findBlock(merged.content)!.block, composeBlock(changed))
+      assert.isTrue(merged.content.endsWith("%% arxiv-companion:end %%\r\n\r\nMy notes.\r\n"))
+    }
+  })
+
   it("does not overwrite a block the user edited: it offers a fresh note for a sibling", () => {
     const edited = note.replace("- Why: matched", "- Why (my words): matched")
     assert.isTrue(findBlock(edited)!.editedByUser)
@@ -389,6 +403,11 @@ describe("note composition round trips", () => {
 
   it.prop("mergeNote(composeNote(x), x) is Unchanged, at any later time", [inputArb, nowArb, nowArb], ([input, now, later]) => {
     assert.deepStrictEqual(mergeNote(composeNote(input, now), input, later), { _tag: "Unchanged" })
+  })
+
+  it.prop("a note converted to CRLF line endings is still Unchanged", [inputArb, nowArb], ([input, now]) => {
+    const crlf = composeNote(input, now).replace(/\n/g, "\r\n")
+    assert.deepStrictEqual(mergeNote(crlf, input, now), { _tag: "Unchanged" })
   })
 
   it.prop(
