@@ -106,7 +106,8 @@ describe("LlmJudge", () => {
 
   it.scopedLive("50 papers, the most a run asks for, are 5 calls all in flight at once", () =>
     Effect.gen(function*() {
-      const standIn = yield* llmStandIn({ latencyMillis: 300 })
+      // answers are held until 5 calls are open at once: fewer in parallel and maxInFlight stays below 5
+      const standIn = yield* llmStandIn({ barrier: LlmJudge.DEFAULT_CONCURRENCY })
       const judge = yield* judgeFor(standIn)
       const judgements = yield* judge.judge(concept, papers(50))
       assert.strictEqual(judgements.length, 50)

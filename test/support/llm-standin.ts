@@ -81,6 +81,11 @@ export interface LlmRequest {
 export interface LlmStandInOptions {
   /** Latency added to every answer (ms). */
   readonly latencyMillis?: number
+  /**
+   * Hold every answer until this many requests are open at once (or 5 s have
+   * passed): a deterministic way to show that calls really run in parallel.
+   */
+  readonly barrier?: number
   /** When set, only `Authorization: Bearer <requiredKey>` is accepted. A wrong key is echoed back in the 401 body. */
   readonly requiredKey?: string
 }
@@ -180,6 +185,10 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
   const faults: Array<LlmFault> = []
   const requests: Array<LlmRequest> = []
   let inFlight = 0
+  const held: Array<() => void> = []
+  const release = () => {
+    for (const go of held.splice(0)) go()
+  }
   let maxInFlight = 0
 
   const server = http.createServer((req, res) => {
@@ -204,7 +213,11 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
           res.writeHead(status, { "content-type": "application/json", ...headers })
           res.end(payload)
         }
-        if (options.latencyMillis) setTimeout(go, options.latencyMillis)
+        if (options.barrier !== undefined) {
+          held.push(go)
+          if (inFlight >= options.barrier) release()
+          else if (held.length === 1) setTimeout(release, 5000)
+        } else if (options.latencyMillis) setTimeout(go, options.latencyMillis)
         else go()
       }
       const completion = (content: string, finish = "stop") =>
