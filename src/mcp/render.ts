@@ -108,12 +108,12 @@ export const categories = (r: T.CategoriesResult): string => {
 
 export const companion = (r: T.CompanionResult): string =>
   [
-    `Note "${r.note.title}" → ${r.written.path} (${r.written.status}).`,
+    `Note ${r.note} → ${r.written.path} (${r.written.status}).`,
     `Keywords: ${r.keywords.join(", ")}. ${r.candidates} candidates, ${r.survivors.length} kept.`,
     ...r.survivors.map((s, i) =>
-      `${i + 1}. [${s.arxiv_id}] ${oneLine(s.title)} (${s.published_date}) relevance ${s.relevance.toFixed(2)}, ` +
-      `${s.citations_per_year === null ? "new" : `${s.citations_per_year.toFixed(1)} cit/yr`}` +
-      (s.foundational.length > 0 ? `; builds on ${s.foundational.map((f) => f.title || f.openalex_id).join("; ")}` : "")
+      `${i + 1}. [${s.arxiv_id}] ${oneLine(s.title)}: relevance ${s.relevance.toFixed(2)}, ` +
+      `${s.citations_per_year === null ? "new" : `${s.citations_per_year.toFixed(1)} citations/year`}` +
+      (s.builds_on.length > 0 ? `; builds on ${s.builds_on.join("; ")}` : "")
     )
   ].join("\n")
 

@@ -17,7 +17,6 @@ export interface RunCompanionInput {
     readonly relevance_threshold?: number | undefined
     readonly citations_per_year_threshold?: number | undefined
     readonly max_results?: number | undefined
-    readonly foundational?: number | undefined
     readonly categories?: ReadonlyArray<string> | undefined
     readonly since_date?: string | undefined
   } | undefined
@@ -28,7 +27,7 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
   const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
   return {
-    note: { title: report.note.title, path: report.note.path },
+    note: report.note.path,
     written: { path: report.written.path, status: report.written.status },
     keywords: report.keywords,
     query: report.query,
@@ -39,21 +38,17 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
       return [{
         arxiv_id: id,
         title: c.paper.title,
-        published_date: c.paper.published,
         relevance: c.judgement.relevance,
-        novelty: c.judgement.novelty,
         citations_per_year: c.impact.citationsPerYear ?? null,
         rationale: c.judgement.rationale,
-        foundational: (foundations.get(id)?.citations ?? []).map((f) => ({
-          openalex_id: f.openalexId,
-          title: f.title,
-          cited_by_count: f.citedByCount
-        }))
+        builds_on: (foundations.get(id)?.citations ?? []).map((f) =>
+          `${f.title === "" ? f.openalexId : f.title} (cited by ${f.citedByCount})`
+        )
       }]
     }),
     dropped: report.candidates
       .filter((c) => !c.decision.kept)
-      .map((c) => ({ arxiv_id: c.paper.arxivId, title: c.paper.title, reasons: c.decision.reasons }))
+      .map((c) => ({ arxiv_id: c.paper.arxivId, reasons: c.decision.reasons }))
   }
 }
 
@@ -63,14 +58,12 @@ export const companionOptions = Effect.fn("Tools.companionOptions")(function*(op
   const relevanceThreshold = yield* numberArg("options.relevance_threshold", o.relevance_threshold, 0, 1)
   const citationsPerYearThreshold = yield* numberArg("options.citations_per_year_threshold", o.citations_per_year_threshold, 0, 1e6)
   const maxResults = o.max_results === undefined ? undefined : yield* intArg("options.max_results", o.max_results, 1, 50, 10)
-  const foundational = o.foundational === undefined ? undefined : yield* intArg("options.foundational", o.foundational, 1, 3, 3)
   const categories = o.categories === undefined ? undefined : yield* categoriesArg(o.categories, "options.categories")
   const since = yield* dateArg("options.since_date", o.since_date)
   return new CompanionOptions({
     ...(relevanceThreshold === undefined ? {} : { relevanceThreshold }),
     ...(citationsPerYearThreshold === undefined ? {} : { citationsPerYearThreshold }),
     ...(maxResults === undefined ? {} : { maxResults }),
-    ...(foundational === undefined ? {} : { foundational }),
     ...(categories === undefined ? {} : { categories }),
     ...(since === undefined ? {} : { since })
   })

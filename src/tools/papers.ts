@@ -67,8 +67,8 @@ export interface SearchPapersInput {
   readonly max_results?: number | undefined
   /** Offset of the first result, default 0. */
   readonly start?: number | undefined
+  /** Relevance, or newest first by first or last version. */
   readonly sort_by?: "relevance" | "submitted" | "updated" | undefined
-  readonly sort_order?: "descending" | "ascending" | undefined
   readonly abstract_max_chars?: number | undefined
 }
 
@@ -89,7 +89,7 @@ export const searchPapers = Effect.fn("Tools.searchPapers")(function*(input: Sea
     maxResults,
     start,
     sortBy: SORT[input.sort_by ?? "relevance"],
-    sortOrder: input.sort_order ?? "descending"
+    sortOrder: "descending"
   })
   return {
     query: buildSearchQuery(query, categories, since),

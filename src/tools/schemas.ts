@@ -166,9 +166,9 @@ export const CategoriesResult = Schema.Struct({
 })
 export type CategoriesResult = typeof CategoriesResult.Type
 
-/** What a companion run found and wrote. */
+/** What a companion run found and wrote (the note in the vault has the details). */
 export const CompanionResult = Schema.Struct({
-  note: Schema.Struct({ title: Schema.String, path: Schema.String }),
+  note: Schema.String,
   written: Schema.Struct({ path: Schema.String, status: Schema.String }),
   keywords: Schema.Array(Schema.String),
   query: Schema.String,
@@ -176,17 +176,12 @@ export const CompanionResult = Schema.Struct({
   survivors: Schema.Array(Schema.Struct({
     arxiv_id: Schema.String,
     title: Schema.String,
-    published_date: Schema.String,
     relevance: Schema.Number,
-    novelty: Schema.Number,
     citations_per_year: Schema.NullOr(Schema.Number),
     rationale: Schema.String,
-    foundational: Schema.Array(Schema.Struct({
-      openalex_id: Schema.String,
-      title: Schema.String,
-      cited_by_count: Count
-    }))
+    /** "Title (cited by N)" of its foundational citations. */
+    builds_on: Schema.Array(Schema.String)
   })),
-  dropped: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, title: Schema.String, reasons: Schema.Array(Schema.String) }))
+  dropped: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, reasons: Schema.Array(Schema.String) }))
 })
 export type CompanionResult = typeof CompanionResult.Type
