@@ -293,6 +293,7 @@ describe("LlmJudge configuration", () => {
       assert.strictEqual(judge.name, "vendor/model-x")
       yield* judge.judge(concept, [gnmt])
       assert.strictEqual(standIn.completions()[0]!.body.model, "vendor/model-x")
+      assert.strictEqual(standIn.completions()[0]!.headers["x-title"], "arxiv-companion")
     }))
 
   it.scopedLive("LLM_BASE_URL selects a local server, with no key sent when none is set", () =>

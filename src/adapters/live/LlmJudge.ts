@@ -38,6 +38,7 @@ import {
   retryTransient,
   sendText,
   type TextResponse,
+  PROJECT_URL,
   TransientFailure,
   transientFromResponse,
   userAgent
@@ -333,7 +334,9 @@ const optionalSecret = (name: string) =>
  * - else a ConfigError saying how to configure one.
  * LLM_RESPONSE_FORMAT (json_schema | json_object | none) applies to both.
  */
-export const endpointConfig: Config.Config<Pick<LlmJudgeOptions, "apiUrl" | "model" | "apiKey" | "responseFormat">> = Config.all({
+export const endpointConfig: Config.Config<
+  Pick<LlmJudgeOptions, "apiUrl" | "model" | "apiKey" | "responseFormat" | "headers">
+> = Config.all({
   baseUrl: optionalString("LLM_BASE_URL"),
   model: optionalString("LLM_MODEL"),
   apiKey: optionalSecret("LLM_API_KEY"),
@@ -355,7 +358,9 @@ export const endpointConfig: Config.Config<Pick<LlmJudgeOptions, "apiUrl" | "mod
         apiUrl: Option.getOrElse(c.openrouterUrl, () => OPENROUTER_URL),
         model: Option.getOrElse(c.openrouterModel, () => DEFAULT_OPENROUTER_MODEL),
         apiKey: c.openrouterKey.value,
-        responseFormat
+        responseFormat,
+        // OpenRouter's optional attribution headers
+        headers: { "HTTP-Referer": PROJECT_URL, "X-Title": "arxiv-companion" }
       })
     }
     return Either.left(ConfigError.MissingData(

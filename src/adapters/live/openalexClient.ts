@@ -8,6 +8,9 @@
  * the URL is never logged or put in an error, and request tracing is switched
  * off for keyed requests (a span would record `url.full`).
  *
+ * When a ResponseCache is in the context, successful answers are kept under
+ * the request without its key (endpoint `openalex.works`).
+ *
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
