@@ -321,7 +321,8 @@ describe("LiveOpenAlex with the response cache", () => {
       const warm = yield* run
       assert.strictEqual(standIn.requests.length, 1)
       assert.deepStrictEqual(warm, cold)
-      const files = fs.readdirSync(dir)
+      for (const file of fs.readdirSync(dir)) assert.notInclude(fs.readFileSync(nodePath.join(dir, file), "utf8"), secret)
+      const files = fs.readdirSync(dir).filter((f) => !f.startsWith("."))
       assert.strictEqual(files.length, 1)
       const entry = fs.readFileSync(nodePath.join(dir, files[0]!), "utf8")
       assert.include(entry, "filter=doi")
