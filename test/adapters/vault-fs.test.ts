@@ -2,6 +2,8 @@ import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
+import * as Esbuild from "esbuild"
+import * as NodeChild from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -193,4 +195,70 @@ describe("FileSystemVault", () => {
       )
       assert.strictEqual(yield* fs.readFileString(path.join(root, "M.md")), "m")
     }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("FileSystemVault atomic writes", () => {
+  it.live("writers killed mid-write (SIGKILL) leave the old or the new note whole, never a fragment", () =>
+    Effect.gen(function*() {
+      const root = yield* tempVault({ "Note.md": "original\n" })
+      const size = 2 * 1024 * 1024
+      const contentOf = (which: "A" | "B") => `---\nversion: ${which}\n---\n${which.repeat(size)}\nend ${which}\n`
+      const whole = new Set([contentOf("A"), contentOf("B")])
+      const writers = [0, 1, 2, 3]
+      // the writer, bundled once (dependencies stay in node_modules) so plain node starts it quickly
+      const script = NodePath.resolve("node_modules/.cache/arxiv-companion-test/vault-writer-child.mjs")
+      yield* Effect.promise(() =>
+        Esbuild.build({
+          entryPoints: [NodePath.resolve("test/support/vault-writer-child.ts")],
+          bundle: true,
+          packages: "external",
+          platform: "node",
+          format: "esm",
+          outfile: script,
+          logLevel: "error"
+        })
+      )
+      // started together, then killed at different moments
+      const children = writers.map((i) =>
+        NodeChild.spawn(process.execPath, [script, root, `Sub/Big note ${i}.md`, String(size)], {
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+      )
+      yield* Effect.promise(() =>
+        Promise.all(children.map((child) =>
+          new Promise<void>((resolve, reject) => {
+            child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve())
+            child.on("exit", (code) => reject(new Error(`writer exited early (${code})`)))
+          })
+        ))
+      )
+      // kill each writer the moment its temp file appears, i.e. inside a write
+      const sub = NodePath.join(root, "Sub")
+      for (const [i, child] of children.entries()) {
+        const prefix = `.Big note ${i}.md.`
+        yield* Effect.promise(async () => {
+          const seen = new Set(NodeFs.readdirSync(sub).filter((f) => f.startsWith(prefix)))
+          for (let tries = 0; tries < 20_000; tries++) {
+            if (NodeFs.readdirSync(sub).some((f) => f.startsWith(prefix) && !seen.has(f))) break
+            await new Promise((r) => setImmediate(r))
+          }
+          child.kill("SIGKILL")
+          await new Promise((resolve) => child.once("exit", resolve))
+        })
+      }
+      const temps = NodeFs.readdirSync(NodePath.join(root, "Sub")).filter((f) => f.endsWith(".tmp"))
+      for (const i of writers) {
+        const text = NodeFs.readFileSync(NodePath.join(root, `Sub/Big note ${i}.md`), "utf8")
+        assert.isTrue(whole.has(text), `writer ${i}: a ${text.length}-character fragment`)
+      }
+      assert.strictEqual(NodeFs.readFileSync(NodePath.join(root, "Note.md"), "utf8"), "original\n")
+      // temp files a kill leaves behind are hidden: the vault lists exactly its notes
+      const vault = yield* vaultAt(root)
+      assert.deepStrictEqual(
+        (yield* vault.listNotes()).map((n) => n.path),
+        ["Note.md", ...writers.map((i) => `Sub/Big note ${i}.md`)]
+      )
+      // a temp file left behind is the proof a kill landed between the write's start and its rename
+      assert.isAtLeast(temps.length, 1)
+    }).pipe(Effect.scoped), 120_000)
 })

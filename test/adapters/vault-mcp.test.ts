@@ -6,7 +6,7 @@
  * Each proves list/read/write byte for byte, the three failure modes as three
  * distinct errors, and a whole companion run writing the Related Papers note.
  */
-import { NodeHttpClient } from "@effect/platform-node"
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
@@ -17,15 +17,17 @@ import * as NodeNet from "node:net"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { z } from "zod"
+import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
+import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as McpVault from "../../src/adapters/vault/McpVault.js"
 import { parseTree } from "../../src/adapters/vault/McpVaultProfiles.js"
-import { CompanionOptions } from "../../src/core/models.js"
+import { relatedNotePath } from "../../src/core/compose.js"
+import { CompanionOptions, NoteRef } from "../../src/core/models.js"
 import { VaultPort, type VaultService } from "../../src/core/ports/VaultPort.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { restApiStandIn } from "../support/rest-api-standin.js"
 import { cyanheads3Replica, pythonMcpObsidianReplica } from "../support/vault-replica-servers.js"
-import { RecordedArxivLayer, RecordedImpactLayer } from "../support/vault-recorded-ports.js"
 
 const NODE = process.execPath
 const FS_SERVER = NodePath.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
@@ -106,15 +108,25 @@ const read = (root: string, rel: string) => NodeFs.readFileSync(NodePath.join(ro
 const errorOf = <A, E>(exit: Exit.Exit<A, E>): E | undefined =>
   Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
 
+/**
+ * The offline corpus (real recorded arXiv and citation data) and the local judge,
+ * built once per file: the fixture services load the corpus on first use and keep it.
+ */
+const OfflinePorts = Layer.succeedContext(
+  await Effect.runPromise(
+    Effect.scoped(Layer.build(
+      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer).pipe(Layer.provide(NodeContext.layer))
+    ))
+  )
+)
+
 const PROMPT = "Find papers related to my 'Transformers Concept Note'"
 const RELATED = "Transformers Concept Note — Related Papers.md"
 
 const companion = (vault: VaultService, options = new CompanionOptions({})) =>
   runCompanion(PROMPT, options).pipe(
     Effect.provide(Layer.mergeAll(
-      RecordedArxivLayer,
-      RecordedImpactLayer,
-      LocalJudge.layer,
+      OfflinePorts,
       Layer.succeed(VaultPort, vault)
     ))
   )
@@ -156,6 +168,15 @@ describe("McpVault against real servers", () => {
           }
           assert.isFalse(NodeFs.existsSync(NodePath.join(NodePath.dirname(root), "escape.md")))
           assert.isFalse(NodeFs.existsSync(NodePath.join(root, ".obsidian/x.md")))
+
+          // hostile note titles become safe names beside the source note, and each server writes them there
+          for (const title of ["../../escape", "/etc/passwd", "what? <a|b> \"q\" *x*: y", "..", "名".repeat(200)]) {
+            const target = relatedNotePath(new NoteRef({ title, path: "Topics/Edge cases.md" }))!
+            yield* vault.writeNote(target, `# ${title}\n`)
+            assert.strictEqual(read(root, target), `# ${title}\n`)
+            assert.strictEqual(NodePath.dirname(NodePath.join(root, target)), NodePath.join(root, "Topics"))
+          }
+          assert.deepStrictEqual(NodeFs.readdirSync(NodePath.dirname(root)).filter((f) => f.includes("escape") || f === "passwd"), [])
         }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)), 60_000)
 
       it.live("runs the whole companion: reads the concept note, writes the Related Papers note, then leaves it alone", () =>

@@ -8,17 +8,30 @@ import { Effect, Layer, TestClock } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
+import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
 import { findBlock, relatedNotePath, sanitizeTitle } from "../../src/core/compose.js"
 import { splitFrontmatter } from "../../src/core/keywords.js"
 import { CompanionOptions, NoteRef } from "../../src/core/models.js"
 import { runCompanion } from "../../src/core/workflow.js"
-import { RecordedArxivLayer, RecordedImpactLayer } from "../support/vault-recorded-ports.js"
 
 const CONCEPT = NodeFs.readFileSync(NodePath.resolve("examples/vault/Transformers Concept Note.md"), "utf8")
 const SOURCE = "Topics/Transformers Concept Note.md"
 const RELATED = "Topics/Transformers Concept Note — Related Papers.md"
+/**
+ * The offline corpus (real recorded arXiv and citation data) and the local judge,
+ * built once per file: the fixture services load the corpus on first use and keep it.
+ */
+const OfflinePorts = Layer.succeedContext(
+  await Effect.runPromise(
+    Effect.scoped(Layer.build(
+      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer).pipe(Layer.provide(NodeContext.layer))
+    ))
+  )
+)
+
 const PROMPT = "Find papers related to my 'Transformers Concept Note'"
 const NOW = Date.parse("2026-11-29T12:00:00Z")
 
@@ -38,9 +51,7 @@ const tempVault = (files: Record<string, string>) =>
 const run = (root: string, options = new CompanionOptions({}), prompt = PROMPT) =>
   runCompanion(prompt, options).pipe(
     Effect.provide(Layer.mergeAll(
-      RecordedArxivLayer,
-      RecordedImpactLayer,
-      LocalJudge.layer,
+      OfflinePorts,
       FileSystemVault.layer({ root }).pipe(Layer.provide(NodeContext.layer))
     ))
   )
