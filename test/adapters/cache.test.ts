@@ -8,6 +8,8 @@ import * as nodePath from "node:path"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
 
 const tempDir = () => fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-cache-"))
+/** The entry files (the directory also holds the prune marker). */
+const entries = (dir: string) => fs.readdirSync(dir).filter((f) => !f.startsWith("."))
 
 const cacheLayer = (options: ResponseCache.ResponseCacheOptions) =>
   ResponseCache.layer(options).pipe(Layer.provide(NodeContext.layer))
@@ -36,7 +38,7 @@ describe("ResponseCache", () => {
       assert.strictEqual(second, "<feed>Ramírez</feed>")
       assert.strictEqual(upstream.count, 1)
       assert.deepStrictEqual(yield* cache.stats, { hits: 1, misses: 1, coalesced: 0, writes: 1 })
-      const files = fs.readdirSync(dir)
+      const files = entries(dir)
       assert.strictEqual(files.length, 1)
       assert.match(files[0]!, /^arxiv\.search-[0-9a-f]{40}$/)
       const envelope = JSON.parse(fs.readFileSync(nodePath.join(dir, files[0]!), "utf8"))
@@ -123,7 +125,7 @@ describe("ResponseCache", () => {
       const error = yield* Effect.flip(cache.cached(request, failing))
       assert.strictEqual(error, "HTTP 503")
       assert.strictEqual(yield* cache.cached(request, Effect.succeed("ok")), "ok")
-      assert.strictEqual(fs.readdirSync(dir).length, 1)
+      assert.strictEqual(entries(dir).length, 1)
       assert.strictEqual(calls, 1)
     }).pipe(Effect.provide(cacheLayer({ dir })))
   })
@@ -134,7 +136,7 @@ describe("ResponseCache", () => {
     return Effect.gen(function*() {
       const cache = yield* ResponseCache.ResponseCache
       yield* cache.cached(request, upstream.fetch("feed"))
-      const file = nodePath.join(dir, fs.readdirSync(dir)[0]!)
+      const file = nodePath.join(dir, entries(dir)[0]!)
       fs.writeFileSync(file, "{\"v\":1,\"key\":\"GET htt") // a torn write
       assert.strictEqual(yield* cache.cached(request, upstream.fetch("fresh")), "fresh")
       assert.strictEqual(upstream.count, 2)
@@ -152,6 +154,27 @@ describe("ResponseCache", () => {
       assert.strictEqual(upstream.count, 2)
       assert.isFalse(fs.existsSync(dir))
     }).pipe(Effect.provide(cacheLayer({ dir, enabled: false })))
+  })
+
+  it.live("prunes entries older than the longest TTL, and nothing but its own entries", () => {
+    const dir = tempDir()
+    const upstream = counter()
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      yield* cache.cached(request, upstream.fetch("fresh"))
+      const [fresh] = fs.readdirSync(dir).filter((f) => f.startsWith("arxiv.search-"))
+      const old = `openalex.works-${"a".repeat(40)}`
+      const longAgo = new Date(Date.now() - 60 * 24 * 3600 * 1000)
+      fs.writeFileSync(nodePath.join(dir, old), "{}")
+      fs.utimesSync(nodePath.join(dir, old), longAgo, longAgo)
+      fs.writeFileSync(nodePath.join(dir, "notes.txt"), "mine")
+      fs.utimesSync(nodePath.join(dir, "notes.txt"), longAgo, longAgo)
+      assert.strictEqual(yield* cache.prune, 1)
+      const left = fs.readdirSync(dir)
+      assert.include(left, fresh)
+      assert.include(left, "notes.txt")
+      assert.notInclude(left, old)
+    }).pipe(Effect.provide(cacheLayer({ dir })))
   })
 
   it.effect("requestKey sorts parameters and leaves secrets out", () =>

@@ -61,6 +61,12 @@ export interface ResponseCacheService {
   readonly ttlOf: (endpoint: string) => Duration.Duration
   /** Counters since the layer was built. */
   readonly stats: Effect.Effect<CacheStats>
+  /**
+   * Delete entries older than the longest TTL (they can never be served) and
+   * return how many went. Only the cache's own entry files are touched. Runs
+   * in the background when the layer is built, at most once a day.
+   */
+  readonly prune: Effect.Effect<number>
 }
 
 /** @since 0.1.0 */
@@ -151,18 +157,53 @@ const isEnvelope = (u: unknown): u is Envelope => {
   return e.v === 1 && typeof e.key === "string" && typeof e.body === "string" && typeof e.expiresAt === "number"
 }
 
+/** The name of an entry file: `<endpoint>-<40 hex>`. Nothing else in the directory is ever deleted. */
+const ENTRY_FILE = /^[A-Za-z0-9_.-]+-[0-9a-f]{40}$/
+const PRUNE_MARKER = ".last-pruned"
+const PRUNE_EVERY = Duration.days(1)
+
 const fileKey = (request: CacheRequest): string =>
   `${request.endpoint.replace(/[^A-Za-z0-9_.-]/g, "_")}-${
     createHash("sha256").update(`${request.endpoint}\n${request.key}`).digest("hex").slice(0, 40)
   }`
 
+const ttlMap = (ttlTable: Readonly<Record<string, Duration.DurationInput>>): Map<string, Duration.Duration> =>
+  new Map(Object.entries({ ...defaultTtls, ...ttlTable }).map(([k, v]) => [k, Duration.decode(v)]))
+
+/** Remove entry files last written longer ago than `maxAge`. Best effort: errors skip a file. */
+const pruneDirectory = (
+  fs: FileSystem.FileSystem,
+  path: Path.Path,
+  dir: string,
+  maxAge: Duration.Duration
+): Effect.Effect<number> =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const names = yield* fs.readDirectory(dir)
+    let removed = 0
+    for (const name of names) {
+      if (!ENTRY_FILE.test(name)) continue
+      const file = path.join(dir, name)
+      const old = yield* fs.stat(file).pipe(
+        Effect.map((info) =>
+          info.type === "File" &&
+          Option.exists(info.mtime, (m) => now - m.getTime() > Duration.toMillis(maxAge))
+        ),
+        Effect.orElseSucceed(() => false)
+      )
+      if (old && (yield* fs.remove(file).pipe(Effect.as(true), Effect.orElseSucceed(() => false)))) removed++
+    }
+    return removed
+  }).pipe(Effect.orElseSucceed(() => 0))
+
 const makeService = (
   store: KeyValueStore.KeyValueStore | undefined,
   directory: string | undefined,
   ttlTable: Readonly<Record<string, Duration.DurationInput>>,
-  scope: Scope.Scope
+  scope: Scope.Scope,
+  prune: Effect.Effect<number> = Effect.succeed(0)
 ): ResponseCacheService => {
-  const ttls = new Map(Object.entries({ ...defaultTtls, ...ttlTable }).map(([k, v]) => [k, Duration.decode(v)]))
+  const ttls = ttlMap(ttlTable)
   const fallback = Duration.decode(defaultTtl)
   const ttlOf = (endpoint: string): Duration.Duration =>
     ttls.get(endpoint) ?? ttls.get(endpoint.split(".")[0]!) ?? fallback
@@ -246,7 +287,8 @@ const makeService = (
     directory,
     cached,
     ttlOf,
-    stats: Effect.sync(() => ({ ...counters }))
+    stats: Effect.sync(() => ({ ...counters })),
+    prune
   }
 }
 
@@ -277,7 +319,29 @@ export const layer = (
           )
         )
       )
-      return makeService(Option.getOrUndefined(store), Option.isSome(store) ? dir : undefined, options.ttls ?? {}, scope)
+      if (Option.isNone(store)) return makeService(undefined, undefined, options.ttls ?? {}, scope)
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* Path.Path
+      const longest = [...ttlMap(options.ttls ?? {}).values(), Duration.decode(defaultTtl)].reduce(Duration.max)
+      const prune = pruneDirectory(fs, path, dir, longest)
+      // At most once a day, in the background: a run never waits for it.
+      const marker = path.join(dir, PRUNE_MARKER)
+      const due = Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const last = yield* fs.stat(marker).pipe(
+          Effect.map((info) => Option.getOrUndefined(Option.map(info.mtime, (m) => m.getTime()))),
+          Effect.orElseSucceed(() => undefined)
+        )
+        return last === undefined || now - last > Duration.toMillis(PRUNE_EVERY)
+      })
+      yield* Effect.forkIn(
+        Effect.whenEffect(
+          Effect.zipRight(fs.writeFileString(marker, "").pipe(Effect.ignore), prune),
+          due
+        ).pipe(Effect.ignore),
+        scope
+      )
+      return makeService(store.value, dir, options.ttls ?? {}, scope, prune)
     })
   )
 
