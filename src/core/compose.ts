@@ -308,9 +308,12 @@ export const mergeNote = (existing: string | undefined, input: RelatedNoteInput,
   const found = findBlock(existing)
   const block = composeBlock(input)
   if (found === undefined) {
-    // a note with this name but no block: keep it whole and append ours
-    const sep = existing.endsWith("\n") ? "\n" : "\n\n"
-    return { _tag: "Update", content: `${existing}${sep}${wrapBlock(block)}\n` }
+    // a note with this name but no block: keep every byte of it, add our properties (so the
+    // next identical run finds it unchanged) and append our block
+    const userTags = readTags(splitFrontmatter(existing).frontmatter)
+    const head = withFrontmatter(existing, withUserTags(managedFrontmatter(input, now), userTags))
+    const sep = head.endsWith("\n") ? "\n" : "\n\n"
+    return { _tag: "Update", content: `${head}${sep}${wrapBlock(block)}\n` }
   }
   if (found.editedByUser) return { _tag: "UserEdited", content: composeNote(input, now) }
   const { frontmatter } = splitFrontmatter(existing)
@@ -322,9 +325,13 @@ export const mergeNote = (existing: string | undefined, input: RelatedNoteInput,
   const managed = withUserTags(managedFrontmatter(input, now), userTags)
   const before = existing.slice(0, found.start)
   const after = existing.slice(found.end)
-  const fmMatch = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(before)
-  const head = fmMatch === null
-    ? `---\n${mergeFrontmatter(undefined, managed)}\n---\n${before}`
-    : `---\n${mergeFrontmatter(fmMatch[1]!, managed)}\n---\n${before.slice(fmMatch[0].length)}`
-  return { _tag: "Update", content: `${head}${wrapBlock(block)}${after}` }
+  return { _tag: "Update", content: `${withFrontmatter(before, managed)}${wrapBlock(block)}${after}` }
+}
+
+/** `text` with the managed keys merged into its frontmatter, or put in a new one. */
+const withFrontmatter = (text: string, managed: ReadonlyArray<readonly [string, string]>): string => {
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)
+  return fm === null
+    ? `---\n${mergeFrontmatter(undefined, managed)}\n---\n${text}`
+    : `---\n${mergeFrontmatter(fm[1]!, managed)}\n---\n${text.slice(fm[0].length)}`
 }
