@@ -256,14 +256,24 @@ describe("mergeNote", () => {
     assert.deepStrictEqual(merged, { _tag: "UserEdited", content: note })
   })
 
-  it("appends its block to a same-named note without one, keeping every byte", () => {
-    const existing = "# Transformers Concept Note — Related Papers\n\nI started this list by hand."
-    const merged = mergeNote(existing, realInput, NOW)
-    assert.strictEqual(merged._tag, "Update")
-    if (merged._tag === "Update") {
-      assert.isTrue(merged.content.startsWith(existing))
+  it("appends its block to a same-named note without one, keeping every byte, and is unchanged on the next run", () => {
+    for (
+      const [existing, userText] of [
+        ["# Transformers Concept Note — Related Papers\n\nI started this list by hand.", "# Transformers Concept Note — Related Papers\n\nI started this list by hand."],
+        ["---\nmine: 1\ntags: [reading]\n---\nBy hand.\n", "By hand.\n"]
+      ] as const
+    ) {
+      const merged = mergeNote(existing, realInput, NOW)
+      assert.strictEqual(merged._tag, "Update")
+      if (merged._tag !== "Update") continue
+      assert.isTrue(splitFrontmatter(merged.content).body.startsWith(userText))
       assert.strictEqual(findBlock(merged.content)!.block, composeBlock(realInput))
+      assert.deepStrictEqual(mergeNote(merged.content, realInput, "2027-01-01T00:00:00Z"), { _tag: "Unchanged" })
     }
+    const withProps = mergeNote("---\nmine: 1\ntags: [reading]\n---\nBy hand.\n", realInput, NOW)
+    const fm = withProps._tag === "Update" ? splitFrontmatter(withProps.content).frontmatter! : ""
+    assert.include(fm, "mine: 1")
+    assert.include(fm, "reading")
   })
 })
 
