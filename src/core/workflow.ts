@@ -93,20 +93,22 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const candidates = found.papers
   yield* progress({ _tag: "Searched", candidates: candidates.length })
 
-  // 5. impact for all candidates in one batched call, then the judge
+  // 5. impact for all candidates in one batched call, and the judge, side by side
   const ids = candidates.map((p) => p.arxivId)
   let impactSource: Impact["source"] | undefined
   const impacts = new Map<string, Impact>()
-  if (ids.length > 0) {
+  const impactLookup = ids.length === 0 ? Effect.void : Effect.suspend(() => {
     calls.openalex++
-    const lookup = yield* openalex.worksByArxivIds(ids)
+    return openalex.worksByArxivIds(ids)
+  }).pipe(Effect.map((lookup) => {
     impactSource = lookup.source
     for (const impact of lookup.impacts) impacts.set(impact.arxivId, impact)
-  }
-  const judgements = candidates.length === 0 ? [] : yield* Effect.suspend(() => {
+  }))
+  const judging = candidates.length === 0 ? Effect.succeed([]) : Effect.suspend(() => {
     calls.judge++
     return judge.judge({ title: note.title, text: plainText(text), keywords: keywords.map((k) => k.term) }, candidates)
   })
+  const [, judgements] = yield* Effect.all([impactLookup, judging], { concurrency: 2 })
 
   // 6. decide
   const today = isoDay(yield* Clock.currentTimeMillis)
