@@ -76,6 +76,7 @@ export class ResponseCache extends Context.Tag("arxiv-companion/ResponseCache")<
 export const defaultTtls: Readonly<Record<string, Duration.DurationInput>> = {
   "arxiv.search": "1 day",
   "arxiv.ids": "7 days",
+  "arxiv.fulltext": "30 days",
   openalex: "7 days",
   judge: "30 days"
 }
