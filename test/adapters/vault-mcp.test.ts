@@ -453,6 +453,18 @@ describe("McpVault lifecycle", () => {
       assert.include(api.requests, "DELETE /mcp/")
     }).pipe(Effect.scoped))
 
+  it.live("a prompt that names no note halts before the vault is dialled", () =>
+    Effect.gen(function*() {
+      const root = yield* seedVault()
+      const api = yield* restApiStandIn({ root, apiKey: KEY })
+      const vault = yield* McpVault.make({ connection: { _tag: "Http", url: api.mcpUrl, apiKey: Redacted.make(KEY) } })
+      const error = yield* Effect.flip(
+        runCompanion("What's a transformer?").pipe(Effect.provide(Layer.mergeAll(OfflinePorts, Layer.succeed(VaultPort, vault))))
+      )
+      assert.strictEqual(error._tag, "NotEnoughInformation")
+      assert.deepStrictEqual(api.requests, [])
+    }).pipe(Effect.scoped))
+
   it.live("a stdio server is started on first use, stopped with the scope, and restarted after it dies", () =>
     Effect.gen(function*() {
       const root = yield* seedVault()
