@@ -5,15 +5,18 @@
  * `--offline` serves the recorded data. In stdio mode stdout carries only
  * the protocol: every log goes to stderr.
  *
- * The server answers `initialize` at once; the adapters' layer is loaded and
- * built on the first tool call, and then kept (one runtime for the process).
+ * Start-up is kept short: over stdio the server answers `initialize` before
+ * the tools (and Effect) are loaded; other requests wait until they are. The
+ * adapters' layer is built on the first tool call and kept: one runtime for
+ * the process.
  *
  * @since 0.1.0
  */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { Config, Effect, Exit, Layer, Logger, ManagedRuntime, Option } from "effect"
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { parseArgs } from "node:util"
-import { makeMcpServer, type McpPorts, type McpRuntime, SERVER_VERSION } from "./server.js"
+import { instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
 
 const USAGE = `Usage: arxiv-companion-mcp [options]
 
@@ -29,9 +32,17 @@ Options:
   --no-cache         Do not keep live responses on disk
   -h, --help         Show this help
   -v, --version      Show the version
+
+Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_OFFLINE=true, and the adapters' own
+(ARXIV_API_URL, OPENALEX_API_KEY, OPENROUTER_API_KEY / LLM_BASE_URL, OBSIDIAN_MCP_URL, ...).
 `
 
 const stderr = (line: string) => process.stderr.write(`[arxiv-companion-mcp] ${line}\n`)
+
+const fail = (message: string): never => {
+  process.stderr.write(`${message}\n\n${USAGE}`)
+  process.exit(2)
+}
 
 const parse = () => {
   try {
@@ -51,86 +62,84 @@ const parse = () => {
       allowPositionals: false
     }).values
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`)
-    process.exit(2)
+    return fail(e instanceof Error ? e.message : String(e))
   }
 }
 
 const main = async () => {
   const args = parse()
-  if (args.help === true) {
-    process.stderr.write(USAGE)
-    return
-  }
-  if (args.version === true) {
-    process.stderr.write(`${SERVER_VERSION}\n`)
-    return
-  }
+  if (args.help === true) return void process.stderr.write(USAGE)
+  if (args.version === true) return void process.stderr.write(`${SERVER_VERSION}\n`)
   if (args.http !== true) {
     // stdout is the protocol: anything a library prints goes to stderr instead
     console.log = console.error
     console.info = console.error
     console.debug = console.error
   }
-  const env = Effect.runSync(Effect.all({
-    vault: Config.option(Config.string("ARXIV_COMPANION_VAULT")),
-    offline: Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))
-  }).pipe(Effect.orElseSucceed(() => ({ vault: Option.none<string>(), offline: false }))))
-  const offline = args.offline === true || env.offline
-  const vault = args.vault ?? Option.getOrUndefined(env.vault)
-  const judge = args.judge === "local" || args.judge === "llm" ? args.judge : undefined
-  if (args.judge !== undefined && judge === undefined) {
-    process.stderr.write(`--judge must be local or llm\n\n${USAGE}`)
-    process.exit(2)
-  }
+  // the bin is the configuration boundary: flags first, then the environment
+  const offline = args.offline === true || /^(true|1|yes)$/i.test(process.env["ARXIV_COMPANION_OFFLINE"] ?? "")
+  const vault = args.vault ?? (process.env["ARXIV_COMPANION_VAULT"] || undefined)
+  const judge: "local" | "llm" | undefined = args.judge === undefined
+    ? undefined
+    : args.judge === "local" || args.judge === "llm"
+    ? args.judge
+    : fail("--judge must be local or llm")
   const port = Number(args.port ?? "3333")
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`--port must be a port number, got ${args.port}\n`)
-    process.exit(2)
-  }
-
-  // one runtime for the process, its layer loaded on first use
-  let runtime: Promise<ManagedRuntime.ManagedRuntime<McpPorts, unknown>> | undefined
-  const getRuntime = () =>
-    runtime ??= import("./layer.js").then(({ mcpLayer }) =>
-      ManagedRuntime.make(
-        Layer.merge(
-          mcpLayer({ vault, offline, judge, ...(args["no-cache"] === true ? { cache: false } : {}) }),
-          Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger))
-        )
-      )
-    )
-  const lazyRuntime: McpRuntime = {
-    runPromiseExit: (effect, options) =>
-      getRuntime().then(
-        (rt) => rt.runPromiseExit(effect, options),
-        (e: unknown) => Exit.die(e)
-      )
-  }
-  const serverOptions = { offline }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${args.port}`)
+  const setup = { vault, offline, judge, ...(args["no-cache"] === true ? { cache: false } : {}) }
 
   let close: () => Promise<void>
+  let runtime: { dispose: () => Promise<void>; warm: () => Promise<void> } | undefined
   if (args.http === true) {
-    const { serveHttp } = await import("./http.js")
-    const binding = await serveHttp(() => makeMcpServer(lazyRuntime, serverOptions), { host: args.host, port, log: stderr })
+    const [{ serveHttp }, { makeMcpServer }, { lazyRuntime }] = await Promise.all([
+      import("./http.js"),
+      import("./server.js"),
+      import("./runtime.js")
+    ])
+    const rt = lazyRuntime(setup)
+    runtime = rt
+    const binding = await serveHttp(() => makeMcpServer(rt, { offline }), { host: args.host, port, log: stderr })
     stderr(`listening on ${binding.url}${offline ? " (offline)" : ""}`)
     close = binding.close
   } else {
-    const server = makeMcpServer(lazyRuntime, serverOptions)
+    const server = new McpServer(
+      { name: SERVER_NAME, version: SERVER_VERSION },
+      { capabilities: SERVER_CAPABILITIES, instructions: instructions(offline) }
+    )
     const transport = new StdioServerTransport()
     await server.connect(transport)
+    // answer initialize (and ping) now; hold everything else until the tools are registered
+    const deliver = transport.onmessage!
+    const held: Array<JSONRPCMessage> = []
+    let ready = false
+    transport.onmessage = (message: JSONRPCMessage) => {
+      const method = "method" in message ? message.method : undefined
+      if (ready || method === "initialize" || method === "ping") deliver(message)
+      else held.push(message)
+    }
+    const [{ registerAll }, { lazyRuntime }] = await Promise.all([import("./server.js"), import("./runtime.js")])
+    const rt = lazyRuntime(setup)
+    runtime = rt
+    // no list_changed notifications for the initial registration
+    const quiet = ["sendToolListChanged", "sendResourceListChanged", "sendPromptListChanged"] as const
+    const saved = quiet.map((k) => server[k])
+    for (const k of quiet) server[k] = () => undefined
+    registerAll(server, rt)
+    quiet.forEach((k, i) => (server[k] = saved[i]!))
+    ready = true
+    for (const message of held.splice(0)) deliver(message)
     close = () => server.close()
     process.stdin.on("end", () => void shutdown())
   }
-  // warm the layer in the background so the first call is quick
-  setImmediate(() => void getRuntime().catch((e: unknown) => stderr(`could not set up the adapters: ${String(e)}`)))
+  // build the adapters in the background so the first call is quick
+  setTimeout(() => void runtime?.warm().catch((e: unknown) => stderr(`could not set up the adapters: ${String(e)}`)), 50)
 
   let closing = false
   const shutdown = async () => {
     if (closing) return
     closing = true
     await close().catch(() => undefined)
-    if (runtime !== undefined) await (await runtime).dispose().catch(() => undefined)
+    await runtime?.dispose().catch(() => undefined)
     process.exit(0)
   }
   process.on("SIGINT", () => void shutdown())

@@ -1,0 +1,35 @@
+/**
+ * The bin's one runtime: built from the MCP layer on first use and kept for
+ * the process's lifetime, logging to stderr.
+ *
+ * @since 0.1.0
+ */
+import { Exit, Layer, Logger, ManagedRuntime } from "effect"
+import type { CompanionSetup } from "../layers.js"
+import type { McpPorts, McpRuntime } from "./server.js"
+
+/** A lazily built runtime and how to dispose of it. */
+export interface LazyRuntime extends McpRuntime {
+  /** Build the layer now (e.g. to warm it). */
+  readonly warm: () => Promise<void>
+  readonly dispose: () => Promise<void>
+}
+
+/** One runtime over `mcpLayer(setup)`, its layer module loaded and built on first use. */
+export const lazyRuntime = (setup: CompanionSetup): LazyRuntime => {
+  let runtime: Promise<ManagedRuntime.ManagedRuntime<McpPorts, unknown>> | undefined
+  const get = () =>
+    runtime ??= import("./layer.js").then(({ mcpLayer }) =>
+      ManagedRuntime.make(
+        Layer.merge(mcpLayer(setup), Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger)))
+      )
+    )
+  return {
+    runPromiseExit: (effect, options) =>
+      get().then((rt) => rt.runPromiseExit(effect, options), (e: unknown) => Exit.die(e)),
+    warm: () => get().then((rt) => rt.runtime()).then(() => undefined),
+    dispose: async () => {
+      if (runtime !== undefined) await (await runtime).dispose()
+    }
+  }
+}
