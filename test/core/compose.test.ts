@@ -6,6 +6,7 @@ import {
   findBlock,
   hash32,
   isSafeVaultPath,
+  managedFrontmatter,
   mergeNote,
   relatedNotePath,
   relatedTitle,
@@ -71,6 +72,8 @@ const realInput: RelatedNoteInput = {
   ]
 }
 const NOW = "2026-11-29T12:00:00Z"
+/** The frontmatter keys the companion owns. */
+const MANAGED_KEYS = new Set(managedFrontmatter(realInput, NOW).map(([k]) => k))
 
 describe("composeNote", () => {
   const note = composeNote(realInput, NOW)
@@ -414,6 +417,35 @@ describe("note composition round trips", () => {
   it.prop("mergeNote(composeNote(x), x) is Unchanged, at any later time", [inputArb, nowArb, nowArb], ([input, now, later]) => {
     assert.deepStrictEqual(mergeNote(composeNote(input, now), input, later), { _tag: "Unchanged" })
   })
+
+  it.prop(
+    "an Update keeps the user's own properties, in order, byte for byte",
+    [
+      inputArb,
+      nowArb,
+      fc.array(
+        fc.tuple(
+          fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/).filter((k) => !MANAGED_KEYS.has(k)),
+          hostile.map((v) => v.replace(/[\r\n\u2028\u2029\u0085]/g, " "))
+        ),
+        { maxLength: 4 }
+      )
+    ],
+    ([input, now, props]) => {
+      const note = composeNote(input, now)
+      const userLines = props.map(([k, v]) => `${k}: ${v}`)
+      // after the first managed key, so they sit between the companion's own lines
+      const firstBreak = note.indexOf("\n", 4)
+      const edited = `${note.slice(0, firstBreak + 1)}${userLines.map((l) => `${l}\n`).join("")}${note.slice(firstBreak + 1)}`
+      const merged = mergeNote(edited, { ...input, query: `${input.query} changed` }, now)
+      assert.strictEqual(merged._tag, "Update")
+      if (merged._tag !== "Update") return
+      const fmLines = splitFrontmatter(merged.content).frontmatter!.split("\n")
+      const at = userLines.map((l) => fmLines.indexOf(l))
+      for (const [i, pos] of at.entries()) assert.isAtLeast(pos, 0, userLines[i])
+      assert.deepStrictEqual(at, [...at].sort((a, b) => a - b))
+    }
+  )
 
   it.prop("a note converted to CRLF line endings is still Unchanged", [inputArb, nowArb], ([input, now]) => {
     const crlf = composeNote(input, now).replace(/\n/g, "\r\n")
