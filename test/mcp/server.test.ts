@@ -4,6 +4,7 @@
  * copy of the demo vault): every tool, resource and prompt, and the error policy.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -216,11 +217,11 @@ describe("citation tools", () => {
 describe("run_companion", () => {
   it("writes the related-papers note into the vault and reports progress", async () => {
     const progress: Array<string> = []
-    const r = await client.callTool(
+    const r = (await client.callTool(
       { name: "run_companion", arguments: { prompt: "Find papers related to my 'Generative Adversarial Networks' note" } },
       undefined,
       { onprogress: (p) => progress.push(p.message ?? "") }
-    )
+    )) as CallToolResult
     assert.isNotTrue(r.isError)
     const s = structured(Tools.CompanionResult, r)
     assert.strictEqual(s.note, "Generative Adversarial Networks.md")
