@@ -194,16 +194,23 @@ describe("write-back", () => {
       assert.strictEqual(read(root, SOURCE), CONCEPT)
     }))
 
-  it.scoped("a note of that name without a block is kept whole, and the block is appended", () =>
+  it.scoped("a note of that name without a block keeps every word; the block is appended, and a re-run leaves it alone", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(NOW)
-      const handWritten = "---\nmine: true\n---\n# My own related papers\n\n- Bahdanau 2014\n"
+      const body = "# My own related papers\n\n- Bahdanau 2014\n"
+      const handWritten = `---\nmine: true\ntags: [reading]\n---\n${body}`
       const root = yield* tempVault({ [SOURCE]: CONCEPT, [RELATED]: handWritten })
       const report = yield* run(root)
       assert.strictEqual(report.written.status, "updated")
       const after = read(root, RELATED)
-      assert.isTrue(after.startsWith(handWritten))
-      assert.isDefined(findBlock(after))
+      const found = findBlock(after)!
+      assert.isDefined(found)
+      assert.isTrue(splitFrontmatter(after).body.startsWith(body))
+      assert.match(splitFrontmatter(after).frontmatter!, /^mine: true$/m)
+      assert.match(splitFrontmatter(after).frontmatter!, /^tags: \[.*reading.*\]$/m)
+      const again = yield* run(root)
+      assert.strictEqual(again.written.status, "unchanged")
+      assert.strictEqual(read(root, RELATED), after)
     }))
 })
 
