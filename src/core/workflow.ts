@@ -7,7 +7,7 @@
 import { Clock, Effect, Option } from "effect"
 import { buildSearchQuery, keywordQuery } from "./arxiv.js"
 import { mergeNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
-import { NotEnoughInformation, NoteNotFound, UnsafeWrite, type CompanionError } from "./errors.js"
+import { JudgeFailed, NotEnoughInformation, NoteNotFound, UnsafeWrite, type CompanionError } from "./errors.js"
 import { extractKeywords, plainText } from "./keywords.js"
 import {
   CompanionOptions,
@@ -112,8 +112,14 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
 
   // 6. decide
   const today = isoDay(yield* Clock.currentTimeMillis)
-  const scored = candidates.map((paper, i) => {
-    const judgement = judgements[i]!
+  // judgements are matched by id, so a judge that reorders or skips papers cannot mismatch them
+  const judged = new Map(judgements.map((j) => [j.arxivId, j]))
+  const unjudged = candidates.filter((p) => !judged.has(p.arxivId)).map((p) => p.arxivId)
+  if (unjudged.length > 0) {
+    return yield* new JudgeFailed({ model: judge.name, reason: `no judgement for ${unjudged.join(", ")}` })
+  }
+  const scored = candidates.map((paper) => {
+    const judgement = judged.get(paper.arxivId)!
     const impact = assessImpact(paper.published, impacts.get(paper.arxivId), today, options)
     return new ScoredPaper({ paper, judgement, impact, decision: decide(judgement, impact, options) })
   })
