@@ -159,6 +159,22 @@ describe("LiveArxiv against the loopback stand-in", () => {
       })
     ))
 
+  it.live("splits long id lists into requests of 50, each with max_results = its number of ids", () =>
+    withArxiv((arxiv, standIn) =>
+      Effect.gen(function*() {
+        const ids = Array.from({ length: 120 }, (_, i) => `1409.${String(1000 + i).padStart(4, "0")}`)
+        const lookup = yield* arxiv.getPapers([...ids, "1707.08567"])
+        assert.deepStrictEqual(standIn.requests.map((r) => r.params["max_results"]), ["50", "50", "21"])
+        assert.deepStrictEqual(
+          standIn.requests.map((r) => r.params["id_list"]!.split(",").length),
+          [50, 50, 21]
+        )
+        assert.deepStrictEqual(lookup.papers.map((p) => p.arxivId), ["1707.08567"])
+        assert.strictEqual(lookup.missing.length, 120)
+        assert.deepStrictEqual(lookup.missing, ids)
+      })
+    ))
+
   it.live("an empty search is an empty list, and no ids is no request", () =>
     withArxiv((arxiv, standIn) =>
       Effect.gen(function*() {
