@@ -1,6 +1,6 @@
 /** Runs a scoring configuration over CSFCube units (shared by eval/csfcube.ts and eval/tune.ts). */
 import { extractKeywords } from "../src/core/keywords.js"
-import { type DfTable, prepareConcept, type ScoringParams, scorePaper } from "../src/adapters/judge/score.js"
+import { type DfTable, prepareConcept, type ScoringParams, scorePaper, type TermVectors } from "../src/adapters/judge/score.js"
 import { type Benchmark, ndcgAt, precisionAt, rank, type Unit, type UnitResult } from "./csfcube-data.js"
 
 /** The concept a note would give: title, text, and the core's keyword extraction. */
@@ -15,13 +15,26 @@ export interface Scored {
   readonly ids: ReadonlyArray<string>
   readonly relevance: ReadonlyArray<number>
   readonly rankScore: ReadonlyArray<number>
+  /** the combined score before the logistic map (coverage + semanticWeight · similarity) */
+  readonly coverage: ReadonlyArray<number>
 }
 
-export const scoreUnits = (units: ReadonlyArray<Unit>, table: DfTable, p: ScoringParams): Array<Scored> =>
+export const scoreUnits = (
+  units: ReadonlyArray<Unit>,
+  table: DfTable,
+  p: ScoringParams,
+  vectors?: TermVectors
+): Array<Scored> =>
   units.map((unit) => {
-    const c = prepareConcept(conceptOf(unit), table, p)
-    const s = unit.candidates.map((cand) => scorePaper(c, cand, table, p))
-    return { unit, ids: unit.candidates.map((x) => x.id), relevance: s.map((x) => x.relevance), rankScore: s.map((x) => x.raw) }
+    const c = prepareConcept(conceptOf(unit), table, p, vectors)
+    const s = unit.candidates.map((cand) => scorePaper(c, cand, table, p, vectors))
+    return {
+      unit,
+      ids: unit.candidates.map((x) => x.id),
+      relevance: s.map((x) => x.relevance),
+      rankScore: s.map((x) => x.score),
+      coverage: s.map((x) => x.score)
+    }
   })
 
 export const metrics = (scored: ReadonlyArray<Scored>): Array<UnitResult> =>

@@ -15,7 +15,16 @@ import { JudgeFailed } from "../../core/errors.js"
 import { Judgement } from "../../core/models.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
 import { arxivDfTable } from "./dfTable.js"
-import { type DfTable, defaultParams, type PaperScore, prepareConcept, type ScoringParams, scorePaper } from "./score.js"
+import {
+  type DfTable,
+  defaultParams,
+  type PaperScore,
+  prepareConcept,
+  type ScoringParams,
+  scorePaper,
+  type TermVectors
+} from "./score.js"
+import { arxivTermVectors } from "./termVectors.js"
 
 /** The judge's name in reports. */
 export const name = "local (BM25F + arXiv IDF)"
@@ -26,20 +35,32 @@ export interface LocalJudgeOptions {
   readonly params?: Partial<ScoringParams> | undefined
   /** Override the document-frequency table (tests, other corpora). */
   readonly table?: DfTable | undefined
+  /** Override the term vectors (tests, other corpora). */
+  readonly vectors?: TermVectors | undefined
 }
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`
 
 /** A rationale a person can check: which of the note's terms the paper matched, and what it adds. */
 export const rationale = (s: PaperScore): string => {
-  const matched = s.matches.slice(0, 8).map((m) => m.term)
+  // a matched phrase stands for its words: list "machine translation", not also "machine" and "translation"
+  const shown: Array<string> = []
+  const covered = new Set<string>()
+  for (const m of s.matches) {
+    const words = m.term.split(" ")
+    if (words.every((w) => covered.has(w))) continue
+    shown.push(m.term)
+    for (const w of words) covered.add(w)
+  }
+  const matched = shown.slice(0, 8)
   const head =
     matched.length === 0
       ? "Matched none of the note's key terms"
-      : `Matched the note's terms: ${matched.join(", ")}${s.matches.length > matched.length ? ` (+${s.matches.length - matched.length} more)` : ""}`
+      : `Matched the note's terms: ${matched.join(", ")}${shown.length > matched.length ? ` (+${shown.length - matched.length} more)` : ""}`
+  const similar = s.similarity === undefined ? "" : `; topic similarity ${s.similarity.toFixed(2)}`
   const adds = s.additions.slice(0, 5)
   return (
-    `${head}. Covers ${percent(s.coverage)} of the note's weighted terms.` +
+    `${head}. Covers ${percent(s.coverage)} of the note's weighted terms${similar}.` +
     (adds.length > 0 ? ` Beyond the note: ${adds.join(", ")}.` : "")
   )
 }
@@ -48,6 +69,7 @@ export const rationale = (s: PaperScore): string => {
 export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
   const params: ScoringParams = { ...defaultParams, ...options.params }
   const table = () => options.table ?? arxivDfTable()
+  const vectors = () => (params.semanticWeight > 0 ? options.vectors ?? arxivTermVectors() : undefined)
   const judge: LlmJudgeService["judge"] = Effect.fn("LlmJudgePort.judge")(function*(
     concept: Concept,
     papers: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly abstract: string }>
@@ -55,9 +77,10 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
     return yield* Effect.try({
       try: () => {
         const t = table()
-        const prepared = prepareConcept(concept, t, params)
+        const v = vectors()
+        const prepared = prepareConcept(concept, t, params, v)
         return papers.map((paper) => {
-          const s = scorePaper(prepared, paper, t, params)
+          const s = scorePaper(prepared, paper, t, params, v)
           return new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
         })
       },

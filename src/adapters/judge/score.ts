@@ -31,7 +31,10 @@ export interface DfTable {
   readonly bigrams: ReadonlyMap<string, number>
 }
 
-/** The knobs of the scoring rule. */
+/**
+ * The knobs of the scoring rule. `defaultParams` holds the values eval/tune.ts
+ * chose on CSFCube's fold1_dev (coordinate ascent from plain BM25 settings).
+ */
 export interface ScoringParams {
   /** BM25 term-frequency saturation */
   readonly k1: number
@@ -52,25 +55,34 @@ export interface ScoringParams {
   readonly slope: number
   /** how many of the paper's salient stems novelty looks at */
   readonly noveltyTerms: number
-  /** share of the score taken from the reverse direction (the paper's salient terms found in the note) */
-  readonly reverseWeight: number
   /** how a term's count in the note becomes its weight */
-  readonly queryTf: "log" | "raw" | "sqrt" | "one"
+  readonly queryTf: "log" | "raw" | "sqrt"
+  /** exponent on IDF (1 = BM25) */
+  readonly idfPower: number
+  /** weight of the term-vector cosine added to coverage (0 = lexical only) */
+  readonly semanticWeight: number
+}
+
+/** Unit-length term vectors keyed by stem (a small LSA model of the same arXiv corpus). */
+export interface TermVectors {
+  readonly dims: number
+  readonly get: (stem: string) => Float32Array | undefined
 }
 
 export const defaultParams: ScoringParams = {
-  k1: 1.2,
+  k1: 1.6,
   b: 0.75,
   titleWeight: 2,
-  bigramWeight: 0.5,
+  bigramWeight: 1,
   maxQueryTerms: 40,
   keywordBoost: 1,
   conceptTitleBoost: 1,
-  midpoint: 0.15,
-  slope: 20,
-  noveltyTerms: 10,
-  reverseWeight: 0,
-  queryTf: "log"
+  queryTf: "log",
+  idfPower: 0.25,
+  semanticWeight: 0.05,
+  midpoint: 0.1144,
+  slope: 32.4,
+  noveltyTerms: 10
 }
 
 /** One query term: a stem or a stem pair, with what the note said and how much it weighs. */
@@ -89,9 +101,8 @@ export interface PreparedConcept {
   readonly vocabulary: ReadonlySet<string>
   /** the most a paper could score: every query term saturated */
   readonly maxScore: number
-  /** stem and stem-pair counts of the note, and its length (for the reverse direction) */
-  readonly tf: ReadonlyMap<string, number>
-  readonly length: number
+  /** the note's term-vector centroid, when term vectors are in use */
+  readonly vector: Float32Array | undefined
 }
 
 export interface ConceptInput {
@@ -112,10 +123,14 @@ export interface Match {
 }
 
 export interface PaperScore {
-  /** raw BM25F score */
-  readonly raw: number
+  /** BM25F score of the paper for the concept's query terms */
+  readonly bm25: number
   /** raw / maxScore, in [0, 1) */
   readonly coverage: number
+  /** cosine of the term-vector centroids, when term vectors are in use */
+  readonly similarity: number | undefined
+  /** coverage + semanticWeight · similarity: what relevance is a fixed function of */
+  readonly score: number
   readonly relevance: number
   readonly novelty: number
   /** matched query terms, largest contribution first */
@@ -125,7 +140,7 @@ export interface PaperScore {
 }
 
 const qtf = (n: number, p: ScoringParams): number =>
-  p.queryTf === "log" ? 1 + Math.log(Math.max(n, 1)) : p.queryTf === "raw" ? n : p.queryTf === "sqrt" ? Math.sqrt(n) : 1
+  p.queryTf === "log" ? 1 + Math.log(Math.max(n, 1)) : p.queryTf === "raw" ? n : Math.sqrt(n)
 
 const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
 
@@ -154,7 +169,12 @@ const surfaceForms = (tokens: ReadonlyArray<Token | null>): Map<string, string> 
 }
 
 /** Reduce a concept to its weighted query terms. */
-export const prepareConcept = (concept: ConceptInput, table: DfTable, p: ScoringParams): PreparedConcept => {
+export const prepareConcept = (
+  concept: ConceptInput,
+  table: DfTable,
+  p: ScoringParams,
+  vectors?: TermVectors
+): PreparedConcept => {
   const body = tokenize(concept.text)
   const title = tokenize(concept.title)
   const kw = concept.keywords.flatMap((k) => [...tokenize(k), null])
@@ -174,7 +194,7 @@ export const prepareConcept = (concept: ConceptInput, table: DfTable, p: Scoring
     [...m]
       .filter(([, n]) => n > 0)
       .map(([key, n]) => {
-        const i = idf(table, key, pair)
+        const i = Math.pow(idf(table, key, pair), p.idfPower)
         const weight = qtf(n, p)
         const shown = pair ? key.split(" ").map((s) => surface.get(s) ?? s).join(" ") : surface.get(key) ?? key
         return { key, surface: shown, idf: i, weight, pair, salience: weight * i }
@@ -183,10 +203,8 @@ export const prepareConcept = (concept: ConceptInput, table: DfTable, p: Scoring
       .slice(0, p.maxQueryTerms)
   const terms = [...pick(tf, false), ...(p.bigramWeight > 0 ? pick(pairTf, true) : [])]
   const maxScore = terms.reduce((s, t) => s + t.idf * t.weight * (t.pair ? p.bigramWeight : 1) * (p.k1 + 1), 0)
-  const docTf = new Map<string, number>([...tf, ...pairTf])
-  let length = 0
-  for (const t of [...title, ...body]) if (t !== null) length++
-  return { terms, vocabulary: new Set(tf.keys()), maxScore, tf: docTf, length }
+  const vector = vectors !== undefined && p.semanticWeight > 0 ? centroid(tf, table, vectors) : undefined
+  return { terms, vocabulary: new Set(tf.keys()), maxScore, vector }
 }
 
 /** Score one paper against a prepared concept. Depends on nothing but the two and the table. */
@@ -194,7 +212,8 @@ export const scorePaper = (
   concept: PreparedConcept,
   paper: PaperInput,
   table: DfTable,
-  p: ScoringParams
+  p: ScoringParams,
+  vectors?: TermVectors
 ): PaperScore => {
   const title = tokenize(paper.title)
   const abstract = tokenize(paper.abstract)
@@ -206,46 +225,32 @@ export const scorePaper = (
   for (const b of bigrams(abstract)) count(tf, b, 1)
 
   const norm = 1 - p.b + p.b * (length / table.averageLength)
-  let raw = 0
+  let bm25 = 0
   const matches: Array<Match> = []
   for (const t of concept.terms) {
     const f = tf.get(t.key)
     if (f === undefined) continue
     const tfn = f / norm
     const c = t.idf * t.weight * (t.pair ? p.bigramWeight : 1) * ((tfn * (p.k1 + 1)) / (tfn + p.k1))
-    raw += c
+    bm25 += c
     matches.push({ term: t.surface, contribution: c })
   }
   matches.sort((a, b) => b.contribution - a.contribution || (a.term < b.term ? -1 : 1))
-  let coverage = concept.maxScore > 0 ? Math.min(raw / concept.maxScore, 1) : 0
-  if (p.reverseWeight > 0) {
-    // the paper's salient terms as the query, the note as the document
-    const pick = [...tf]
-      .map(([k, f]) => ({ k, pair: k.includes(" "), w: qtf(f, p), i: idf(table, k, k.includes(" ")) }))
-      .filter((x) => !x.pair || p.bigramWeight > 0)
-    const uni = pick.filter((x) => !x.pair).sort((a, b) => b.w * b.i - a.w * a.i || (a.k < b.k ? -1 : 1)).slice(0, p.maxQueryTerms)
-    const bi = pick.filter((x) => x.pair).sort((a, b) => b.w * b.i - a.w * a.i || (a.k < b.k ? -1 : 1)).slice(0, p.maxQueryTerms)
-    const cn = 1 - p.b + p.b * (concept.length / table.averageLength)
-    let rr = 0
-    let rm = 0
-    for (const x of [...uni, ...bi]) {
-      const m = x.i * x.w * (x.pair ? p.bigramWeight : 1)
-      rm += m * (p.k1 + 1)
-      const f = concept.tf.get(x.k)
-      if (f === undefined) continue
-      const tfn = f / cn
-      rr += m * ((tfn * (p.k1 + 1)) / (tfn + p.k1))
-    }
-    const rev = rm > 0 ? rr / rm : 0
-    coverage = (1 - p.reverseWeight) * coverage + p.reverseWeight * rev
-    raw = coverage
+  const coverage = concept.maxScore > 0 ? Math.min(bm25 / concept.maxScore, 1) : 0
+  let similarity: number | undefined
+  if (concept.vector !== undefined && vectors !== undefined) {
+    const uni = new Map<string, number>()
+    for (const [k, f] of tf) if (!k.includes(" ")) uni.set(k, f)
+    similarity = cosine(concept.vector, centroid(uni, table, vectors))
   }
-  const relevance = 1 / (1 + Math.exp(-p.slope * (coverage - p.midpoint)))
+  const score = similarity === undefined ? coverage : coverage + p.semanticWeight * similarity
+  const relevance = 1 / (1 + Math.exp(-p.slope * (score - p.midpoint)))
 
   // novelty: the paper's own salient stems (tf·idf), and how much of that weight the note never uses
   const surface = surfaceForms([...title, null, ...abstract])
+  // salient = log count × IDF over stems the reference corpus knows (a one-off word is not what a paper is about)
   const salient = [...tf]
-    .filter(([k]) => !k.includes(" "))
+    .filter(([k]) => !k.includes(" ") && table.unigrams.has(k))
     .map(([k, f]) => ({ k, w: (1 + Math.log(f)) * idf(table, k, false) }))
     .sort((a, b) => b.w - a.w || (a.k < b.k ? -1 : 1))
     .slice(0, p.noveltyTerms)
@@ -253,13 +258,39 @@ export const scorePaper = (
   const outside = salient.filter((x) => !concept.vocabulary.has(x.k))
   const novelty = total > 0 ? outside.reduce((s, x) => s + x.w, 0) / total : 0
   return {
-    raw,
+    bm25,
     coverage,
+    similarity,
+    score,
     relevance: clamp01(relevance),
     novelty: clamp01(novelty),
     matches,
     additions: outside.map((x) => surface.get(x.k) ?? x.k)
   }
+}
+
+/** IDF-weighted mean of the term vectors of a bag of stems. */
+const centroid = (tf: ReadonlyMap<string, number>, table: DfTable, vectors: TermVectors): Float32Array => {
+  const v = new Float32Array(vectors.dims)
+  for (const [k, f] of tf) {
+    const w = vectors.get(k)
+    if (w === undefined || f <= 0) continue
+    const weight = (1 + Math.log(f)) * idf(table, k, false)
+    for (let i = 0; i < v.length; i++) v[i]! += weight * w[i]!
+  }
+  return v
+}
+
+const cosine = (a: Float32Array, b: Float32Array): number => {
+  let dot = 0
+  let na = 0
+  let nb = 0
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!
+    na += a[i]! * a[i]!
+    nb += b[i]! * b[i]!
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb)
 }
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0)

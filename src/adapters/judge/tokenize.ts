@@ -60,6 +60,25 @@ export const isStopWord = (word: string): boolean => STOP.has(word)
  * or punctuation) so that phrases never straddle one.
  */
 export const tokenize = (text: string): ReadonlyArray<Token | null> => {
+  const hit = tokenCache.get(text)
+  if (hit !== undefined) return hit
+  const out = tokenizeUncached(text)
+  if (tokenCache.size >= cacheLimit) tokenCache.delete(tokenCache.keys().next().value!)
+  tokenCache.set(text, out)
+  return out
+}
+
+// the same abstracts are judged again and again (against several notes, in reruns)
+const tokenCache = new Map<string, ReadonlyArray<Token | null>>()
+let cacheLimit = 2048
+
+/** How many tokenised texts to keep (evaluation scripts raise it to hold a whole benchmark). */
+export const setTokenCacheLimit = (n: number): void => {
+  cacheLimit = Math.max(1, n)
+  tokenCache.clear()
+}
+
+const tokenizeUncached = (text: string): ReadonlyArray<Token | null> => {
   const out: Array<Token | null> = []
   const normal = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
   for (const m of normal.matchAll(/[a-z0-9]+|[^a-z0-9\s]+/g)) {

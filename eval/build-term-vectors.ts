@@ -1,0 +1,123 @@
+/**
+ * Builds the local judge's term vectors: a small LSA model of the CC0 arXiv
+ * abstracts in ../shared/data/corpus (the same 36k records as the IDF table).
+ * CSFCube is never read here.
+ *
+ * Steps: the VOCAB most frequent stems (same tokenizer as the judge); counts of
+ * stem pairs within WINDOW content tokens of each other; positive PMI with
+ * context-distribution smoothing (0.75); a seeded randomized SVD (ml-matrix
+ * QR + SVD of the small projected matrix, two power iterations); vectors
+ * U·sqrt(S) without the first component (word frequency), unit length,
+ * quantised to int8. Writes src/adapters/judge/termVectors.generated.ts.
+ *
+ *   node --import tsx eval/build-term-vectors.ts [corpusDir]
+ */
+import { Matrix, QrDecomposition, SingularValueDecomposition } from "ml-matrix"
+import { createReadStream, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { createGunzip } from "node:zlib"
+import { tokenize } from "../src/adapters/judge/tokenize.js"
+
+const VOCAB = 8000
+const COMPONENTS = 64
+const WINDOW = 5
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const corpusDir = resolve(process.argv[2] ?? process.env.ARXIV_CORPUS_DIR ?? join(repo, "..", "shared", "data", "corpus"))
+
+const docs: Array<Array<string>> = []
+const seen = new Set<string>()
+const df = new Map<string, number>()
+const input = createReadStream(join(corpusDir, "arxiv_oai_dc_ml_2007-2017.jsonl.gz")).pipe(createGunzip())
+for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+  if (line.trim() === "") continue
+  const r = JSON.parse(line) as { id: string; title?: string; abstract?: string }
+  if (seen.has(r.id)) continue
+  seen.add(r.id)
+  const toks = tokenize(`${r.title ?? ""}. ${r.abstract ?? ""}`).flatMap((t) => (t === null ? [] : [t.stem]))
+  docs.push(toks)
+  for (const s of new Set(toks)) df.set(s, (df.get(s) ?? 0) + 1)
+}
+const vocab = [...df]
+  .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  .slice(0, VOCAB)
+  .map(([s]) => s)
+const V = vocab.length
+const index = new Map(vocab.map((w, i) => [w, i]))
+
+// co-occurrence counts within the window, then PPMI as a sparse (CSR) matrix
+const rows: Array<Map<number, number>> = Array.from({ length: V }, () => new Map())
+let total = 0
+for (const d of docs) {
+  const ids = d.map((s) => index.get(s) ?? -1)
+  for (let i = 0; i < ids.length; i++) {
+    const a = ids[i]!
+    if (a < 0) continue
+    for (let j = Math.max(0, i - WINDOW); j < Math.min(ids.length, i + WINDOW + 1); j++) {
+      const b = ids[j]!
+      if (j === i || b < 0 || b === a) continue
+      rows[a]!.set(b, (rows[a]!.get(b) ?? 0) + 1)
+      total++
+    }
+  }
+}
+const rowSum = rows.map((r) => [...r.values()].reduce((s, v) => s + v, 0))
+const ctx = rowSum.map((n) => Math.pow(n, 0.75))
+const ctxSum = ctx.reduce((s, v) => s + v, 0)
+const indptr: Array<number> = [0]
+const indices: Array<number> = []
+const data: Array<number> = []
+for (let a = 0; a < V; a++) {
+  for (const [b, n] of [...rows[a]!].sort((x, y) => x[0] - y[0])) {
+    const pmi = Math.log(n / total / ((rowSum[a]! / total) * (ctx[b]! / ctxSum)))
+    if (pmi > 0) (indices.push(b), data.push(pmi))
+  }
+  indptr.push(indices.length)
+}
+
+/** PPMI (V×V, sparse) times a dense V×k matrix. */
+const times = (x: Matrix): Matrix => {
+  const k = x.columns
+  const xs = x.to2DArray()
+  const out = new Matrix(V, k)
+  for (let a = 0; a < V; a++) {
+    const acc = new Float64Array(k)
+    for (let p = indptr[a]!; p < indptr[a + 1]!; p++) {
+      const v = data[p]!
+      const row = xs[indices[p]!]!
+      for (let c = 0; c < k; c++) acc[c]! += v * row[c]!
+    }
+    for (let c = 0; c < k; c++) out.set(a, c, acc[c]!)
+  }
+  return out
+}
+let seed = 42
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648
+  return seed / 2147483648 - 0.5
+}
+const L = COMPONENTS + 16
+let y = times(new Matrix(Array.from({ length: V }, () => Array.from({ length: L }, random))))
+for (let it = 0; it < 2; it++) y = times(new QrDecomposition(y).orthogonalMatrix)
+const q = new QrDecomposition(y).orthogonalMatrix
+const svd = new SingularValueDecomposition(times(q), { autoTranspose: true })
+const u = svd.leftSingularVectors
+const s = svd.diagonal
+
+const dims = COMPONENTS - 1
+const bytes = new Int8Array(V * dims)
+for (let a = 0; a < V; a++) {
+  const v = Array.from({ length: dims }, (_, c) => u.get(a, c + 1) * Math.sqrt(s[c + 1]!))
+  const n = Math.hypot(...v) || 1
+  v.forEach((x, c) => (bytes[a * dims + c] = Math.max(-127, Math.min(127, Math.round((127 * x) / n)))))
+}
+const out = join(repo, "src", "adapters", "judge", "termVectors.generated.ts")
+const source = `LSA (PPMI, window ${WINDOW}, randomized SVD, components 2..${COMPONENTS}) of ${docs.length} arXiv abstracts (CC0 1.0), cs.LG/stat.ML/cs.CL/cs.CV/cs.NE/cs.AI 2007-05..2017-04, via HeinrichHartmann/arxiv_meta@1d3cff6`
+writeFileSync(
+  out,
+  `/**\n * Term vectors for the local judge. GENERATED by eval/build-term-vectors.ts: do not edit.\n * Source: ${source}.\n * @internal\n */\n` +
+    `export const packedTermVectors: {\n  readonly source: string\n  readonly dims: number\n  readonly stems: string\n  readonly int8Base64: string\n} = ${JSON.stringify({ source, dims, stems: vocab.join("\n"), int8Base64: Buffer.from(bytes.buffer).toString("base64") })}\n`
+)
+console.log(`${V} stems × ${dims} dims, top singular values ${[...s.slice(0, 4)].map((x) => x.toFixed(1)).join(", ")} -> ${out}`)

@@ -1,0 +1,135 @@
+/**
+ * How the local judge's defaults were chosen: coordinate ascent over a small
+ * grid of scoring knobs, maximising mean nDCG@10 on CSFCube's upstream
+ * `fold1_dev` units only; then a class-balanced logistic fit (grade >= 2 vs
+ * grade 0, on the same fold) of the map from combined score to relevance.
+ * Prints the chosen settings and their score on the held-out `fold1_test`.
+ * Copy the printed settings into `defaultParams` (src/adapters/judge/score.ts).
+ *
+ *   node --import tsx eval/tune.ts [fold]      (default fold1_dev)
+ */
+import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
+import { defaultParams, type ScoringParams } from "../src/adapters/judge/score.js"
+import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
+import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
+import { benchmarkRoot, foldKeys, loadBenchmark, summarize } from "./csfcube-data.js"
+import { metrics, scoreUnits } from "./run-scorer.js"
+
+type Knob = Exclude<keyof ScoringParams, "midpoint" | "slope" | "noveltyTerms">
+const GRID: { readonly [K in Knob]: ReadonlyArray<ScoringParams[K]> } = {
+  k1: [0.9, 1.2, 1.6, 2.0],
+  b: [0.6, 0.75, 0.9, 1.0],
+  titleWeight: [1, 1.5, 2, 3],
+  bigramWeight: [0, 0.25, 0.5, 1],
+  maxQueryTerms: [30, 40, 60, 100],
+  keywordBoost: [0, 1, 2],
+  conceptTitleBoost: [0, 1, 2, 3],
+  idfPower: [0.25, 0.5, 0.75, 1],
+  queryTf: ["log", "sqrt", "raw"],
+  semanticWeight: [0, 0.05, 0.1, 0.15, 0.2, 0.3]
+}
+
+setTokenCacheLimit(20_000)
+const fold = process.argv[2] ?? "fold1_dev"
+const heldOut = fold.endsWith("_dev") ? fold.replace("_dev", "_test") : fold.replace("_test", "_dev")
+const bench = loadBenchmark(benchmarkRoot())
+const tuneKeys = foldKeys(bench, fold)
+const tuneUnits = bench.units.filter((u) => tuneKeys.has(u.key))
+const table = arxivDfTable()
+const vectors = arxivTermVectors()
+
+const objective = (p: ScoringParams): number => summarize(metrics(scoreUnits(tuneUnits, table, p, vectors))).ndcg10
+
+/** Where the search starts: plain BM25 settings, no IDF damping, no term vectors. */
+const START: ScoringParams = {
+  ...defaultParams,
+  k1: 1.2,
+  b: 0.75,
+  titleWeight: 2,
+  bigramWeight: 0.5,
+  maxQueryTerms: 40,
+  keywordBoost: 1,
+  conceptTitleBoost: 1,
+  queryTf: "log",
+  idfPower: 1,
+  semanticWeight: 0
+}
+
+let best: ScoringParams = { ...START }
+let bestScore = objective(best)
+console.log(`tuning on ${fold} (${tuneUnits.length} units); start ${bestScore.toFixed(4)}`)
+for (let pass = 1; pass <= 2; pass++) {
+  let improved = false
+  for (const knob of Object.keys(GRID) as Array<Knob>) {
+    for (const value of GRID[knob]) {
+      if (best[knob] === value) continue
+      const candidate = { ...best, [knob]: value } as ScoringParams
+      const score = objective(candidate)
+      // a change must beat the incumbent by a margin, so noise does not move the defaults
+      if (score > bestScore + 0.002) {
+        best = candidate
+        bestScore = score
+        improved = true
+        console.log(`  pass ${pass}: ${knob} = ${String(value)} -> ${score.toFixed(4)}`)
+      }
+    }
+  }
+  if (!improved) break
+}
+
+// calibration: relevance = 1 / (1 + exp(-slope · (score − midpoint))), fitted class-balanced
+const scored = scoreUnits(tuneUnits, table, best, vectors)
+const xs: Array<number> = []
+const ys: Array<number> = []
+for (const s of scored) {
+  s.ids.forEach((id, i) => {
+    const g = s.unit.grades.get(id) ?? 0
+    if (g === 1) return
+    xs.push(s.coverage[i]!)
+    ys.push(g >= 2 ? 1 : 0)
+  })
+}
+const nPos = ys.filter((y) => y === 1).length
+const nNeg = ys.length - nPos
+const wPos = ys.length / (2 * nPos)
+const wNeg = ys.length / (2 * nNeg)
+// Newton's method on (a, c) for p = sigmoid(a·x + c)
+let a = 10
+let c = -1
+for (let it = 0; it < 100; it++) {
+  let ga = 0
+  let gc = 0
+  let haa = 0
+  let hac = 0
+  let hcc = 0
+  xs.forEach((x, i) => {
+    const w = ys[i] === 1 ? wPos : wNeg
+    const p = 1 / (1 + Math.exp(-(a * x + c)))
+    const r = (p - ys[i]!) * w
+    ga += r * x
+    gc += r
+    const h = p * (1 - p) * w
+    haa += h * x * x
+    hac += h * x
+    hcc += h
+  })
+  const det = haa * hcc - hac * hac
+  const da = (hcc * ga - hac * gc) / det
+  const dc = (haa * gc - hac * ga) / det
+  a -= da
+  c -= dc
+  if (Math.abs(da) + Math.abs(dc) < 1e-9) break
+}
+const slope = Math.round(a * 10) / 10
+const midpoint = Math.round((-c / a) * 10_000) / 10_000
+best = { ...best, slope, midpoint }
+
+const all = metrics(scoreUnits(bench.units, table, best, vectors))
+const heldKeys = foldKeys(bench, heldOut)
+console.log("")
+console.log(`chosen on ${fold}: nDCG@10 ${bestScore.toFixed(4)}`)
+console.log(`held out ${heldOut}: nDCG@10 ${summarize(all.filter((r) => heldKeys.has(r.key))).ndcg10.toFixed(4)}`)
+console.log(`all 50 units: nDCG@10 ${summarize(all).ndcg10.toFixed(4)}`)
+console.log("")
+console.log("settings (paste into defaultParams):")
+console.log(JSON.stringify(best, null, 2))
