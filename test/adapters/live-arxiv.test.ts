@@ -14,7 +14,7 @@ import { type ArxivFault, type ArxivStandIn, arxivStandIn, type ArxivStandInOpti
 const fast: LiveArxiv.LiveArxivOptions = {
   contact: "tests@example.org",
   minInterval: "5 millis",
-  timeout: "400 millis",
+  timeout: "5 seconds",
   retry: { baseDelay: "5 millis", maxDelay: "20 millis" }
 }
 
@@ -232,7 +232,7 @@ describe("LiveArxiv against the loopback stand-in", () => {
             assert.strictEqual(result.papers.length, 10)
             assert.strictEqual(standIn.requests.length, 2)
             assert.strictEqual(standIn.requests[0]!.fault, fault._tag)
-          }), { client }))
+          }), { client, arxiv: { timeout: fault._tag === "Hang" ? "1 second" : "5 seconds" } }))
     }
   }
 
@@ -277,8 +277,7 @@ describe("LiveArxiv against the loopback stand-in", () => {
         assert.strictEqual(error._tag, "UpstreamUnavailable")
         assert.include(error.message, "no answer within")
         assert.strictEqual(standIn.requests.length, LiveArxiv.arxivRetryPolicy.maxAttempts)
-      })
-    ))
+      }), { arxiv: { timeout: "300 millis" } }))
 
   it.live("does not wait out a Retry-After longer than it is willing to, and reports it", () =>
     withArxiv((arxiv, standIn) =>
