@@ -5,18 +5,17 @@
  * `--offline` serves the recorded data. In stdio mode stdout carries only
  * the protocol: every log goes to stderr.
  *
- * Start-up is kept short: over stdio the server answers `initialize` before
- * the tools (and Effect) are loaded; other requests wait until they are. The
+ * Start-up is kept short: over stdio the bin answers `initialize` from
+ * static data before the MCP SDK, the tools and Effect are loaded; other
+ * requests wait until they are (see earlyStdio.ts). The
  * adapters' layer is built on the first tool call and kept: one runtime for
  * the process.
  *
  * @since 0.1.0
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { parseArgs } from "node:util"
-import { instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
+import { earlyStdio } from "./earlyStdio.js"
+import { initializeResult, instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
 
 const USAGE = `Usage: arxiv-companion-mcp [options]
 
@@ -102,32 +101,21 @@ const main = async () => {
     stderr(`listening on ${binding.url}${offline ? " (offline)" : ""}`)
     close = binding.close
   } else {
+    // answer initialize now, from static data; the SDK and the tools load meanwhile
+    const transport = earlyStdio({ initialize: (version) => initializeResult(version, offline) })
+    const [{ McpServer }, { registerAll }, { lazyRuntime }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/server/mcp.js"),
+      import("./server.js"),
+      import("./runtime.js")
+    ])
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
       { capabilities: SERVER_CAPABILITIES, instructions: instructions(offline) }
     )
-    const transport = new StdioServerTransport()
-    await server.connect(transport)
-    // answer initialize (and ping) now; hold everything else until the tools are registered
-    const deliver = transport.onmessage!
-    const held: Array<JSONRPCMessage> = []
-    let ready = false
-    transport.onmessage = (message: JSONRPCMessage) => {
-      const method = "method" in message ? message.method : undefined
-      if (ready || method === "initialize" || method === "ping") deliver(message)
-      else held.push(message)
-    }
-    const [{ registerAll }, { lazyRuntime }] = await Promise.all([import("./server.js"), import("./runtime.js")])
     const rt = lazyRuntime(setup)
     runtime = rt
-    // no list_changed notifications for the initial registration
-    const quiet = ["sendToolListChanged", "sendResourceListChanged", "sendPromptListChanged"] as const
-    const saved = quiet.map((k) => server[k])
-    for (const k of quiet) server[k] = () => undefined
     registerAll(server, rt)
-    quiet.forEach((k, i) => (server[k] = saved[i]!))
-    ready = true
-    for (const message of held.splice(0)) deliver(message)
+    await server.connect(transport)
     close = () => server.close()
     process.stdin.on("end", () => void shutdown())
   }

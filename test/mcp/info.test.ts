@@ -1,0 +1,64 @@
+/**
+ * The bin answers `initialize` from static data before loading the SDK
+ * (src/mcp/earlyStdio.ts); that data must be what the SDK server would say.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
+import { Effect } from "effect"
+import { PassThrough } from "node:stream"
+import { assert, describe, it } from "vitest"
+import { earlyStdio } from "../../src/mcp/earlyStdio.js"
+import { initializeResult, SUPPORTED_PROTOCOL_VERSIONS as OURS } from "../../src/mcp/info.js"
+import { makeMcpServer } from "../../src/mcp/server.js"
+
+const noRuntime = { runPromiseExit: () => Effect.runPromiseExit(Effect.die("unused")) }
+
+describe("static initialize", () => {
+  it("supports the SDK's protocol versions, newest first", () => {
+    assert.deepEqual(OURS, SUPPORTED_PROTOCOL_VERSIONS)
+    assert.strictEqual(OURS[0], LATEST_PROTOCOL_VERSION)
+    assert.strictEqual(initializeResult("1999-01-01", false).protocolVersion, LATEST_PROTOCOL_VERSION)
+    assert.strictEqual(initializeResult("2025-03-26", false).protocolVersion, "2025-03-26")
+  })
+
+  it("declares exactly the capabilities the SDK server reports once everything is registered", async () => {
+    const server = makeMcpServer(noRuntime)
+    const [a, b] = InMemoryTransport.createLinkedPair()
+    const client = new Client({ name: "c", version: "0" })
+    await Promise.all([server.connect(b), client.connect(a)])
+    assert.deepEqual(client.getServerCapabilities(), initializeResult(undefined, false).capabilities)
+    assert.strictEqual(client.getInstructions(), initializeResult(undefined, false).instructions)
+    await client.close()
+  })
+
+  it("earlyStdio answers initialize and ping at once, replays the rest after connect, drops the duplicate answer", async () => {
+    const stdin = new PassThrough()
+    const stdout = new PassThrough()
+    const lines: Array<Record<string, unknown>> = []
+    stdout.on("data", (d: Buffer) => {
+      for (const l of d.toString().split("\n")) if (l.trim() !== "") lines.push(JSON.parse(l) as Record<string, unknown>)
+    })
+    const transport = earlyStdio({ initialize: (v) => initializeResult(v, true), stdin, stdout })
+    stdin.write(JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "0" } }
+    }) + "\n")
+    stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n")
+    stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n")
+    stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }) + "\n")
+    await new Promise((r) => setTimeout(r, 20))
+    assert.deepEqual(lines.map((l) => l["id"]), [1, 2])
+    assert.strictEqual((lines[0]!["result"] as { protocolVersion: string }).protocolVersion, "2025-06-18")
+    const server = makeMcpServer(noRuntime, { offline: true })
+    await server.connect(transport)
+    await new Promise((r) => setTimeout(r, 50))
+    // initialize answered once; tools/list answered by the SDK server after connecting
+    assert.deepEqual(lines.map((l) => l["id"]), [1, 2, 3])
+    assert.strictEqual(((lines[2]!["result"] as { tools: Array<unknown> }).tools).length, 13)
+    assert.deepEqual(server.server.getClientVersion(), { name: "c", version: "0" })
+    await server.close()
+  })
+})
