@@ -55,6 +55,10 @@ describe("LiveArxiv against the loopback stand-in", () => {
         assert.strictEqual(result.papers.length, 10)
         assert.strictEqual(result.total, 214881)
         assert.strictEqual(result.papers[0]!.arxivId, "2202.12139")
+        // UTF-8 end to end: names with accents arrive intact, without the Latin-1 mojibake one recorder had
+        const names = result.papers.flatMap((p) => p.authors)
+        assert.isTrue(names.some((n) => /[^\x00-\x7f]/.test(n)))
+        assert.isFalse(names.some((n) => /Ã.|Â./.test(n)))
         assert.strictEqual(standIn.requests.length, 1)
         const request = standIn.requests[0]!
         assert.strictEqual(request.params["search_query"], "(all:testing)")
@@ -219,7 +223,8 @@ describe("LiveArxiv against the loopback stand-in", () => {
     ["a timeout", Fault.hang()],
     ["a connection reset", Fault.reset()],
     ["a body cut off mid-transfer", Fault.truncated()],
-    ["malformed XML", Fault.malformedXml()]
+    ["malformed XML", Fault.malformedXml()],
+    ["an empty page for a query that has results", Fault.emptyPage()]
   ]
   const clients = [["node:http", NodeHttpClient.layer], ["undici", NodeHttpClient.layerUndici]] as const
   for (const [clientName, client] of clients) {

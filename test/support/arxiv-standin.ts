@@ -50,6 +50,8 @@ export type ArxivFault =
   | { readonly _tag: "Truncated" }
   /** HTTP 200 with a feed cut in the middle of an element (a complete HTTP message). */
   | { readonly _tag: "MalformedXml" }
+  /** HTTP 200 with a valid feed that reports results but carries no entry (arxiv.py's "unexpected empty page"). */
+  | { readonly _tag: "EmptyPage" }
   /** Answer normally, after this much extra latency. */
   | { readonly _tag: "Delay"; readonly millis: number }
 
@@ -67,6 +69,7 @@ export const Fault = {
   reset: (): ArxivFault => ({ _tag: "Reset" }),
   truncated: (): ArxivFault => ({ _tag: "Truncated" }),
   malformedXml: (): ArxivFault => ({ _tag: "MalformedXml" }),
+  emptyPage: (): ArxivFault => ({ _tag: "EmptyPage" }),
   delay: (millis: number): ArxivFault => ({ _tag: "Delay", millis })
 } as const
 
@@ -431,7 +434,11 @@ export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Prom
         res.writeHead(400, { "content-type": "application/atom+xml; charset=utf-8" }).end(errorFeed(fault.id))
         return
       }
-      const { body, status } = answer(url.searchParams)
+      const answered = answer(url.searchParams)
+      const status = answered.status
+      const body = fault?._tag === "EmptyPage"
+        ? answered.body.replace(/\s*<entry>[\s\S]*<\/entry>/, "")
+        : answered.body
       const bytes = Buffer.from(body, "utf8")
       if (fault?._tag === "Truncated") {
         res.writeHead(status, { "content-type": "application/atom+xml; charset=utf-8", "content-length": bytes.length })
