@@ -142,9 +142,12 @@ interface Live {
 export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOptions) {
   const name = describeConnection(options.connection)
   const timeoutMs = Duration.toMillis(Duration.decode(options.timeout ?? Duration.seconds(30)))
-  const secrets = [options.connection._tag === "Http" ? options.connection.apiKey : undefined, options.restApi?.apiKey]
-    .flatMap((k) => (k === undefined ? [] : [Redacted.value(k)]))
-    .filter((k) => k.length > 0)
+  const c = options.connection
+  const secrets = [
+    c._tag === "Http" && c.apiKey !== undefined ? Redacted.value(c.apiKey) : undefined,
+    c._tag === "Stdio" ? c.env?.OBSIDIAN_API_KEY : undefined,
+    options.restApi?.apiKey === undefined ? undefined : Redacted.value(options.restApi.apiKey)
+  ].filter((k): k is string => k !== undefined && k.length >= 4)
   const scrub = (text: string): string =>
     secrets.reduce((t, key) => t.split(key).join("***"), text).replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 600)
 
@@ -191,7 +194,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
       const error = result.left
       const text = errorText(error)
       // a TLS complaint (self-signed certificate) says nothing about Obsidian: let the server try
-      if (/certificate|self.signed|TLS|SSL/i.test(text)) return
+      if (/cert|self.signed|TLS|SSL|signature/i.test(text)) return
       const refused = error._tag === "TimeoutException" || (error._tag === "RequestError" && error.reason === "Transport")
       if (refused) {
         return yield* unavailable(
