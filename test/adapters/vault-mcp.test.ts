@@ -3,13 +3,15 @@
  * - @modelcontextprotocol/server-filesystem and @bitbonsai/mcpvault over a temp vault (stdio);
  * - obsidian-mcp-server 2.0.7 (stdio) against the Local REST API stand-in;
  * - the stand-in's own /mcp/ endpoint (Streamable HTTP), as the plugin ≥ 4.0 serves it.
- * Each proves list/read/write byte for byte, hostile paths refused, and a whole
- * companion run writing the Related Papers note. Failure modes, profiles,
+ * Each is connected through the environment as a user would (OBSIDIAN_MCP_COMMAND /
+ * OBSIDIAN_MCP_URL, OBSIDIAN_API_KEY, OBSIDIAN_BASE_URL) and proves list/read/write
+ * byte for byte, hostile paths refused, and a whole companion run writing the
+ * Related Papers note. Failure modes, profiles,
  * lifecycle and configuration: vault-mcp-failures.test.ts.
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { ConfigProvider, Effect, Layer, Option, type Scope } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import * as McpVault from "../../src/adapters/vault/McpVault.js"
@@ -18,45 +20,51 @@ import { CompanionOptions, NoteRef } from "../../src/core/models.js"
 import { VaultPort, type VaultService } from "../../src/core/ports/VaultPort.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { restApiStandIn } from "../support/rest-api-standin.js"
-import { CONCEPT, CYANHEADS2, EDGE, FS_SERVER, KEY, MCPVAULT, offlinePorts, read, seedVault, stdio } from "../support/vault-mcp-fixtures.js"
+import { CONCEPT, CYANHEADS2, EDGE, FS_SERVER, KEY, MCPVAULT, NODE, offlinePorts, read, seedVault } from "../support/vault-mcp-fixtures.js"
 
 const OfflinePorts = await offlinePorts()
 
+/** A server as a user connects it: through the environment (the CLI's path). */
 interface ServerCase {
   readonly name: string
-  readonly profile: string
-  readonly options: (root: string) => Effect.Effect<McpVault.McpVaultOptions, never, Scope.Scope>
+  readonly env: (root: string) => Effect.Effect<Record<string, string>, never, Scope.Scope>
 }
+
+const q = (s: string) => `"${s}"`
 
 const SERVERS: ReadonlyArray<ServerCase> = [
   {
     name: "@modelcontextprotocol/server-filesystem (stdio)",
-    profile: "server-filesystem",
-    options: (root) => Effect.succeed({ connection: stdio([FS_SERVER, root]) })
+    env: (root) => Effect.succeed({ OBSIDIAN_MCP_COMMAND: [NODE, FS_SERVER, root].map(q).join(" ") })
   },
   {
     name: "@bitbonsai/mcpvault (stdio)",
-    profile: "mcpvault",
-    options: (root) => Effect.succeed({ connection: stdio([MCPVAULT, root]) })
+    env: (root) => Effect.succeed({ OBSIDIAN_MCP_COMMAND: [NODE, MCPVAULT, root].map(q).join(" ") })
   },
   {
     name: "obsidian-mcp-server 2.0.7 (stdio) over the Local REST API stand-in",
-    profile: "obsidian-mcp-server-2",
-    options: (root) =>
+    env: (root) =>
       Effect.map(restApiStandIn({ root, apiKey: KEY }), (api) => ({
-        connection: stdio([CYANHEADS2], { OBSIDIAN_API_KEY: KEY, OBSIDIAN_BASE_URL: api.url, OBSIDIAN_ENABLE_CACHE: "false" }),
-        restApi: { baseUrl: api.url, apiKey: Redacted.make(KEY) }
+        OBSIDIAN_MCP_COMMAND: [NODE, CYANHEADS2].map(q).join(" "),
+        OBSIDIAN_API_KEY: KEY,
+        OBSIDIAN_BASE_URL: api.url
       }))
   },
   {
     name: "Local REST API stand-in /mcp/ (Streamable HTTP)",
-    profile: "local-rest-api",
-    options: (root) =>
-      Effect.map(restApiStandIn({ root, apiKey: KEY }), (api) => ({
-        connection: { _tag: "Http", url: api.mcpUrl, apiKey: Redacted.make(KEY) }
-      }))
+    env: (root) =>
+      Effect.map(restApiStandIn({ root, apiKey: KEY }), (api) => ({ OBSIDIAN_MCP_URL: api.mcpUrl, OBSIDIAN_API_KEY: KEY }))
   }
 ]
+
+/** The vault a user gets from these variables (McpVault.optionsConfig, as the CLI reads it). */
+const vaultFromEnv = (env: Record<string, string>) =>
+  McpVault.optionsConfig.pipe(
+    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+    Effect.map(Option.getOrThrow),
+    Effect.orDie,
+    Effect.flatMap(McpVault.make)
+  )
 
 const PROMPT = "Find papers related to my 'Transformers Concept Note'"
 const RELATED = "Transformers Concept Note — Related Papers.md"
@@ -75,7 +83,7 @@ describe("McpVault against real servers", () => {
       it.live("lists, reads byte for byte, tells a missing note apart, writes whole notes, refuses hostile paths", () =>
         Effect.gen(function*() {
           const root = yield* seedVault()
-          const vault = yield* McpVault.make(yield* server.options(root))
+          const vault = yield* vaultFromEnv(yield* server.env(root))
 
           const notes = yield* vault.listNotes()
           assert.deepStrictEqual(notes.map((n) => n.path), [
@@ -120,7 +128,7 @@ describe("McpVault against real servers", () => {
       it.live("runs the whole companion: reads the concept note, writes the Related Papers note, then leaves it alone", () =>
         Effect.gen(function*() {
           const root = yield* seedVault()
-          const vault = yield* McpVault.make(yield* server.options(root))
+          const vault = yield* vaultFromEnv(yield* server.env(root))
 
           const first = yield* companion(vault)
           assert.strictEqual(first.written.status, "created")
