@@ -83,6 +83,17 @@ describe("FileSystemVault", () => {
       assert.deepStrictEqual(titles, ["A", "B — Related Papers"])
     }))
 
+  it.live("a write sweeps away this note's temp files that a killed run left behind, not fresh ones", () =>
+    Effect.gen(function*() {
+      const root = yield* tempVault({ "Sub/A.md": "old", "Sub/.A.md.stale1.tmp": "fragment", "Sub/.A.md.fresh2.tmp": "in flight", "Sub/.B.md.stale3.tmp": "other note" })
+      const hourAgo = new Date(Date.now() - 60 * 60 * 1000)
+      NodeFs.utimesSync(NodePath.join(root, "Sub/.A.md.stale1.tmp"), hourAgo, hourAgo)
+      NodeFs.utimesSync(NodePath.join(root, "Sub/.B.md.stale3.tmp"), hourAgo, hourAgo)
+      const vault = yield* vaultAt(root)
+      yield* vault.writeNote("Sub/A.md", "new")
+      assert.deepStrictEqual(NodeFs.readdirSync(NodePath.join(root, "Sub")).sort(), [".A.md.fresh2.tmp", ".B.md.stale3.tmp", "A.md"])
+    }).pipe(Effect.scoped))
+
   it.scoped("keeps the permissions of a replaced note", () =>
     Effect.gen(function*() {
       const root = yield* tempVault({ "A.md": "old" })

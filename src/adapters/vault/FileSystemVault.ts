@@ -11,7 +11,7 @@
  */
 import { FileSystem, Path } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { Config, Effect, Layer, Option } from "effect"
+import { Clock, Config, Effect, Layer, Option } from "effect"
 import { NoteNotFound, UnsafeWrite, VaultUnavailable } from "../../core/errors.js"
 import type { NoteRef } from "../../core/models.js"
 import { VaultPort, type VaultService } from "../../core/ports/VaultPort.js"
@@ -22,6 +22,8 @@ export interface FileSystemVaultOptions {
   /** The vault folder (absolute or relative to the working directory). */
   readonly root: string
 }
+
+const STALE_TEMP_MS = 10 * 60 * 1000
 
 const FIX_HINT = "Pass --vault DIR or set ARXIV_COMPANION_VAULT to your Obsidian vault folder."
 
@@ -161,7 +163,22 @@ export const make = Effect.fn("FileSystemVault.make")(function*(options: FileSys
       Effect.tapError(() => fs.remove(temp).pipe(Effect.ignore)),
       Effect.mapError(ioError(`write ${vaultPath}`))
     )
+    yield* sweepStaleTemps(folder, name)
   })
+
+  /** Remove temp files of this note that a killed run left behind (older than 10 minutes, so never a live write's). */
+  const sweepStaleTemps = (folder: string, name: string) =>
+    Effect.gen(function*() {
+      const prefix = `.${name.slice(0, 40)}.`
+      const now = yield* Clock.currentTimeMillis
+      for (const entry of yield* fs.readDirectory(folder)) {
+        if (!entry.startsWith(prefix) || !entry.endsWith(".tmp")) continue
+        const file = path.join(folder, entry)
+        const info = yield* fs.stat(file)
+        const mtime = Option.getOrElse(info.mtime, () => new Date(now)).getTime()
+        if (info.type === "File" && now - mtime > STALE_TEMP_MS) yield* fs.remove(file)
+      }
+    }).pipe(Effect.ignore)
 
   return {
     name: root,
