@@ -119,7 +119,7 @@ describe("LocalJudge", () => {
           assert.include(noteText, root, `${w} in note`)
         }
       }
-      assert.include(terms, "translation")
+      assert.include(terms, "machine translation")
 
       const [off] = yield* judge(transformers, [{ arxivId: "x", title: "Soil moisture", abstract: "Rainfall and soil." }])
       assert.match(off!.rationale, /Matched none of the note's key terms/)

@@ -45,12 +45,16 @@ const percent = (x: number): string => `${Math.round(x * 100)}%`
 export const rationale = (s: PaperScore): string => {
   // a matched phrase stands for its words: list "machine translation", not also "machine" and "translation"
   const shown: Array<string> = []
-  const covered = new Set<string>()
   for (const m of s.matches) {
     const words = m.term.split(" ")
-    if (words.every((w) => covered.has(w))) continue
-    shown.push(m.term)
-    for (const w of words) covered.add(w)
+    if (words.length === 1) {
+      if (!shown.some((t) => t.split(" ").includes(m.term))) shown.push(m.term)
+      continue
+    }
+    const at = shown.findIndex((t) => words.includes(t))
+    if (at >= 0) shown.splice(at, 1, m.term)
+    else shown.push(m.term)
+    for (let i = shown.length - 1; i > at; i--) if (words.includes(shown[i]!)) shown.splice(i, 1)
   }
   const matched = shown.slice(0, 8)
   const head =
