@@ -28,9 +28,9 @@ import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
-/** The shared recordings (override with ARXIV_COMPANION_SHARED_DATA). */
+/** The recorded upstream data copied from shared/data (test/fixtures/recorded; override with ARXIV_COMPANION_SHARED_DATA). */
 export const SHARED_DATA = process.env["ARXIV_COMPANION_SHARED_DATA"] ??
-  path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data")
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/recorded")
 const ARXIV_DATA = path.join(SHARED_DATA, "arxiv")
 
 /** One fault, for one request. */
