@@ -17,6 +17,7 @@ import { parseTree } from "../../src/adapters/vault/McpVaultProfiles.js"
 import { VaultPort, type VaultService } from "../../src/core/ports/VaultPort.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { restApiStandIn } from "../support/rest-api-standin.js"
+import { STANDIN_TLS_CERT, STANDIN_TLS_KEY } from "../support/vault-standin-tls.js"
 import { cyanheads3Replica, pythonMcpObsidianReplica } from "../support/vault-replica-servers.js"
 import { closedPort, CYANHEADS2, EDGE, KEY, MCPVAULT, NODE, offlinePorts, read, seedVault, stdio } from "../support/vault-mcp-fixtures.js"
 
@@ -111,6 +112,37 @@ describe("McpVault failure modes: server not running, wrong key, missing note", 
       const error = yield* Effect.flip(vault.listNotes())
       assert.strictEqual(error._tag, "VaultUnavailable")
       assert.include(error.message, "vault path missing")
+    }).pipe(Effect.scoped))
+})
+
+describe("McpVault over HTTPS with a self-signed certificate (the Local REST API's default)", () => {
+  it.live("obsidian-mcp-server 2.0.7 with OBSIDIAN_VERIFY_SSL=false works: the REST preflight does not take the certificate for a stopped Obsidian", () =>
+    Effect.gen(function*() {
+      const root = yield* seedVault()
+      const api = yield* restApiStandIn({ root, apiKey: KEY, tls: { key: STANDIN_TLS_KEY, cert: STANDIN_TLS_CERT } })
+      assert.isTrue(api.url.startsWith("https://"))
+      const vault = yield* McpVault.make({
+        connection: stdio([CYANHEADS2], {
+          OBSIDIAN_API_KEY: KEY,
+          OBSIDIAN_BASE_URL: api.url,
+          OBSIDIAN_VERIFY_SSL: "false",
+          OBSIDIAN_ENABLE_CACHE: "false"
+        }),
+        restApi: { baseUrl: api.url, apiKey: Redacted.make(KEY) }
+      })
+      assert.strictEqual(yield* vault.readNote("Topics/Edge cases.md"), EDGE)
+    }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)), 60_000)
+
+  it.live("the /mcp/ endpoint over untrusted HTTPS is VaultUnavailable saying how to fix it, not 'not running'", () =>
+    Effect.gen(function*() {
+      const root = yield* seedVault()
+      const api = yield* restApiStandIn({ root, apiKey: KEY, tls: { key: STANDIN_TLS_KEY, cert: STANDIN_TLS_CERT } })
+      const vault = yield* McpVault.make({ connection: { _tag: "Http", url: api.mcpUrl, apiKey: Redacted.make(KEY) } })
+      const error = yield* Effect.flip(vault.listNotes())
+      assert.strictEqual(error._tag, "VaultUnavailable")
+      assert.include(error.message, "certificate")
+      assert.include(error.message, "NODE_EXTRA_CA_CERTS")
+      assert.include(error.message, "27123")
     }).pipe(Effect.scoped))
 })
 

@@ -25,6 +25,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs/promises"
 import * as Http from "node:http"
+import * as Https from "node:https"
 import type { AddressInfo } from "node:net"
 import * as Path from "node:path"
 import { z } from "zod"
@@ -35,6 +36,8 @@ export interface StandInOptions {
   readonly root: string
   /** The key it accepts as `Authorization: Bearer <key>`. */
   readonly apiKey: string
+  /** Serve HTTPS with this key and certificate (the plugin's default, self-signed) instead of HTTP. */
+  readonly tls?: { readonly key: string; readonly cert: string }
 }
 
 /** A running stand-in. */
@@ -309,15 +312,18 @@ export const startRestApiStandIn = async (options: StandInOptions): Promise<Stan
     throw notFound()
   }
 
-  const server = Http.createServer((req, res) => {
+  const listener = (req: Http.IncomingMessage, res: Http.ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) return res.end()
       sendError(res, error instanceof HttpFailure ? error : new HttpFailure(50000, String(error)))
     })
-  })
+  }
+  const server = options.tls === undefined
+    ? Http.createServer(listener)
+    : Https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.address() as AddressInfo).port
-  const url = `http://127.0.0.1:${port}`
+  const url = `${options.tls === undefined ? "http" : "https"}://127.0.0.1:${port}`
   return {
     url,
     mcpUrl: `${url}/mcp/`,

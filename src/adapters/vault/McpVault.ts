@@ -93,6 +93,7 @@ const RawToolResult = z.object({
 const UNAUTHORIZED = /unauthori[sz]ed|\b401\b|40101|invalid api key|authorization required|authentication (?:failed|issue|required)|\bforbidden\b|\b403\b|api key/i
 const UNREACHABLE =
   /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|network error|no response received|fetch failed|socket hang up|not running|timed? ?out|\b503\b|service unavailable|request failed|connection closed|max retries exceeded/i
+const TLS_PROBLEM = /cert|self.signed|\bTLS\b|\bSSL\b|signature/i
 const MISSING = /not[ _-]?found|no such file|ENOENT|does not exist|doesn't exist|note_missing|40400|\b404\b/i
 
 /** Shell-like split of a command line: spaces separate, quotes group, backslash escapes. */
@@ -194,7 +195,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
       const error = result.left
       const text = errorText(error)
       // a TLS complaint (self-signed certificate) says nothing about Obsidian: let the server try
-      if (/cert|self.signed|TLS|SSL|signature/i.test(text)) return
+      if (TLS_PROBLEM.test(text)) return
       const refused = error._tag === "TimeoutException" || (error._tag === "RequestError" && error.reason === "Transport")
       if (refused) {
         return yield* unavailable(
@@ -250,6 +251,12 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
         return unavailable(`could not start the command (not found). Check OBSIDIAN_MCP_COMMAND: ${text}`)
       }
       if (code === 404) return unavailable(`no MCP endpoint at this URL (${text}). The Local REST API serves it at /mcp/ from plugin 4.0`)
+      if (TLS_PROBLEM.test(text)) {
+        return unavailable(
+          `the server's certificate is not trusted (${text}). For the Local REST API use its HTTP port ` +
+            "(http://127.0.0.1:27123/mcp/, enable it in the plugin's settings) or trust its certificate with NODE_EXTRA_CA_CERTS"
+        )
+      }
       const tail = stderrTail.trim().split("\n").slice(-3).join(" | ")
       const classified = classify(`${text}${tail === "" ? "" : ` — server said: ${tail}`}`, "connect")
       return classified._tag === "VaultUnavailable"
