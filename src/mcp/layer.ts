@@ -32,16 +32,16 @@ export const tolerantVaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort
 export const mcpLayer = (setup: CompanionSetup): Layer.Layer<McpPorts, InvalidArgument> => {
   // the composition root's vault is replaced by the tolerant one (the right side of a merge wins)
   const companion = Layer.merge(companionLayer({ ...setup, vault: setup.vault ?? "." }), tolerantVaultLayer(setup))
+  const cache = ResponseCache.layerConfig({
+    ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
+    ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
+  })
   const extras = setup.offline === true
     ? Layer.merge(FixtureFullText.layer, FixtureCitations.layer())
-    : Layer.merge(
-      LiveFullText.layerConfig().pipe(
-        Layer.provide(ResponseCache.layerConfig({
-          ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
-          ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
-        }))
-      ),
-      LiveOpenAlexCitations.layerConfig().pipe(Layer.orDie)
-    ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
+    : Layer.merge(LiveFullText.layerConfig(), LiveOpenAlexCitations.layerConfig().pipe(Layer.orDie)).pipe(
+      Layer.provide(cache),
+      Layer.provide(NodeHttpClient.layerUndici),
+      Layer.provide(NodeContext.layer)
+    )
   return Layer.provideMerge(extras, companion)
 }
