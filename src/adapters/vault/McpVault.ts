@@ -246,7 +246,10 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
     const failConnect = (error: unknown): VaultError => {
       const text = errorText(error)
       const code = (error as { code?: unknown })?.code
-      if (code === 401 || code === 403) return unauthorized(`${text}. Check OBSIDIAN_API_KEY`)
+      if (code === 401 || code === 403) {
+        const said = /"message"\s*:\s*"([^"]*)"/.exec(text)?.[1]
+        return unauthorized(`it answered HTTP ${code}${said === undefined ? "" : ` (${said})`}`)
+      }
       if (code === "ENOENT" || /spawn .* ENOENT/.test(text)) {
         return unavailable(`could not start the command (not found). Check OBSIDIAN_MCP_COMMAND: ${text}`)
       }
