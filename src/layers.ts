@@ -40,7 +40,7 @@ export interface CompanionSetup {
   readonly vault?: string | undefined
   /** Serve arXiv and citation data from the recorded offline corpus; no network, no key. */
   readonly offline?: boolean | undefined
-  /** Offline citation counts: one source per run (default Semantic Scholar). */
+  /** Offline citation counts: one source per run (default Google Scholar, the wider coverage). */
   readonly offlineCitations?: FixtureOpenAlex.CitationSource | undefined
   /** "local" (offline scorer) or "llm" (OpenAI-compatible endpoint). Default: llm when configured. */
   readonly judge?: "local" | "llm" | undefined
@@ -92,7 +92,7 @@ export const judgeLayer = (
 export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
   Layer.mergeAll(
     FixtureArxiv.layer(),
-    FixtureOpenAlex.layer({ citations: setup.offlineCitations }),
+    FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "google-scholar" }),
     judgeLayer({ ...setup, offline: true }),
     vaultLayer(setup)
   ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
