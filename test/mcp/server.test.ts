@@ -232,6 +232,19 @@ describe("run_companion", () => {
     assert.isAbove(progress.length, 2)
   })
 
+  it("without a configured vault, run_companion says how to configure one and every other tool works", async () => {
+    const c = await connect(mcpLayer({ offline: true, judge: "local" }))
+    try {
+      const r = await call(c.client, "run_companion", { prompt: "Find papers related to my 'Transformers Concept Note'" })
+      assert.isTrue(r.isError)
+      assert.match(text(r), /--vault/)
+      const p = await call(c.client, "get_paper", { arxiv_id: "1406.2661" })
+      assert.isNotTrue(p.isError)
+    } finally {
+      await c.close()
+    }
+  })
+
   it("a prompt without a note is an error with the exact message", async () => {
     const r = await call(client, "run_companion", { prompt: "find me some papers" })
     assert.isTrue(r.isError)
