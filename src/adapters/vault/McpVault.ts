@@ -150,7 +150,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
     options.restApi?.apiKey === undefined ? undefined : Redacted.value(options.restApi.apiKey)
   ].filter((k): k is string => k !== undefined && k.length >= 4)
   const scrub = (text: string): string =>
-    secrets.reduce((t, key) => t.split(key).join("***"), text).replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 600)
+    secrets.reduce((t, key) => t.split(key).join("***"), text).replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 1000)
 
   const unavailable = (reason: string) => new VaultUnavailable({ vault: name, reason: scrub(reason) })
   const unauthorized = (reason: string) => new VaultUnauthorized({ vault: name, reason: scrub(reason) })
@@ -262,9 +262,12 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
       }
       const tail = stderrTail.trim().split("\n").slice(-3).join(" | ")
       const classified = classify(`${text}${tail === "" ? "" : ` — server said: ${tail}`}`, "connect")
-      return classified._tag === "VaultUnavailable"
-        ? unavailable(`could not connect: ${classified.reason}. Is the server running and its command/URL right?`)
-        : classified
+      const hint = options.connection._tag === "Http"
+        ? "Is Obsidian running with the Local REST API plugin (4.0 or later) enabled, and OBSIDIAN_MCP_URL right?"
+        : options.connection._tag === "Stdio"
+        ? "Check OBSIDIAN_MCP_COMMAND and what the server needs (a vault path, OBSIDIAN_API_KEY, a running Obsidian)."
+        : "Is the server running?"
+      return classified._tag === "VaultUnavailable" ? unavailable(`could not connect: ${classified.reason.slice(0, 500)}. ${hint}`) : classified
     }
     yield* Effect.tryPromise({
       try: () => client.connect(transport, { timeout: timeoutMs }),
