@@ -1,7 +1,8 @@
 /**
  * A stdio transport that starts before the MCP SDK is loaded: it reads
  * stdin at once, answers `initialize` (a static result, the same the SDK
- * gives) and `ping` itself, and holds every other message until the SDK
+ * gives), `ping` and, when given one, `tools/list` (a static copy checked
+ * against the server by a test) itself, and holds every other message until the SDK
  * server connects; then it replays what it held, the `initialize` request
  * included (so the server learns the client's capabilities) with the
  * server's duplicate answer dropped. Only `node:` and type imports: loading
@@ -18,6 +19,8 @@ type Message = JSONRPCMessage & { readonly id?: string | number; readonly method
 export interface EarlyStdioOptions {
   /** The `initialize` result for the protocol version a client asks for. */
   readonly initialize: (requestedVersion: unknown) => Record<string, unknown>
+  /** A static `tools/list` result (unpaginated) to answer before the server connects. */
+  readonly toolsList?: Record<string, unknown> | undefined
   readonly stdin?: NodeJS.ReadableStream | undefined
   readonly stdout?: NodeJS.WritableStream | undefined
 }
@@ -56,6 +59,9 @@ export const earlyStdio = (options: EarlyStdioOptions): Transport => {
   const receive = (m: Message) => {
     if (connected) return void transport.onmessage?.(m)
     if (m.method === "ping" && m.id !== undefined) return void write({ jsonrpc: "2.0", id: m.id, result: {} })
+    if (m.method === "tools/list" && m.id !== undefined && options.toolsList !== undefined && m.params?.["cursor"] === undefined) {
+      return void write({ jsonrpc: "2.0", id: m.id, result: options.toolsList })
+    }
     if (m.method === "initialize" && m.id !== undefined) {
       write({ jsonrpc: "2.0", id: m.id, result: options.initialize(m.params?.["protocolVersion"]) })
       answered.add(m.id)

@@ -15,6 +15,7 @@
  */
 import { parseArgs } from "node:util"
 import { earlyStdio } from "./earlyStdio.js"
+import toolsList from "./tools-list.json" with { type: "json" }
 import { initializeResult, instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
 
 const USAGE = `Usage: arxiv-companion-mcp [options]
@@ -102,7 +103,7 @@ const main = async () => {
     close = binding.close
   } else {
     // answer initialize now, from static data; the SDK and the tools load meanwhile
-    const transport = earlyStdio({ initialize: (version) => initializeResult(version, offline) })
+    const transport = earlyStdio({ initialize: (version) => initializeResult(version, offline), toolsList })
     const [{ McpServer }, { registerAll }, { lazyRuntime }] = await Promise.all([
       import("@modelcontextprotocol/sdk/server/mcp.js"),
       import("./server.js"),

@@ -6,7 +6,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
+import { readFileSync, writeFileSync } from "node:fs"
 import { PassThrough } from "node:stream"
+import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "vitest"
 import { earlyStdio } from "../../src/mcp/earlyStdio.js"
 import { initializeResult, SUPPORTED_PROTOCOL_VERSIONS as OURS } from "../../src/mcp/info.js"
@@ -30,6 +32,18 @@ describe("static initialize", () => {
     assert.deepEqual(client.getServerCapabilities(), initializeResult(undefined, false).capabilities)
     assert.strictEqual(client.getInstructions(), initializeResult(undefined, false).instructions)
     await client.close()
+  })
+
+  it("the static tools/list the bin answers early is exactly the server's (UPDATE_TOOLS_LIST=1 rewrites it)", async () => {
+    const server = makeMcpServer(noRuntime)
+    const [a, b] = InMemoryTransport.createLinkedPair()
+    const client = new Client({ name: "c", version: "0" })
+    await Promise.all([server.connect(b), client.connect(a)])
+    const live = `${JSON.stringify(await client.listTools())}\n`
+    await client.close()
+    const file = fileURLToPath(new URL("../../src/mcp/tools-list.json", import.meta.url))
+    if (process.env["UPDATE_TOOLS_LIST"] === "1") writeFileSync(file, live)
+    assert.strictEqual(readFileSync(file, "utf8"), live, "src/mcp/tools-list.json is stale: UPDATE_TOOLS_LIST=1 npx vitest run test/mcp/info.test.ts")
   })
 
   it("earlyStdio answers initialize and ping at once, replays the rest after connect, drops the duplicate answer", async () => {
@@ -60,5 +74,16 @@ describe("static initialize", () => {
     assert.strictEqual(((lines[2]!["result"] as { tools: Array<unknown> }).tools).length, 13)
     assert.deepEqual(server.server.getClientVersion(), { name: "c", version: "0" })
     await server.close()
+  })
+
+  it("earlyStdio answers tools/list from the static copy when given one", async () => {
+    const stdin = new PassThrough()
+    const stdout = new PassThrough()
+    let out = ""
+    stdout.on("data", (d: Buffer) => (out += d.toString()))
+    earlyStdio({ initialize: (v) => initializeResult(v, false), toolsList: { tools: [{ name: "x" }] }, stdin, stdout })
+    stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }) + "\n")
+    await new Promise((r) => setTimeout(r, 20))
+    assert.deepEqual(JSON.parse(out), { jsonrpc: "2.0", id: 7, result: { tools: [{ name: "x" }] } })
   })
 })
