@@ -4,7 +4,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, FastCheck as fc, Layer, TestClock } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -12,6 +12,7 @@ import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
 import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
+import { unsafeWriteReason } from "../../src/adapters/vault/vaultPath.js"
 import { findBlock, relatedNotePath, sanitizeTitle } from "../../src/core/compose.js"
 import { splitFrontmatter } from "../../src/core/keywords.js"
 import { CompanionOptions, NoteRef } from "../../src/core/models.js"
@@ -250,6 +251,18 @@ describe("hostile titles", () => {
       assert.isUndefined(relatedNotePath(new NoteRef({ title: "Source", path })), path)
     }
   })
+
+  it.prop(
+    "whatever the title, the Related Papers path (and its dated siblings) passes every vault adapter's write rules",
+    [fc.string({ unit: "binary", maxLength: 400 }), fc.constantFrom("", "Topics/", "A/B c/")],
+    ([title, folder]) => {
+      const target = relatedNotePath(new NoteRef({ title, path: `${folder}Source.md` }))
+      assert.isDefined(target)
+      assert.isUndefined(unsafeWriteReason(target!), target)
+      assert.isUndefined(unsafeWriteReason(target!.replace(/\.md$/, " (2026-11-29 20).md")), target)
+      assert.strictEqual(NodePath.posix.dirname(target!), folder === "" ? "." : folder.slice(0, -1))
+    }
+  )
 
   it.scoped("a concept note with a hostile file name gets a sanitised Related Papers note inside the vault", () =>
     Effect.gen(function*() {
