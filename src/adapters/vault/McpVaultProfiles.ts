@@ -136,11 +136,13 @@ const localRestApi: Profile = {
             })
           )
         ),
+      // NoteJson {content, path, frontmatter, ...}; a plain-text answer is taken as the note itself
       read: (path) =>
         call(tools.read, { path }, "read", path).pipe(
-          Effect.map((out) => {
+          Effect.flatMap((out) => {
             const p = payload(out)
-            return isRecord(p) && typeof p.content === "string" ? p.content : out.text
+            if (!isRecord(p)) return Effect.succeed(out.text)
+            return typeof p.content === "string" ? Effect.succeed(p.content) : Effect.fail(unreadable(path, out))
           })
         ),
       write: (path, content) => call(tools.write, { path, content }, "write", path).pipe(Effect.asVoid)
