@@ -155,7 +155,11 @@ export const scorePaperRelevance = Effect.fn("Tools.scorePaperRelevance")(functi
   const [judgement] = yield* judge.judge({ title: "", text: summary, keywords }, [
     { arxivId: id, title, abstract: input.paper.abstract }
   ])
-  const lookup = yield* openalex.worksByArxivIds([id])
+  // relevance is still worth having when the citation index cannot be reached (e.g. no OpenAlex key)
+  const lookup = yield* openalex.worksByArxivIds([id]).pipe(
+    Effect.map((l) => ({ impacts: l.impacts, source: l.source.name, unavailable: undefined as string | undefined })),
+    Effect.catchTag("UpstreamUnavailable", (e) => Effect.succeed({ impacts: [], source: e.service, unavailable: e.message }))
+  )
   const impact = lookup.impacts.find((i) => i.arxivId === id) ?? lookup.impacts[0]
   const options = new CompanionOptions({})
   const today = new Date(yield* Clock.currentTimeMillis).toISOString().slice(0, 10)
@@ -171,11 +175,13 @@ export const scorePaperRelevance = Effect.fn("Tools.scorePaperRelevance")(functi
     impact_pass: assessed.pass,
     rationale: [
       judgement?.rationale ?? "",
-      assessed.status === "unknown"
-        ? `no citation record (${lookup.source.name}): impact unknown, so it does not pass`
+      lookup.unavailable !== undefined
+        ? `impact unknown, so it does not pass (${lookup.unavailable})`
+        : assessed.status === "unknown"
+        ? `no citation record (${lookup.source}): impact unknown, so it does not pass`
         : assessed.exempt
         ? `new paper (${assessed.ageYears.toFixed(1)} y): impact exempt`
-        : `${(assessed.citationsPerYear ?? 0).toFixed(1)} citations/year vs threshold ${options.citationsPerYearThreshold} (${lookup.source.name})`
+        : `${(assessed.citationsPerYear ?? 0).toFixed(1)} citations/year vs threshold ${options.citationsPerYearThreshold} (${lookup.source})`
     ].filter((s) => s !== "").join("; ")
   } satisfies RelevanceResult
 })

@@ -4,7 +4,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option, TestClock } from "effect"
+import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import { UpstreamUnavailable } from "../../src/core/errors.js"
 import { Paper } from "../../src/core/models.js"
+import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import * as Tools from "../../src/tools/index.js"
 
@@ -78,6 +81,25 @@ describe("tool functions", () => {
       const none = yield* Effect.exit(Tools.exportBibtex({ ids: ["1703.99999"] }))
       assert.match(messageOf(none), /arXiv has no record of paper "1703\.99999"/)
     }).pipe(Effect.provide(arxivOver([paper(1, "2017-03-01"), paper(2, "2017-03-02")], []))))
+
+  it.effect("score_paper_relevance still scores relevance when the citation index is unreachable", () =>
+    Effect.gen(function*() {
+      const r = yield* Tools.scorePaperRelevance({
+        concept_summary: "Graph neural networks pass messages between nodes of a graph.",
+        paper: { arxiv_id: "1703.10001", title: "Paper 1 about graph networks", abstract: "Message passing on graph networks." }
+      })
+      assert.isAbove(r.relevance, 0)
+      assert.isNull(r.citation_count)
+      assert.isFalse(r.impact_pass)
+      assert.strictEqual(r.publication_year, 2017)
+      assert.include(r.rationale, "OpenAlex is unavailable")
+    }).pipe(
+      Effect.provide(LocalJudge.layer),
+      Effect.provide(Layer.succeed(OpenAlexPort, {
+        worksByArxivIds: () => Effect.fail(new UpstreamUnavailable({ service: "OpenAlex", reason: "no API key", status: 401 })),
+        worksByIds: () => Effect.die("not called")
+      }))
+    ))
 
   it("firstVersionFromId reads the month from modern and legacy ids", () => {
     assert.strictEqual(Tools.firstVersionFromId("1706.03762"), "2017-06-01")
