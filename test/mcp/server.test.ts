@@ -21,7 +21,7 @@ let vault: string
 
 beforeAll(async () => {
   vault = tempVault()
-  connected = await connect(mcpLayer({ offline: true, vault, judge: "local" }))
+  connected = await connect(mcpLayer({ offline: true, offlineCitations: "semantic-scholar", vault, judge: "local" }))
   client = connected.client
 })
 afterAll(async () => {
@@ -176,7 +176,7 @@ describe("arXiv tools", () => {
 })
 
 describe("citation tools", () => {
-  // 1409.3215 (seq2seq) has a recorded citation count (the default offline source) but no reference list
+  // 1409.3215 (seq2seq) has a recorded Semantic Scholar count (the source this suite pins) but no reference list
   it("find_foundational_citations: [] with a status when no reference list is recorded", async () => {
     const s = structured(Tools.FoundationalResult, await call(client, "find_foundational_citations", { arxiv_id: "1409.3215" }))
     assert.deepEqual(s, { arxiv_id: "1409.3215", status: "not-recorded", citations: [] })
