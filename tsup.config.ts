@@ -11,5 +11,5 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   // effect and @effect/* are peer dependencies: never bundle a second copy
-  external: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "minisearch", "unpdf", "stemmer"]
+  external: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer"]
 })

@@ -21,3 +21,13 @@ export { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
 export * as Workflow from "./core/workflow.js"
 /** The composition root: `Layers.OfflineLayer`, `Layers.companionLayer`. */
 export * as Layers from "./layers.js"
+
+export { CitationsPort, type CitationsService, type CitingWorks } from "./core/ports/CitationsPort.js"
+export { FullTextPort, type FullTextService } from "./core/ports/FullTextPort.js"
+
+/** The arXiv tools the MCP server serves, as library functions over the ports. */
+export * as Tools from "./tools/index.js"
+/** BibTeX entries from paper metadata (stable keys, escaped). */
+export * as Bibtex from "./core/bibtex.js"
+/** The arXiv category taxonomy. */
+export * as Categories from "./core/categories.js"
