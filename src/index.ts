@@ -31,3 +31,5 @@ export * as Tools from "./tools/index.js"
 export * as Bibtex from "./core/bibtex.js"
 /** The arXiv category taxonomy. */
 export * as Categories from "./core/categories.js"
+/** The adapters behind the ports (offline, live, vaults), each with `make` and `layer`. */
+export * as Adapters from "./adapters/index.js"

@@ -69,7 +69,7 @@ export const vaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort, Invali
                 reason: "no vault configured. Pass --vault DIR (or set ARXIV_COMPANION_VAULT), or set OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND to reach Obsidian over MCP."
               })
             ),
-          onSome: (options) => Effect.succeed(McpVault.layer(options))
+          onSome: (options) => Effect.succeed(McpVault.layer(options).pipe(Layer.provide(NodeHttpClient.layerUndici)))
         }))
       )
     )
@@ -111,6 +111,20 @@ export const LiveLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, In
     vaultLayer(setup)
   ).pipe(Layer.provide(cache), Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
 }
+
+/** arXiv alone, offline or live (for the CLI's search, paper and bibtex commands). */
+export const arxivLayer = (setup: Pick<CompanionSetup, "offline" | "cache" | "cacheDir">): Layer.Layer<ArxivPort, InvalidArgument> =>
+  setup.offline === true
+    ? FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer))
+    : LiveArxiv.layerConfig().pipe(
+      Layer.mapError(configProblem),
+      Layer.provide(ResponseCache.layerConfig({
+        ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
+        ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
+      })),
+      Layer.provide(NodeHttpClient.layerUndici),
+      Layer.provide(NodeContext.layer)
+    )
 
 /** The layer a setup asks for: offline or live. */
 export const companionLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>

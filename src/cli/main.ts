@@ -6,10 +6,11 @@ import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
 import { runCommand } from "./run.js"
+import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
 
 const cli = Command.make("arxiv-companion").pipe(
   Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
-  Command.withSubcommands([runCommand])
+  Command.withSubcommands([runCommand, searchCommand, paperCommand, bibtexCommand])
 )
 
 const main = Command.run(cli, { name: "arxiv-companion", version: "0.1.0" })

@@ -1,0 +1,85 @@
+/**
+ * Tool-level commands: `search`, `paper` and `bibtex`, over the same library
+ * functions the MCP server serves.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Config, Console, Effect, Option } from "effect"
+import { arxivLayer } from "../layers.js"
+import { exportBibtex, getPapers, searchPapers } from "../tools/papers.js"
+import { reportFailure } from "./failure.js"
+
+const offline = Options.boolean("offline").pipe(
+  Options.withFallbackConfig(Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))),
+  Options.withDescription("Use the recorded offline corpus; no network.")
+)
+const json = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of text."))
+const ids = Args.text({ name: "arxiv-id" }).pipe(Args.atLeast(1), Args.withDescription("arXiv ids or abs/pdf URLs."))
+
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim()
+
+/** `arxiv-companion search "<query>"` */
+export const searchCommand = Command.make(
+  "search",
+  {
+    query: Args.text({ name: "query" }).pipe(Args.withDescription("Free text or arXiv syntax (ti:, abs:, au:, cat:, AND/OR/ANDNOT).")),
+    offline,
+    json,
+    maxResults: Options.integer("max-results").pipe(Options.withDefault(10), Options.withDescription("1..50")),
+    categories: Options.text("categories").pipe(
+      Options.optional,
+      Options.withDescription("Comma-separated categories (default cs.LG,cs.AI,cs.CL,stat.ML; \"\" for all).")
+    ),
+    since: Options.text("since").pipe(Options.optional, Options.withDescription("YYYY-MM-DD"))
+  },
+  (a) =>
+    searchPapers({
+      query: a.query,
+      max_results: a.maxResults,
+      categories: Option.getOrUndefined(Option.map(a.categories, (c) => c.split(",").map((s) => s.trim()).filter((s) => s !== ""))),
+      since_date: Option.getOrUndefined(a.since)
+    }).pipe(
+      Effect.flatMap((r) =>
+        Console.log(
+          a.json
+            ? JSON.stringify(r, null, 2)
+            : [`${r.total} matches for ${r.query}`, ...r.papers.map((p, i) =>
+              `${r.start + i + 1}. ${oneLine(p.title)} (arXiv:${p.arxiv_id}, ${p.published_date}) — ${p.authors.slice(0, 3).join(", ")}${p.authors.length > 3 ? " et al." : ""}`
+            )].join("\n")
+        )
+      ),
+      Effect.provide(arxivLayer({ offline: a.offline })),
+      Effect.catchAll(reportFailure)
+    )
+).pipe(Command.withDescription("Search arXiv (or the offline corpus)."))
+
+/** `arxiv-companion paper <id...>` */
+export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
+  getPapers({ ids: a.ids }).pipe(
+    Effect.flatMap((r) =>
+      Console.log(
+        a.json
+          ? JSON.stringify(r, null, 2)
+          : [
+            ...r.papers.map((p) =>
+              `${oneLine(p.title)}\n  arXiv:${p.arxiv_id} · ${p.published_date} · ${p.categories.join(", ")}\n  ${p.authors.join(", ")}\n\n  ${oneLine(p.abstract)}\n`
+            ),
+            ...(r.missing.length > 0 ? [`Not found on arXiv: ${r.missing.join(", ")}`] : [])
+          ].join("\n")
+      )
+    ),
+    Effect.provide(arxivLayer({ offline: a.offline })),
+    Effect.catchAll(reportFailure)
+  )).pipe(Command.withDescription("Show papers' metadata by arXiv id."))
+
+/** `arxiv-companion bibtex <id...>` */
+export const bibtexCommand = Command.make("bibtex", { ids, offline }, (a) =>
+  exportBibtex({ ids: a.ids }).pipe(
+    Effect.flatMap((r) =>
+      Effect.zipRight(
+        Console.log(r.bibtex),
+        r.missing.length > 0 ? Console.error(`Not found on arXiv: ${r.missing.join(", ")}`) : Effect.void
+      )
+    ),
+    Effect.provide(arxivLayer({ offline: a.offline })),
+    Effect.catchAll(reportFailure)
+  )).pipe(Command.withDescription("BibTeX entries (metadata only) for arXiv ids."))
