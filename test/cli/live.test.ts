@@ -1,0 +1,81 @@
+/**
+ * The CLI without --offline, pointed at loopback stand-ins that replay real
+ * recorded arXiv and OpenAlex answers and run a scripted OpenAI-compatible judge.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { execFile } from "node:child_process"
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll } from "vitest"
+import { type ArxivStandIn, startArxivStandIn } from "../support/arxiv-standin.js"
+import { type LlmStandIn, startLlmStandIn } from "../support/llm-standin.js"
+import { type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
+
+const root = join(import.meta.dirname, "..", "..")
+const cli = join(root, "dist", "cli.js") // built by test/support/build.ts
+
+let arxiv: ArxivStandIn
+let openalex: OpenAlexStandIn
+let llm: LlmStandIn
+let work: string
+
+const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: root, env: { PATH: process.env["PATH"] ?? "", HOME: work, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+    })
+  })
+
+beforeAll(async () => {
+  arxiv = await startArxivStandIn({ padSearches: true, corpus: "landmarks" })
+  openalex = await startOpenAlexStandIn({ requiredKey: "test-key" })
+  llm = await startLlmStandIn({})
+  work = mkdtempSync(join(tmpdir(), "companion-cli-live-"))
+})
+afterAll(async () => {
+  await Promise.all([arxiv.close(), openalex.close(), llm.close()])
+  rmSync(work, { recursive: true, force: true })
+})
+
+describe("arxiv-companion run, live, against loopback stand-ins", () => {
+  it("writes the same kind of note as offline mode, and a warm rerun makes no upstream call", async () => {
+    const vault = join(work, "vault")
+    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+    rmSync(join(vault, "Transformers Concept Note — Related Papers.md"), { force: true })
+    const env = {
+      ARXIV_API_URL: arxiv.url,
+      ARXIV_COMPANION_CONTACT: "tests@example.org",
+      OPENALEX_API_URL: openalex.url,
+      OPENALEX_API_KEY: "test-key",
+      LLM_BASE_URL: llm.url,
+      LLM_MODEL: "scripted-judge",
+      ARXIV_COMPANION_CACHE_DIR: join(work, "cache")
+    }
+    const args = ["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--json"]
+    const cold = await run(args, env)
+    expect(cold.stderr).not.toContain("test-key")
+    expect(cold.code).toBe(0)
+    const report = JSON.parse(cold.stdout)
+    expect(report.candidates.length).toBeGreaterThan(0)
+    expect(report.calls.arxiv).toBe(1)
+    expect(arxiv.requests.length).toBe(1)
+    expect(arxiv.requests[0]!.headers["user-agent"]).toContain("tests@example.org")
+    expect(llm.completions().length).toBeGreaterThan(0)
+    // impact for every candidate in one batched OpenAlex request (+ one for references when a survivor has some)
+    const impactRequests = openalex.requests.filter((r) => (r.params["filter"] ?? "").startsWith("doi:"))
+    expect(impactRequests.length).toBe(1)
+    const note = readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8")
+    expect(note).toContain("[[Transformers Concept Note]]")
+    expect(note).toContain("judge: \"scripted-judge")
+    expect(note).not.toContain("test-key")
+
+    const before = { arxiv: arxiv.requests.length, openalex: openalex.requests.length, judge: llm.completions().length }
+    const warm = await run(args, env)
+    expect(warm.code).toBe(0)
+    expect(JSON.parse(warm.stdout).written.status).toBe("unchanged")
+    expect(arxiv.requests.length).toBe(before.arxiv)
+    expect(openalex.requests.length).toBe(before.openalex)
+    expect(llm.completions().length).toBe(before.judge)
+  })
+})
