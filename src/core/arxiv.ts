@@ -3,7 +3,10 @@
  *
  * @since 0.1.0
  */
+import { Either } from "effect"
+import { InvalidArgument } from "./errors.js"
 import type { Keyword } from "./keywords.js"
+import type { ArxivSearch } from "./ports/ArxivPort.js"
 
 const MODERN = /^(\d{4}\.\d{4,5})(v\d+)?$/
 const LEGACY = /^([a-z-]+(?:\.[A-Z]{2})?\/\d{7})(v\d+)?$/
@@ -36,6 +39,40 @@ export const absUrl = (arxivId: string): string => `https://arxiv.org/abs/${arxi
 
 /** A category code like `cs.LG`, `stat.ML`, `hep-th` or `math.AG`. */
 export const isCategoryCode = (s: string): boolean => /^[a-z-]+(\.[A-Za-z-]+)?$/.test(s)
+
+const isRealDate = (s: string): boolean => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
+  const d = new Date(`${s}T00:00:00Z`)
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
+}
+
+/**
+ * Check a search before anything is sent: every ArxivPort adapter (live and
+ * offline) rejects the same requests with the same InvalidArgument.
+ */
+export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch, InvalidArgument> => {
+  const bad = (argument: string, reason: string) => Either.left(new InvalidArgument({ argument, reason }))
+  if (request.query.trim() === "" && request.categories.length === 0 && request.since === undefined) {
+    return bad("query", "the search is empty; give at least one term, category or date.")
+  }
+  if (!Number.isInteger(request.maxResults) || request.maxResults < 1 || request.maxResults > 50) {
+    return bad("max_results", `${request.maxResults} is outside 1..50.`)
+  }
+  const start = request.start ?? 0
+  if (!Number.isInteger(start) || start < 0) return bad("start", `${start} is not a non-negative integer.`)
+  if (start + request.maxResults > 30000) {
+    return bad("start", "arXiv serves at most 30,000 results per query; refine the query instead of paging further.")
+  }
+  for (const c of request.categories) {
+    if (!isCategoryCode(c)) {
+      return bad("category", `"${c}" is not an arXiv category code (e.g. cs.LG, stat.ML, hep-th).`)
+    }
+  }
+  if (request.since !== undefined && !isRealDate(request.since)) {
+    return bad("since", `"${request.since}" is not a date; use YYYY-MM-DD, e.g. 2024-01-31.`)
+  }
+  return Either.right(request)
+}
 
 const quoteTerm = (term: string): string => (term.includes(" ") ? `"${term}"` : term)
 

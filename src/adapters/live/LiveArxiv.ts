@@ -14,7 +14,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, type ConfigError, Duration, Effect, Either, Layer, Option } from "effect"
-import { buildSearchQuery, isCategoryCode, parseArxivId } from "../../core/arxiv.js"
+import { buildSearchQuery, parseArxivId, validateSearch } from "../../core/arxiv.js"
 import { type ArxivError, InvalidArgument, UpstreamUnavailable } from "../../core/errors.js"
 import type { Paper } from "../../core/models.js"
 import {
@@ -98,36 +98,8 @@ const encode = (value: string): string =>
 const queryString = (params: ReadonlyArray<readonly [string, string]>): string =>
   params.map(([k, v]) => `${k}=${encode(v)}`).join("&")
 
-const isRealDate = (s: string): boolean => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
-  const d = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
-}
-
-/** Check a search before anything is sent. */
-export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch, InvalidArgument> => {
-  const bad = (argument: string, reason: string) => Either.left(new InvalidArgument({ argument, reason }))
-  if (request.query.trim() === "" && request.categories.length === 0 && request.since === undefined) {
-    return bad("query", "the search is empty; give at least one term, category or date.")
-  }
-  if (!Number.isInteger(request.maxResults) || request.maxResults < 1 || request.maxResults > 50) {
-    return bad("max_results", `${request.maxResults} is outside 1..50.`)
-  }
-  const start = request.start ?? 0
-  if (!Number.isInteger(start) || start < 0) return bad("start", `${start} is not a non-negative integer.`)
-  if (start + request.maxResults > 30000) {
-    return bad("start", "arXiv serves at most 30,000 results per query; refine the query instead of paging further.")
-  }
-  for (const c of request.categories) {
-    if (!isCategoryCode(c)) {
-      return bad("category", `"${c}" is not an arXiv category code (e.g. cs.LG, stat.ML, hep-th).`)
-    }
-  }
-  if (request.since !== undefined && !isRealDate(request.since)) {
-    return bad("since", `"${request.since}" is not a date; use YYYY-MM-DD, e.g. 2024-01-31.`)
-  }
-  return Either.right(request)
-}
+/** Checks shared with every ArxivPort adapter (src/core/arxiv.ts). */
+export { validateSearch }
 
 /**
  * The id as sent in `id_list`: modern ids keep their version, legacy ids lose
