@@ -1,7 +1,7 @@
 /**
  * Builds the judge's document-frequency table from the CC0 arXiv metadata in
  * ../shared/data/corpus (arXiv ML/CL/CV/NE/AI abstracts 2007–2017, deduplicated
- * by id). Writes src/adapters/judge/dfTable.generated.ts. CSFCube is never read here.
+ * by id). Writes src/adapters/judge/dfTable.generated.ts (or OUT, for experiments). CSFCube is never read here.
  *
  *   node --import tsx eval/build-df-table.ts [corpusDir]
  */

@@ -11,6 +11,10 @@
  * quantised to int8. Writes src/adapters/judge/termVectors.generated.ts.
  *
  *   node --import tsx eval/build-term-vectors.ts [corpusDir]
+ *
+ * For experiments (the shipped file uses the defaults): VOCAB (8000),
+ * COMPONENTS (64), WINDOW (5), MODE=lsi (SVD of the (1 + ln tf)·idf
+ * term-document matrix instead of PPMI) and OUT (another output file).
  */
 import { Matrix, QrDecomposition, SingularValueDecomposition } from "ml-matrix"
 import { createReadStream, writeFileSync } from "node:fs"

@@ -2,23 +2,27 @@
  * The judge data the evaluation scripts use: the shipped IDF table and term
  * vectors, or, to compare alternatives, modules written by
  * build-df-table.ts / build-term-vectors.ts with OUT= and named by DF= / TV=
- * (import paths relative to eval/).
+ * (paths relative to the working directory).
  */
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
+import { resolve } from "node:path"
+import { pathToFileURL } from "node:url"
 import type { DfTable, TermVectors } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 
+/** The shipped IDF table, or the module named by DF. */
 export const loadTable = async (): Promise<DfTable> => {
   if (!process.env.DF) return arxivDfTable()
-  const { packedDfTable: t } = await import(process.env.DF)
+  const { packedDfTable: t } = await import(pathToFileURL(resolve(process.env.DF)).href)
   const unpack = (packed: string) =>
     new Map(packed.split("\n").map((l) => [l.slice(0, l.indexOf("\t")), Number(l.slice(l.indexOf("\t") + 1))] as [string, number]))
   return { ...t, unigrams: unpack(t.unigrams), bigrams: unpack(t.bigrams) }
 }
 
+/** The shipped term vectors, or the module named by TV. */
 export const loadVectors = async (): Promise<TermVectors> => {
   if (!process.env.TV) return arxivTermVectors()
-  const { packedTermVectors } = await import(process.env.TV)
+  const { packedTermVectors } = await import(pathToFileURL(resolve(process.env.TV)).href)
   const dims = packedTermVectors.dims as number
   const bytes = new Int8Array(Uint8Array.from(Buffer.from(packedTermVectors.int8Base64, "base64")).buffer)
   const map = new Map<string, Float32Array>()
