@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { stemmer } from "stemmer"
+import { stem } from "../stem.js"
 
 /** English function words plus words every abstract uses ("paper", "propose"). */
 const STOP: ReadonlySet<string> = new Set(
@@ -39,18 +39,7 @@ export interface Token {
   readonly word: string
 }
 
-const stemCache = new Map<string, string>()
-
-/** Porter stem of a lower-case word, memoised (the same words recur across calls). */
-export const stem = (word: string): string => {
-  let s = stemCache.get(word)
-  if (s === undefined) {
-    s = stemmer(word)
-    if (stemCache.size > 200_000) stemCache.clear()
-    stemCache.set(word, s)
-  }
-  return s
-}
+export { stem }
 
 /** Whether a lower-case word is a stop word. */
 export const isStopWord = (word: string): boolean => STOP.has(word)
