@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import type { HttpClient } from "@effect/platform"
+import type { FileSystem, HttpClient, Path } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Config, ConfigError, Effect, Layer, Option } from "effect"
 import * as FixtureArxiv from "./adapters/fixture/FixtureArxiv.js"
@@ -97,12 +97,24 @@ export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts,
     vaultLayer(setup)
   ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
 
-/** arXiv and OpenAlex over HTTP (ARXIV_API_URL, OPENALEX_API_URL, OPENALEX_API_KEY), cached on disk. */
-export const LiveLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> => {
-  const cache = ResponseCache.layerConfig({
+/**
+ * The on-disk response cache a setup asks for. Pass the same value wherever
+ * the cache is needed in one layer graph: layers are shared by reference, so
+ * the process keeps one cache (one store, one coalescing map).
+ */
+export const responseCacheLayer = (
+  setup: Pick<CompanionSetup, "cache" | "cacheDir">
+): Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path> =>
+  ResponseCache.layerConfig({
     ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
     ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
   })
+
+/** arXiv and OpenAlex over HTTP (ARXIV_API_URL, OPENALEX_API_URL, OPENALEX_API_KEY), cached on disk. */
+export const LiveLayer = (
+  setup: CompanionSetup,
+  cache = responseCacheLayer(setup)
+): Layer.Layer<CompanionPorts, InvalidArgument> => {
   // one cache for the process: arXiv needs it; OpenAlex and the LLM judge use it when present
   return Layer.mergeAll(
     LiveArxiv.layerConfig().pipe(Layer.mapError(configProblem)),
@@ -118,17 +130,17 @@ export const arxivLayer = (setup: Pick<CompanionSetup, "offline" | "cache" | "ca
     ? FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer))
     : LiveArxiv.layerConfig().pipe(
       Layer.mapError(configProblem),
-      Layer.provide(ResponseCache.layerConfig({
-        ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
-        ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
-      })),
+      Layer.provide(responseCacheLayer(setup)),
       Layer.provide(NodeHttpClient.layerUndici),
       Layer.provide(NodeContext.layer)
     )
 
 /** The layer a setup asks for: offline or live. */
-export const companionLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
-  setup.offline === true ? OfflineLayer(setup) : LiveLayer(setup)
+export const companionLayer = (
+  setup: CompanionSetup,
+  cache = responseCacheLayer(setup)
+): Layer.Layer<CompanionPorts, InvalidArgument> =>
+  setup.offline === true ? OfflineLayer(setup) : LiveLayer(setup, cache)
 
 /** Whether offline mode is switched on in the environment (ARXIV_COMPANION_OFFLINE). */
 export const offlineFromEnv: Config.Config<boolean> = Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(

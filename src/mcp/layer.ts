@@ -12,10 +12,9 @@ import * as FixtureCitations from "../adapters/fixture/FixtureCitations.js"
 import * as FixtureFullText from "../adapters/fixture/FixtureFullText.js"
 import * as LiveFullText from "../adapters/live/LiveFullText.js"
 import * as LiveOpenAlexCitations from "../adapters/live/LiveOpenAlexCitations.js"
-import * as ResponseCache from "../adapters/live/ResponseCache.js"
 import { type InvalidArgument, VaultUnavailable } from "../core/errors.js"
 import { VaultPort, type VaultService } from "../core/ports/VaultPort.js"
-import { type CompanionSetup, companionLayer, vaultLayer } from "../layers.js"
+import { type CompanionSetup, companionLayer, responseCacheLayer, vaultLayer } from "../layers.js"
 import type { McpPorts } from "./server.js"
 
 /** A vault whose every call fails with the reason it could not be set up. */
@@ -31,11 +30,9 @@ export const tolerantVaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort
 /** Every port of the MCP server for a setup (offline: recorded data; live: HTTP, cached). */
 export const mcpLayer = (setup: CompanionSetup): Layer.Layer<McpPorts, InvalidArgument> => {
   // the composition root's vault is replaced by the tolerant one (the right side of a merge wins)
-  const companion = Layer.merge(companionLayer({ ...setup, vault: setup.vault ?? "." }), tolerantVaultLayer(setup))
-  const cache = ResponseCache.layerConfig({
-    ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
-    ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
-  })
+  // one cache for the companion's ports and the extras (the same layer value is built once)
+  const cache = responseCacheLayer(setup)
+  const companion = Layer.merge(companionLayer({ ...setup, vault: setup.vault ?? "." }, cache), tolerantVaultLayer(setup))
   const extras = setup.offline === true
     ? Layer.merge(FixtureFullText.layer, FixtureCitations.layer())
     : Layer.merge(LiveFullText.layerConfig(), LiveOpenAlexCitations.layerConfig().pipe(Layer.orDie)).pipe(
