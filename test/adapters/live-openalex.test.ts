@@ -4,7 +4,7 @@
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Exit, Layer, Logger, LogLevel, Redacted, Schema } from "effect"
+import { ConfigProvider, Context, Effect, Exit, Layer, Redacted, Schema } from "effect"
 import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import * as LiveOpenAlex from "../../src/adapters/live/LiveOpenAlex.js"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
@@ -13,6 +13,7 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import { arxivKeysOf, WorkRecord } from "../../src/adapters/live/openalexClient.js"
 import { Fault, loadPool, openAlexStandIn, type OpenAlexStandIn, SHARED_DATA } from "../support/openalex-standin.js"
+import { captureLogs } from "../support/logs.js"
 
 const fast = { retryBaseDelay: "5 millis", retries: 3 } as const
 
@@ -23,20 +24,6 @@ const port = (standIn: OpenAlexStandIn, options: LiveOpenAlex.LiveOpenAlexOption
       Layer.provide(NodeHttpClient.layerUndici)
     )
   ).pipe(Effect.map(Context.get(OpenAlexPort)))
-
-/** Log lines of an effect, captured at every level. */
-const captureLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
-  const lines: Array<string> = []
-  const logger = Logger.make(({ message }) => {
-    lines.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
-  })
-  return effect.pipe(
-    Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
-    Logger.withMinimumLogLevel(LogLevel.All),
-    Effect.exit,
-    Effect.map((exit) => ({ exit, lines }))
-  )
-}
 
 // the 42 distinct works cited by the two recorded seeds W3045921891 and W3046863325
 const seedReferences = (standIn: OpenAlexStandIn): Array<string> => {

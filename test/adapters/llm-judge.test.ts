@@ -4,7 +4,7 @@
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Exit, Layer, Logger, LogLevel, Redacted } from "effect"
+import { ConfigProvider, Context, Effect, Exit, Layer, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
@@ -13,6 +13,7 @@ import { messages, SYSTEM_PROMPT, userPrompt } from "../../src/adapters/live/jud
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
 import { type Concept, LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
 import { LlmFault, llmStandIn, type LlmStandIn, scriptedJudge } from "../support/llm-standin.js"
+import { captureLogs } from "../support/logs.js"
 
 const MODEL = "test/scripted-judge"
 const fast = { retries: 2, retryBaseDelay: "5 millis" } as const
@@ -23,19 +24,6 @@ const judgeFor = (standIn: LlmStandIn, options: Partial<LlmJudge.LlmJudgeOptions
       Layer.provide(NodeHttpClient.layerUndici)
     )
   ).pipe(Effect.map(Context.get(LlmJudgePort)))
-
-const captureLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
-  const lines: Array<string> = []
-  const logger = Logger.make(({ message }) => {
-    lines.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
-  })
-  return effect.pipe(
-    Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
-    Logger.withMinimumLogLevel(LogLevel.All),
-    Effect.exit,
-    Effect.map((exit) => ({ exit, lines }))
-  )
-}
 
 // real abstracts from the recorded arXiv corpus (shared/data/corpus, CC0), shortened to their first sentences
 const concept: Concept = {
