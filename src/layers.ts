@@ -12,7 +12,7 @@
  */
 import type { FileSystem, HttpClient, Path } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
-import { Config, ConfigError, Effect, Layer, Option } from "effect"
+import { ConfigError, Effect, Layer, Option } from "effect"
 import * as FixtureArxiv from "./adapters/fixture/FixtureArxiv.js"
 import * as FixtureOpenAlex from "./adapters/fixture/FixtureOpenAlex.js"
 import * as LocalJudge from "./adapters/judge/LocalJudge.js"
@@ -141,8 +141,3 @@ export const companionLayer = (
   cache = responseCacheLayer(setup)
 ): Layer.Layer<CompanionPorts, InvalidArgument> =>
   setup.offline === true ? OfflineLayer(setup) : LiveLayer(setup, cache)
-
-/** Whether offline mode is switched on in the environment (ARXIV_COMPANION_OFFLINE). */
-export const offlineFromEnv: Config.Config<boolean> = Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(
-  Config.withDefault(false)
-)
