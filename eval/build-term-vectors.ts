@@ -1,34 +1,47 @@
 /**
- * Builds the local judge's term vectors: a small LSA model of the CC0 arXiv
- * abstracts in ../shared/data/corpus (the same 36k records as the IDF table).
- * CSFCube is never read here.
+ * Builds the local judge's term vectors from the CC0 arXiv abstracts in
+ * ../shared/data/corpus (the same 36k records as the IDF table). CSFCube is
+ * never read here.
  *
- * Steps: the VOCAB most frequent stems (same tokenizer as the judge); counts of
- * stem pairs within WINDOW content tokens of each other; positive PMI with
- * context-distribution smoothing (0.75); a seeded randomized SVD (ml-matrix
- * QR + SVD of the small projected matrix, two power iterations); vectors
- * U·sqrt(S) without the first component (word frequency), unit length,
- * quantised to int8. Writes src/adapters/judge/termVectors.generated.ts.
+ * MODE=w2v (the shipped file): skip-gram word2vec (gensim, eval/word2vec.py:
+ * one worker, fixed seed) over the judge's own stems, DIMS (100) dimensions,
+ * WINDOW (5) tokens, EPOCHS (10); needs python3 with gensim
+ * (Debian: apt-get install python3-gensim).
+ * MODE=ppmi: counts of stem pairs within WINDOW content tokens; positive PMI
+ * with context-distribution smoothing (0.75); a seeded randomized SVD (ml-matrix
+ * QR + SVD of the small projected matrix, two power iterations); U·sqrt(S)
+ * without the first component. MODE=lsi: the same SVD of the (1 + ln tf)·idf
+ * term-document matrix.
+ *
+ * Then, for every mode: the VOCAB (8000) most frequent stems, unit length,
+ * quantised to int8; each stem's SIF weight a / (a + p(stem)) with a = 1e-3 and
+ * p its share of the corpus's tokens (Arora et al. 2017, "A simple but
+ * tough-to-beat baseline for sentence embeddings"); and the corpus's common
+ * direction (first singular vector of the abstracts' SIF sums), which the judge
+ * removes from every text vector. Writes src/adapters/judge/termVectors.generated.ts
+ * (or OUT).
  *
  *   node --import tsx eval/build-term-vectors.ts [corpusDir]
- *
- * For experiments (the shipped file uses the defaults): VOCAB (8000),
- * COMPONENTS (64), WINDOW (5), MODE=lsi (SVD of the (1 + ln tf)·idf
- * term-document matrix instead of PPMI) and OUT (another output file).
  */
 import { Matrix, QrDecomposition, SingularValueDecomposition } from "ml-matrix"
-import { createReadStream, writeFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { createGunzip } from "node:zlib"
 import { tokenize } from "../src/adapters/judge/tokenize.js"
 
+/** "w2v": skip-gram word2vec; "ppmi": SVD of word co-occurrence within WINDOW; "lsi": SVD of the tf-idf term-document matrix */
+const MODE = process.env.MODE ?? "w2v"
 const VOCAB = Number(process.env.VOCAB ?? 8000)
 const COMPONENTS = Number(process.env.COMPONENTS ?? 64)
+const DIMS = Number(process.env.DIMS ?? 100)
+const EPOCHS = Number(process.env.EPOCHS ?? 10)
 const WINDOW = Number(process.env.WINDOW ?? 5)
-/** "ppmi": word co-occurrence within WINDOW; "lsi": the tf-idf term-document matrix */
-const MODE = process.env.MODE ?? "ppmi"
+/** SIF smoothing: a stem as common as 0.1 % of all tokens gets weight 1/2 */
+const SIF_A = 1e-3
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const corpusDir = resolve(process.argv[2] ?? process.env.ARXIV_CORPUS_DIR ?? join(repo, "..", "shared", "data", "corpus"))
@@ -136,31 +149,108 @@ const timesPpmi = (x: Matrix): Matrix => {
   }
   return out
 }
-let seed = 42
-const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2147483648
-  return seed / 2147483648 - 0.5
-}
-const L = COMPONENTS + 16
-let y = times(new Matrix(Array.from({ length: V }, () => Array.from({ length: L }, random))))
-for (let it = 0; it < 2; it++) y = times(new QrDecomposition(y).orthogonalMatrix)
-const q = new QrDecomposition(y).orthogonalMatrix
-const svd = new SingularValueDecomposition(times(q), { autoTranspose: true })
-const u = svd.leftSingularVectors
-const s = svd.diagonal
+/** The word vectors of the vocabulary, before normalisation: from the SVD, or from word2vec. */
+const raw: Array<ArrayLike<number>> = MODE === "w2v" ? word2vec() : svdVectors()
+const dims = raw[0]!.length
 
-const dims = COMPONENTS - 1
+function svdVectors(): Array<Array<number>> {
+  let seed = 42
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648 - 0.5
+  }
+  const L = COMPONENTS + 16
+  let y = times(new Matrix(Array.from({ length: V }, () => Array.from({ length: L }, random))))
+  for (let it = 0; it < 2; it++) y = times(new QrDecomposition(y).orthogonalMatrix)
+  const q = new QrDecomposition(y).orthogonalMatrix
+  const svd = new SingularValueDecomposition(times(q), { autoTranspose: true })
+  const u = svd.leftSingularVectors
+  const s = svd.diagonal
+  // without the first component (word frequency)
+  return vocab.map((_, a) => Array.from({ length: COMPONENTS - 1 }, (_, c) => u.get(a, c + 1) * Math.sqrt(s[c + 1]!)))
+}
+
+function word2vec(): Array<Float64Array> {
+  const dir = mkdtempSync(join(tmpdir(), "arxiv-companion-w2v-"))
+  try {
+    const file = process.env.VECTORS ?? join(dir, "vectors.txt")
+    // VECTORS names vectors already trained (word2vec text format), to compare models without retraining
+    if (process.env.VECTORS === undefined) {
+    writeFileSync(join(dir, "corpus.txt"), docs.map((d) => d.join(" ")).join("\n") + "\n")
+    execFileSync(
+      process.env.PYTHON ?? "python3",
+      [join(repo, "eval", "word2vec.py"), join(dir, "corpus.txt"), join(dir, "vectors.txt"), String(DIMS), String(WINDOW), String(EPOCHS)],
+      { stdio: "inherit", env: { ...process.env, PYTHONHASHSEED: "0" } }
+    )
+    }
+    const trained = new Map<string, Float64Array>()
+    for (const line of readFileSync(file, "utf8").split("\n").slice(1)) {
+      const parts = line.trim().split(" ")
+      if (parts.length === DIMS + 1) trained.set(parts[0]!, Float64Array.from(parts.slice(1), Number))
+    }
+    // word2vec drops stems seen fewer than 3 times; the vocabulary is frequent enough never to hit that
+    return vocab.map((w) => {
+      const v = trained.get(w)
+      if (v === undefined && process.env.VECTORS !== undefined) return new Float64Array(DIMS) // another vocabulary: the stem gets no vector
+      if (v === undefined) throw new Error(`word2vec has no vector for "${w}"`)
+      return v
+    })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 const bytes = new Int8Array(V * dims)
-for (let a = 0; a < V; a++) {
-  const v = Array.from({ length: dims }, (_, c) => u.get(a, c + 1) * Math.sqrt(s[c + 1]!))
+raw.forEach((r, a) => {
+  const v = Array.from(r)
   const n = Math.hypot(...v) || 1
   v.forEach((x, c) => (bytes[a * dims + c] = Math.max(-127, Math.min(127, Math.round((127 * x) / n)))))
+})
+
+// SIF weights from token shares, and the common direction of the corpus's SIF text vectors,
+// computed from the quantised vectors exactly as the judge will see them
+const tokens = new Map<string, number>()
+let tokenCount = 0
+for (const d of docs) for (const s of d) tokens.set(s, (tokens.get(s) ?? 0) + 1), tokenCount++
+const sif = vocab.map((w) => Number((SIF_A / (SIF_A + tokens.get(w)! / tokenCount)).toPrecision(4)))
+const textVector = (d: ReadonlyArray<string>): Float64Array => {
+  const v = new Float64Array(dims)
+  for (const s of d) {
+    const a = index.get(s)
+    if (a === undefined) continue
+    for (let c = 0; c < dims; c++) v[c]! += (sif[a]! * bytes[a * dims + c]!) / 127
+  }
+  return v
 }
+const texts = docs.map(textVector)
+let common = new Float64Array(dims).fill(1 / Math.sqrt(dims))
+for (let it = 0; it < 100; it++) {
+  const next = new Float64Array(dims)
+  for (const t of texts) {
+    let dot = 0
+    for (let c = 0; c < dims; c++) dot += t[c]! * common[c]!
+    for (let c = 0; c < dims; c++) next[c]! += dot * t[c]!
+  }
+  const n = Math.hypot(...next)
+  common = next.map((x) => x / n)
+}
+
 const out = process.env.OUT ?? join(repo, "src", "adapters", "judge", "termVectors.generated.ts")
-const source = `LSA (${MODE === "lsi" ? "tf-idf term-document matrix" : `PPMI, window ${WINDOW}`}, randomized SVD, components 2..${COMPONENTS}) of ${docs.length} arXiv abstracts (CC0 1.0), cs.LG/stat.ML/cs.CL/cs.CV/cs.NE/cs.AI 2007-05..2017-04, via HeinrichHartmann/arxiv_meta@1d3cff6`
+const method =
+  MODE === "w2v"
+    ? `skip-gram word2vec (gensim, ${DIMS} dims, window ${WINDOW}, ${EPOCHS} epochs, seed 42)`
+    : `LSA (${MODE === "lsi" ? "tf-idf term-document matrix" : `PPMI, window ${WINDOW}`}, randomized SVD, components 2..${COMPONENTS})`
+const source = `${method} of ${docs.length} arXiv abstracts (CC0 1.0), cs.LG/stat.ML/cs.CL/cs.CV/cs.NE/cs.AI 2007-05..2017-04, via HeinrichHartmann/arxiv_meta@1d3cff6; SIF weights a = ${SIF_A}`
 writeFileSync(
   out,
   `/**\n * Term vectors for the local judge. GENERATED by eval/build-term-vectors.ts: do not edit.\n * Source: ${source}.\n * @internal\n */\n` +
-    `export const packedTermVectors: {\n  readonly source: string\n  readonly dims: number\n  readonly stems: string\n  readonly int8Base64: string\n} = ${JSON.stringify({ source, dims, stems: vocab.join("\n"), int8Base64: Buffer.from(bytes.buffer).toString("base64") })}\n`
+    `export const packedTermVectors: {\n  readonly source: string\n  readonly dims: number\n  readonly stems: string\n  readonly sif: string\n  readonly common: ReadonlyArray<number>\n  readonly int8Base64: string\n} = ${JSON.stringify({
+      source,
+      dims,
+      stems: vocab.join("\n"),
+      sif: sif.join(","),
+      common: Array.from(common, (x) => Number(x.toFixed(6))),
+      int8Base64: Buffer.from(bytes.buffer).toString("base64")
+    })}\n`
 )
-console.log(`${V} stems × ${dims} dims, top singular values ${[...s.slice(0, 4)].map((x) => x.toFixed(1)).join(", ")} -> ${out}`)
+console.log(`${V} stems × ${dims} dims (${MODE}) -> ${out}`)

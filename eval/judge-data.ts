@@ -8,7 +8,7 @@ import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import type { DfTable, TermVectors } from "../src/adapters/judge/score.js"
-import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
+import { arxivTermVectors, unpackTermVectors } from "../src/adapters/judge/termVectors.js"
 
 /** The shipped IDF table, or the module named by DF. */
 export const loadTable = async (): Promise<DfTable> => {
@@ -23,13 +23,5 @@ export const loadTable = async (): Promise<DfTable> => {
 export const loadVectors = async (): Promise<TermVectors> => {
   if (!process.env.TV) return arxivTermVectors()
   const { packedTermVectors } = await import(pathToFileURL(resolve(process.env.TV)).href)
-  const dims = packedTermVectors.dims as number
-  const bytes = new Int8Array(Uint8Array.from(Buffer.from(packedTermVectors.int8Base64, "base64")).buffer)
-  const map = new Map<string, Float32Array>()
-  ;(packedTermVectors.stems as string).split("\n").forEach((stem, i) => {
-    const v = new Float32Array(dims)
-    for (let c = 0; c < dims; c++) v[c] = bytes[i * dims + c]! / 127
-    map.set(stem, v)
-  })
-  return { dims, get: (s) => map.get(s) }
+  return unpackTermVectors(packedTermVectors)
 }

@@ -102,6 +102,26 @@ describe("LocalJudge", () => {
       }
     }))
 
+  it.effect("topic similarity recognises a paper on the note's topic that shares few of its words", () =>
+    Effect.gen(function*() {
+      const similarity = (rationale: string): number => {
+        const m = /topic similarity (-?\d\.\d\d)/.exec(rationale)
+        assert.isNotNull(m, rationale)
+        return Number(m![1])
+      }
+      const g = yield* judge(gans, papers)
+      const sim = (id: string) => similarity(g.find((j) => j.arxivId === id)!.rationale)
+      // Wasserstein GAN matches few of the GAN note's terms, yet is about what the note is about
+      for (const off of ["1409.0473", "1409.3215", "1508.07909", "1512.03385", "1412.6980"]) {
+        assert.isTrue(sim("1701.07875") > sim(off) + 0.2, `WGAN ${sim("1701.07875")} vs ${off} ${sim(off)}`)
+      }
+      // what every abstract shares is removed, so an unrelated paper sits near zero, not near one
+      const t = yield* judge(transformers, papers)
+      const tsim = (id: string) => similarity(t.find((j) => j.arxivId === id)!.rationale)
+      assert.isTrue(tsim("1412.6980") < 0.3, `Adam vs the Transformers note: ${tsim("1412.6980")}`)
+      assert.isTrue(tsim("1409.0473") > 0.5, `attention NMT vs the Transformers note: ${tsim("1409.0473")}`)
+    }))
+
   it.effect("rationale names the matched terms a person can find in both texts", () =>
     Effect.gen(function*() {
       const [j] = yield* judge(transformers, [byId("1409.0473")])

@@ -1,26 +1,41 @@
 /**
- * The shipped term vectors (a 63-dimension LSA model of 36k CC0 arXiv
- * abstracts, int8), unpacked once on first use.
+ * The shipped term vectors (a 100-dimension skip-gram word2vec model of 36k
+ * CC0 arXiv abstracts, int8, with SIF weights and the corpus's common
+ * direction), unpacked once on first use.
  *
  * @since 0.1.0
  */
 import type { TermVectors } from "./score.js"
 import { packedTermVectors } from "./termVectors.generated.js"
 
+/** Unpack the generated module's format (also used by the evaluation scripts for alternative models). */
+export const unpackTermVectors = (packed: {
+  readonly dims: number
+  readonly stems: string
+  readonly sif: string
+  readonly common: ReadonlyArray<number>
+  readonly int8Base64: string
+}): TermVectors => {
+  const dims = packed.dims
+  const bytes = new Int8Array(Uint8Array.from(Buffer.from(packed.int8Base64, "base64")).buffer)
+  const sif = packed.sif.split(",").map(Number)
+  const vectors = new Map<string, Float32Array>()
+  const weights = new Map<string, number>()
+  packed.stems.split("\n").forEach((stem, i) => {
+    const v = new Float32Array(dims)
+    for (let c = 0; c < dims; c++) v[c] = bytes[i * dims + c]! / 127
+    vectors.set(stem, v)
+    weights.set(stem, sif[i]!)
+  })
+  return {
+    dims,
+    get: (stem) => vectors.get(stem),
+    weight: (stem) => weights.get(stem) ?? 0,
+    common: Float32Array.from(packed.common)
+  }
+}
+
 let cached: TermVectors | undefined
 
-/** Unit-length term vectors keyed by stem. */
-export const arxivTermVectors = (): TermVectors => {
-  if (cached === undefined) {
-    const dims = packedTermVectors.dims
-    const bytes = new Int8Array(Uint8Array.from(Buffer.from(packedTermVectors.int8Base64, "base64")).buffer)
-    const map = new Map<string, Float32Array>()
-    packedTermVectors.stems.split("\n").forEach((stem, i) => {
-      const v = new Float32Array(dims)
-      for (let c = 0; c < dims; c++) v[c] = bytes[i * dims + c]! / 127
-      map.set(stem, v)
-    })
-    cached = { dims, get: (stem) => map.get(stem) }
-  }
-  return cached
-}
+/** The shipped term vectors, unpacked on first use. */
+export const arxivTermVectors = (): TermVectors => (cached ??= unpackTermVectors(packedTermVectors))
