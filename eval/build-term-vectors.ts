@@ -25,13 +25,12 @@
  */
 import { Matrix, QrDecomposition, SingularValueDecomposition } from "ml-matrix"
 import { execFileSync } from "node:child_process"
-import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { createGunzip } from "node:zlib"
-import { tokenize } from "../src/adapters/judge/tokenize.js"
+import { stems } from "../src/adapters/judge/tokenize.js"
+import { corpusDir, corpusRecords } from "./arxiv-corpus.js"
 
 /** "w2v": skip-gram word2vec; "ppmi": SVD of word co-occurrence within WINDOW; "lsi": SVD of the tf-idf term-document matrix */
 const MODE = process.env.MODE ?? "w2v"
@@ -44,18 +43,11 @@ const WINDOW = Number(process.env.WINDOW ?? 5)
 const SIF_A = 1e-3
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const corpusDir = resolve(process.argv[2] ?? process.env.ARXIV_CORPUS_DIR ?? join(repo, "..", "shared", "data", "corpus"))
 
-const docs: Array<Array<string>> = []
-const seen = new Set<string>()
+const docs: Array<ReadonlyArray<string>> = []
 const df = new Map<string, number>()
-const input = createReadStream(join(corpusDir, "arxiv_oai_dc_ml_2007-2017.jsonl.gz")).pipe(createGunzip())
-for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-  if (line.trim() === "") continue
-  const r = JSON.parse(line) as { id: string; title?: string; abstract?: string }
-  if (seen.has(r.id)) continue
-  seen.add(r.id)
-  const toks = tokenize(`${r.title ?? ""}. ${r.abstract ?? ""}`).flatMap((t) => (t === null ? [] : [t.stem]))
+for await (const r of corpusRecords(corpusDir(process.argv[2]))) {
+  const toks = stems(`${r.title ?? ""}. ${r.abstract ?? ""}`)
   docs.push(toks)
   for (const s of new Set(toks)) df.set(s, (df.get(s) ?? 0) + 1)
 }
@@ -171,33 +163,42 @@ function svdVectors(): Array<Array<number>> {
 }
 
 function word2vec(): Array<Float64Array> {
+  // VECTORS names vectors already trained (word2vec text format), to compare models without retraining
+  const given = process.env.VECTORS
+  const trained = readWord2vec(given !== undefined ? readFileSync(given, "utf8") : trainWord2vec())
+  return vocab.map((w) => {
+    const v = trained.get(w)
+    if (v !== undefined) return v
+    // word2vec keeps stems seen 3 times or more, which every stem of the vocabulary is; another model's vocabulary may lack one
+    if (given !== undefined) return new Float64Array(DIMS)
+    throw new Error(`word2vec has no vector for "${w}"`)
+  })
+}
+
+/** Runs eval/word2vec.py on the stem corpus; returns the vectors as text. */
+function trainWord2vec(): string {
   const dir = mkdtempSync(join(tmpdir(), "arxiv-companion-w2v-"))
   try {
-    const file = process.env.VECTORS ?? join(dir, "vectors.txt")
-    // VECTORS names vectors already trained (word2vec text format), to compare models without retraining
-    if (process.env.VECTORS === undefined) {
     writeFileSync(join(dir, "corpus.txt"), docs.map((d) => d.join(" ")).join("\n") + "\n")
     execFileSync(
       process.env.PYTHON ?? "python3",
       [join(repo, "eval", "word2vec.py"), join(dir, "corpus.txt"), join(dir, "vectors.txt"), String(DIMS), String(WINDOW), String(EPOCHS)],
       { stdio: "inherit", env: { ...process.env, PYTHONHASHSEED: "0" } }
     )
-    }
-    const trained = new Map<string, Float64Array>()
-    for (const line of readFileSync(file, "utf8").split("\n").slice(1)) {
-      const parts = line.trim().split(" ")
-      if (parts.length === DIMS + 1) trained.set(parts[0]!, Float64Array.from(parts.slice(1), Number))
-    }
-    // word2vec drops stems seen fewer than 3 times; the vocabulary is frequent enough never to hit that
-    return vocab.map((w) => {
-      const v = trained.get(w)
-      if (v === undefined && process.env.VECTORS !== undefined) return new Float64Array(DIMS) // another vocabulary: the stem gets no vector
-      if (v === undefined) throw new Error(`word2vec has no vector for "${w}"`)
-      return v
-    })
+    return readFileSync(join(dir, "vectors.txt"), "utf8")
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** word2vec's text format: a header line, then a word and its numbers per line. */
+function readWord2vec(text: string): Map<string, Float64Array> {
+  const out = new Map<string, Float64Array>()
+  for (const line of text.split("\n").slice(1)) {
+    const parts = line.trim().split(" ")
+    if (parts.length === DIMS + 1) out.set(parts[0]!, Float64Array.from(parts.slice(1), Number))
+  }
+  return out
 }
 
 const bytes = new Int8Array(V * dims)

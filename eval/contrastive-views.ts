@@ -5,25 +5,13 @@
  *
  *   node --import tsx eval/contrastive-views.ts OUT [corpusDir]
  */
-import { createReadStream, writeFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { createInterface } from "node:readline"
-import { fileURLToPath } from "node:url"
-import { createGunzip } from "node:zlib"
-import { tokenize } from "../src/adapters/judge/tokenize.js"
+import { writeFileSync } from "node:fs"
+import { stems } from "../src/adapters/judge/tokenize.js"
+import { corpusDir, corpusRecords } from "./arxiv-corpus.js"
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const out = process.argv[2] ?? "views.jsonl"
-const corpusDir = resolve(process.argv[3] ?? process.env.ARXIV_CORPUS_DIR ?? join(repo, "..", "shared", "data", "corpus"))
-const stems = (text: string) => tokenize(text).flatMap((t) => (t === null ? [] : [t.stem]))
-const seen = new Set<string>()
 const lines: Array<string> = []
-const input = createReadStream(join(corpusDir, "arxiv_oai_dc_ml_2007-2017.jsonl.gz")).pipe(createGunzip())
-for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-  if (line.trim() === "") continue
-  const r = JSON.parse(line) as { id: string; title?: string; abstract?: string }
-  if (seen.has(r.id)) continue
-  seen.add(r.id)
+for await (const r of corpusRecords(corpusDir(process.argv[3]))) {
   const sentences = (r.abstract ?? "").split(/(?<=[.!?])\s+(?=[A-Z0-9])/).map(stems).filter((s) => s.length > 0)
   lines.push(JSON.stringify({ t: stems(r.title ?? ""), s: sentences }))
 }

@@ -11,8 +11,7 @@
 import { Effect } from "effect"
 import MiniSearch from "minisearch"
 import { readFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { defaultParams } from "../src/adapters/judge/score.js"
@@ -20,10 +19,9 @@ import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
 import type { LlmJudgeService } from "../src/core/ports/LlmJudgePort.js"
 import { benchmarkRoot, FACETS, foldKeys, loadBenchmark, ndcgAt, precisionAt, rank, summarize, type Unit, type UnitResult } from "./csfcube-data.js"
+import { CL_FILE, corpusDir } from "./arxiv-corpus.js"
 import { conceptOf } from "./run-scorer.js"
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const corpusDir = resolve(process.env.ARXIV_CORPUS_DIR ?? join(repo, "..", "shared", "data", "corpus"))
 
 const REFERENCE = {
   random: { all: 0.194, background: 0.255, method: 0.16, result: 0.171 },
@@ -38,7 +36,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`
 
 // ---- timings first, so peak memory reflects the judge and not the benchmark ----
 const timing = (judge: LlmJudgeService) => {
-  const lines = readFileSync(join(corpusDir, "arxiv_oai_dc_cs.CL_2007-2017.jsonl"), "utf8").split("\n").filter(Boolean)
+  const lines = readFileSync(join(corpusDir(), CL_FILE), "utf8").split("\n").filter(Boolean)
   const papers = lines.slice(0, 501).map((l) => {
     const r = JSON.parse(l) as { id: string; title: string; abstract: string }
     return { arxivId: r.id, title: r.title, abstract: r.abstract }

@@ -9,36 +9,24 @@
  *
  *   CFG='[[10,30,1],[20,50,3]]' node --import tsx eval/experiment-prf.ts
  */
-import { createReadStream, readFileSync } from "node:fs"
-import { createInterface } from "node:readline"
-import { createGunzip } from "node:zlib"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { defaultParams, idf, prepareConcept, scorePaper, type ScoringParams, type PreparedConcept } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit, tokenize } from "../src/adapters/judge/tokenize.js"
 import { benchmarkRoot, foldKeys, loadBenchmark, ndcgAt, rank, summarize } from "./csfcube-data.js"
+import { CL_FILE, corpusDir, corpusRecords, ML_FILE } from "./arxiv-corpus.js"
 import { conceptOf } from "./run-scorer.js"
 
 setTokenCacheLimit(100)
-const dir = "../shared/data/corpus"
-const seen = new Set<string>()
 const docs: Array<{ tf: Map<number, number>; len: number; title: string }> = []
 const vocab = new Map<string, number>()
 const vocabList: string[] = []
 const idOf = (s: string) => { let i = vocab.get(s); if (i === undefined) { i = vocabList.length; vocab.set(s, i); vocabList.push(s) } return i }
-for (const file of ["arxiv_oai_dc_ml_2007-2017.jsonl.gz", "arxiv_oai_dc_cs.CL_2007-2017.jsonl"]) {
-  const p = `${dir}/${file}`
-  const input = file.endsWith(".gz") ? createReadStream(p).pipe(createGunzip()) : createReadStream(p)
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    if (!line.trim()) continue
-    const r = JSON.parse(line) as { id: string; title?: string; abstract?: string }
-    if (seen.has(r.id)) continue
-    seen.add(r.id)
-    const tf = new Map<number, number>()
-    let len = 0
-    for (const t of tokenize(`${r.title ?? ""}. ${r.abstract ?? ""}`)) if (t) { const i = idOf(t.stem); tf.set(i, (tf.get(i) ?? 0) + 1); len++ }
-    docs.push({ tf, len, title: (r.title ?? "").toLowerCase().replace(/[^a-z0-9]/g, "") })
-  }
+for await (const r of corpusRecords(corpusDir(), [ML_FILE, CL_FILE])) {
+  const tf = new Map<number, number>()
+  let len = 0
+  for (const t of tokenize(`${r.title ?? ""}. ${r.abstract ?? ""}`)) if (t) { const i = idOf(t.stem); tf.set(i, (tf.get(i) ?? 0) + 1); len++ }
+  docs.push({ tf, len, title: (r.title ?? "").toLowerCase().replace(/[^a-z0-9]/g, "") })
 }
 const post: Array<Array<number>> = vocabList.map(() => [])
 docs.forEach((d, j) => { for (const k of d.tf.keys()) post[k]!.push(j) })
