@@ -4,7 +4,7 @@
  * build-df-table.ts / build-term-vectors.ts with OUT= and named by DF= / TV=
  * (paths relative to the working directory).
  */
-import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
+import { arxivDfTable, unpackDfTable } from "../src/adapters/judge/dfTable.js"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import type { DfTable, TermVectors } from "../src/adapters/judge/score.js"
@@ -13,10 +13,8 @@ import { arxivTermVectors, unpackTermVectors } from "../src/adapters/judge/termV
 /** The shipped IDF table, or the module named by DF. */
 export const loadTable = async (): Promise<DfTable> => {
   if (!process.env.DF) return arxivDfTable()
-  const { packedDfTable: t } = await import(pathToFileURL(resolve(process.env.DF)).href)
-  const unpack = (packed: string) =>
-    new Map(packed.split("\n").map((l) => [l.slice(0, l.indexOf("\t")), Number(l.slice(l.indexOf("\t") + 1))] as [string, number]))
-  return { ...t, unigrams: unpack(t.unigrams), bigrams: unpack(t.bigrams) }
+  const { packedDfTable } = await import(pathToFileURL(resolve(process.env.DF)).href)
+  return unpackDfTable(packedDfTable)
 }
 
 /** The shipped term vectors, or the module named by TV. */
