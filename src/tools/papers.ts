@@ -122,18 +122,21 @@ export interface GetPapersInput {
   readonly abstract_max_chars?: number | undefined
 }
 
-/** Several papers by id, in the order asked; the ids arXiv lacks are listed in `missing`. */
-export const getPapers = Effect.fn("Tools.getPapers")(function*(input: GetPapersInput) {
+/** The papers arXiv has for 1..50 ids, in the order asked, and the ids it lacks; PaperNotFound when it has none. */
+const papersAsked = Effect.fn("Tools.papersAsked")(function*(input: ReadonlyArray<string>) {
   const arxiv = yield* ArxivPort
-  const ids = yield* arxivIdsArg(input.ids)
+  const ids = yield* arxivIdsArg(input)
   const found = yield* arxiv.getPapers(ids)
   const byId = new Map(found.papers.map((p) => [p.arxivId, p]))
   const papers = ids.flatMap((id) => byId.get(id) ?? [])
   if (papers.length === 0) return yield* new PaperNotFound({ id: ids.join(", "), source: "arXiv" })
-  return {
-    papers: papers.map((p) => toDetail(p, input.abstract_max_chars)),
-    missing: ids.filter((id) => !byId.has(id))
-  } satisfies PapersResult
+  return { papers, missing: ids.filter((id) => !byId.has(id)) }
+})
+
+/** Several papers by id, in the order asked; the ids arXiv lacks are listed in `missing`. */
+export const getPapers = Effect.fn("Tools.getPapers")(function*(input: GetPapersInput) {
+  const { missing, papers } = yield* papersAsked(input.ids)
+  return { papers: papers.map((p) => toDetail(p, input.abstract_max_chars)), missing } satisfies PapersResult
 })
 
 /** Arguments of {@link getRecent}. */
@@ -175,17 +178,12 @@ export interface ExportBibtexInput {
 
 /** BibTeX for papers (metadata only), in the order asked; missing ids listed. */
 export const exportBibtex = Effect.fn("Tools.exportBibtex")(function*(input: ExportBibtexInput) {
-  const arxiv = yield* ArxivPort
-  const ids = yield* arxivIdsArg(input.ids)
-  const found = yield* arxiv.getPapers(ids)
-  const byId = new Map(found.papers.map((p) => [p.arxivId, p]))
-  const papers = ids.flatMap((id) => byId.get(id) ?? [])
-  if (papers.length === 0) return yield* new PaperNotFound({ id: ids.join(", "), source: "arXiv" })
+  const { missing, papers } = yield* papersAsked(input.ids)
   const file = bibtexFile(papers)
   return {
     bibtex: file.text,
     entries: papers.map((p, i) => ({ arxiv_id: p.arxivId, key: file.keys[i]! })),
-    missing: ids.filter((id) => !byId.has(id))
+    missing
   } satisfies BibtexResult
 })
 
