@@ -18,7 +18,23 @@ import { defaultParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
 import type { LlmJudgeService } from "../src/core/ports/LlmJudgePort.js"
-import { benchmarkRoot, FACETS, foldKeys, loadBenchmark, ndcgAt, precisionAt, rank, summarize, type Unit, type UnitResult } from "./csfcube-data.js"
+import {
+  benchmarkRoot,
+  bm25Results,
+  bootstrapInterval,
+  FACETS,
+  foldKeys,
+  loadBenchmark,
+  ndcgAt,
+  paperDisjointKeys,
+  precisionAt,
+  queryPaperOf,
+  rank,
+  specterResults,
+  summarize,
+  type Unit,
+  type UnitResult
+} from "./csfcube-data.js"
 import { CL_FILE, corpusDir } from "./arxiv-corpus.js"
 import { conceptOf } from "./run-scorer.js"
 
@@ -117,6 +133,27 @@ const test = foldKeys(bench, "fold1_test")
 console.log(line("  fold1_dev  (tuning fold)", results.filter((r) => dev.has(r.key))))
 console.log(line("  fold1_test (held out)", results.filter((r) => test.has(r.key))))
 console.log(line("  both folds (all 50 units)", results))
+console.log("")
+
+// ---- held out by paper: the upstream folds split (paper, facet) units, so 7 held-out units repeat a tuning paper ----
+const disjoint = paperDisjointKeys(bench, "fold1_dev", "fold1_test")
+const devPapers = new Set([...dev].map(queryPaperOf))
+const bm25 = bm25Results(bench)
+const specter = specterResults(bench)
+const ci = (rs: ReadonlyArray<UnitResult>) => {
+  const [lo, hi] = bootstrapInterval(rs)
+  return `${f3(summarize(rs).ndcg10)} (95% CI ${f3(lo)}..${f3(hi)})`
+}
+console.log(
+  `held out by paper: ${disjoint.size} of ${test.size} fold1_test units have a query paper that is not in fold1_dev ` +
+    `(${devPapers.size} tuning papers; ${test.size - disjoint.size} held-out units repeat one of them with another facet)`
+)
+console.log(`  ${"nDCG@10".padEnd(28)} ${"all 50".padEnd(26)} ${"fold1_test".padEnd(26)} paper-disjoint held out`)
+for (const [label, rs] of [["this judge", results], ["plain BM25 (recipe)", bm25], ["SPECTER (upstream run)", specter]] as const) {
+  console.log(
+    `  ${label.padEnd(28)} ${ci(rs).padEnd(26)} ${ci(rs.filter((r) => test.has(r.key))).padEnd(26)} ${ci(rs.filter((r) => disjoint.has(r.key)))}`
+  )
+}
 console.log("")
 console.log("reference points, nDCG@10 (all / background / method / result):")
 for (const [name, v] of Object.entries(REFERENCE)) {
