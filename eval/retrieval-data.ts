@@ -1,0 +1,109 @@
+/**
+ * The landmark-recall evaluation's data (eval/retrieval/): the concept notes,
+ * their landmark papers, the tune / held-out split rule, and the seeded
+ * random numbers the split and the bootstrap use. Shared by
+ * eval/retrieval-landmarks.ts (fills titles, recorded counts and splits),
+ * eval/retrieval.ts (the evaluation) and test/eval/retrieval-landmarks.test.ts.
+ */
+import { readFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { gunzipSync } from "node:zlib"
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+export const dataDir = join(repoRoot, "eval", "retrieval")
+export const notesDir = join(dataDir, "notes")
+export const landmarksFile = join(dataDir, "landmarks.json")
+export const corpusFile = join(repoRoot, "fixtures", "offline", "arxiv-corpus.tsv.gz")
+
+export type Split = "tune" | "heldout"
+
+export interface Landmark {
+  readonly id: string
+  /** The title as recorded in the offline corpus (filled by eval/retrieval-landmarks.ts). */
+  readonly title: string
+  /** Why a well-read student expects it for this concept. */
+  readonly why: string
+  /** Offline sources with a recorded citation count for it, e.g. "Google Scholar 2017-06-25". */
+  readonly recordedCounts: ReadonlyArray<string>
+}
+
+export interface LandmarkNote {
+  /** File name under eval/retrieval/notes, without `.md`. */
+  readonly note: string
+  /** The note's title in the vault (its file name there); the prompt names it. */
+  readonly title: string
+  readonly split: Split
+  /** The field: ML, NLP, vision or speech. */
+  readonly topic: string
+  /** Concepts close enough to leak into each other share a group; a group never straddles the split. */
+  readonly group: string
+  readonly landmarks: ReadonlyArray<Landmark>
+  /** Landmark ids the note itself already names (by id or URL). */
+  readonly alreadyInNote: ReadonlyArray<string>
+}
+
+export const readLandmarks = (file = landmarksFile): ReadonlyArray<LandmarkNote> =>
+  JSON.parse(readFileSync(file, "utf8")) as ReadonlyArray<LandmarkNote>
+
+export const readNote = (note: LandmarkNote): string => readFileSync(join(notesDir, `${note.note}.md`), "utf8")
+
+/** Every record of the offline corpus: arXiv id → title (whitespace collapsed). */
+export const corpusTitles = (file = corpusFile): Map<string, string> => {
+  const titles = new Map<string, string>()
+  const lines = gunzipSync(readFileSync(file)).toString("utf8").split("\n")
+  const header = (lines[0] ?? "").split("\t")
+  const idAt = header.indexOf("id")
+  const titleAt = header.indexOf("title")
+  for (const line of lines.slice(1)) {
+    if (line === "") continue
+    const fields = line.split("\t")
+    titles.set(fields[idAt] ?? "", (fields[titleAt] ?? "").replace(/\s+/g, " ").trim())
+  }
+  return titles
+}
+
+/** mulberry32: a small seeded generator of uniform numbers in [0, 1). */
+export const seededRandom = (seed: number): () => number => {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** The seed of the split, fixed before any result was looked at. */
+export const SPLIT_SEED = 20170331
+
+/**
+ * The split rule: the groups, sorted by name, are shuffled (Fisher–Yates with
+ * mulberry32(SPLIT_SEED)); walking the shuffled order, each whole group goes to
+ * the split that has fewer notes so far (a tie goes to `tune`). Every note of a
+ * group lands in the same split, so near-duplicate concepts never straddle it.
+ */
+export const assignSplits = (
+  notes: ReadonlyArray<Pick<LandmarkNote, "note" | "group">>,
+  seed = SPLIT_SEED
+): Map<string, Split> => {
+  const sizes = new Map<string, number>()
+  for (const n of notes) sizes.set(n.group, (sizes.get(n.group) ?? 0) + 1)
+  const groups = [...sizes.keys()].sort()
+  const random = seededRandom(seed)
+  for (let i = groups.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    const a = groups[i]!
+    groups[i] = groups[j]!
+    groups[j] = a
+  }
+  const count = { tune: 0, heldout: 0 }
+  const groupSplit = new Map<string, Split>()
+  for (const group of groups) {
+    const split: Split = count.tune <= count.heldout ? "tune" : "heldout"
+    groupSplit.set(group, split)
+    count[split] += sizes.get(group)!
+  }
+  return new Map(notes.map((n) => [n.note, groupSplit.get(n.group)!]))
+}

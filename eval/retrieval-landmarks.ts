@@ -1,0 +1,92 @@
+/**
+ * Fills the derived fields of eval/retrieval/landmarks.json from the data, so
+ * nothing derived is typed by hand:
+ * - each landmark's `title`, from the offline corpus (fails if an id is missing);
+ * - each landmark's `recordedCounts`: the offline sources that record a citation
+ *   count for it — every fixtures/offline/citations-*.json, the OpenAlex works of
+ *   fixtures/offline/openalex-works.json, and (when present) the papercopilot
+ *   counts in ../shared/data/citations/papercopilot-paperlists;
+ * - each note's `split`, by the seeded rule of eval/retrieval-data.ts.
+ * The hand-written fields (note, title, topic, group, why, alreadyInNote) are kept.
+ *
+ * Usage: node --import tsx eval/retrieval-landmarks.ts [--check]
+ * (--check: fail instead of writing when the file is not up to date.)
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { assignSplits, corpusTitles, type LandmarkNote, landmarksFile, readLandmarks, repoRoot } from "./retrieval-data.js"
+
+const offline = join(repoRoot, "fixtures", "offline")
+const papercopilot = join(repoRoot, "..", "shared", "data", "citations", "papercopilot-paperlists", "corpus_citation_counts.jsonl")
+
+/** Source label → the arXiv ids it records a count for. */
+const recordedSources = (): Array<[string, Set<string>]> => {
+  const sources: Array<[string, Set<string>]> = []
+  for (const file of readdirSync(offline).filter((f) => /^citations-.*\.json$/.test(f)).sort()) {
+    const data = JSON.parse(readFileSync(join(offline, file), "utf8")) as {
+      source: { name: string; recordedOn?: string }
+      counts: Record<string, unknown>
+    }
+    sources.push([`${data.source.name} ${data.source.recordedOn ?? ""}`.trim(), new Set(Object.keys(data.counts))])
+  }
+  const works = JSON.parse(readFileSync(join(offline, "openalex-works.json"), "utf8")) as {
+    works: ReadonlyArray<{ arxivIds: ReadonlyArray<string> }>
+  }
+  sources.push(["OpenAlex works (recorded 2025-2026)", new Set(works.works.flatMap((w) => w.arxivIds))])
+  if (existsSync(papercopilot)) {
+    const ids = new Set<string>()
+    let recorded = ""
+    for (const line of readFileSync(papercopilot, "utf8").split("\n")) {
+      if (line.trim() === "") continue
+      const row = JSON.parse(line) as { arxiv_id: string; citation_count_recorded?: ReadonlyArray<string> }
+      ids.add(row.arxiv_id)
+      recorded = row.citation_count_recorded?.[0]?.slice(0, 7) ?? recorded
+    }
+    sources.push([`Google Scholar via papercopilot/paperlists ${recorded}`.trim(), ids])
+  } else {
+    console.error(`note: ${papercopilot} not found; papercopilot counts not recorded`)
+  }
+  return sources
+}
+
+const titles = corpusTitles()
+const sources = recordedSources()
+const notes = readLandmarks()
+const splits = assignSplits(notes)
+
+const missing = notes.flatMap((n) => n.landmarks.filter((l) => !titles.has(l.id)).map((l) => `${n.note}: ${l.id}`))
+if (missing.length > 0) {
+  console.error(`landmarks missing from the offline corpus: ${missing.join(", ")}`)
+  process.exit(1)
+}
+
+const filled: ReadonlyArray<LandmarkNote> = notes.map((n) => ({
+  note: n.note,
+  title: n.title,
+  split: splits.get(n.note)!,
+  topic: n.topic,
+  group: n.group,
+  landmarks: n.landmarks.map((l) => ({
+    id: l.id,
+    title: titles.get(l.id)!,
+    why: l.why,
+    recordedCounts: sources.filter(([, ids]) => ids.has(l.id)).map(([name]) => name)
+  })),
+  alreadyInNote: n.alreadyInNote
+}))
+
+const text = JSON.stringify(filled, null, 2) + "\n"
+if (process.argv.includes("--check")) {
+  if (readFileSync(landmarksFile, "utf8") !== text) {
+    console.error("eval/retrieval/landmarks.json is not up to date: run node --import tsx eval/retrieval-landmarks.ts")
+    process.exit(1)
+  }
+  console.log("landmarks.json is up to date")
+} else {
+  writeFileSync(landmarksFile, text)
+  const count = (s: string) => filled.filter((n) => n.split === s).length
+  console.log(
+    `${filled.length} notes (tune ${count("tune")}, heldout ${count("heldout")}), ` +
+      `${filled.reduce((k, n) => k + n.landmarks.length, 0)} landmarks`
+  )
+}

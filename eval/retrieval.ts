@@ -1,0 +1,327 @@
+/**
+ * Landmark recall of the companion (issue 10, "Measure"): for each concept note
+ * of eval/retrieval/notes, the landmark papers a well-read student expects
+ * (eval/retrieval/landmarks.json) are looked for among the report's candidates,
+ * among those judged relevant (relevance ≥ the run's threshold), and among the
+ * kept papers (survivors).
+ *
+ * The companion runs through the public library API (`Workflow.runCompanion`
+ * with `Layers.OfflineLayer` from src/index.ts), offline, default options
+ * unless flags are passed, on a temporary vault holding the notes (each as
+ * "<title>.md"), one prompt per note: "Find papers related to my '<title>' note".
+ *
+ * Usage: npm run eval:retrieval -- [--split tune|heldout|all] [--json]
+ *          [companion flags: --max-results N --categories a,b --relevance-threshold X
+ *           --citations-per-year X --exempt-years X --min-keywords N --foundational N
+ *           --since YYYY-MM-DD --offline-citations google-scholar|semantic-scholar ...]
+ * Any other `--kebab-name value` is passed as the option `kebabName` and checked
+ * by the CompanionOptions schema.
+ *
+ * A landmark the note already names (`alreadyInNote`) counts as found, relevant
+ * and kept when the report lists it as already in the note (a top-level report
+ * field whose name contains "already" or "inNote"); otherwise, and while the
+ * report has no such field, it is scored like any other landmark.
+ */
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { CompanionOptions, type CompanionReport, Layers, Workflow } from "../src/index.js"
+import { type LandmarkNote, readLandmarks, readNote, seededRandom, type Split } from "./retrieval-data.js"
+
+/** Issue 10's goals on this set, offline, default flags. */
+const GOALS = { candidates: 0.9, relevant: 0.7, kept: 0.5 } as const
+const BOOTSTRAP_SEED = 10
+const BOOTSTRAP_RESAMPLES = 2000
+
+// ---------------------------------------------------------------- arguments
+
+const fail = (message: string): never => {
+  console.error(`eval:retrieval: ${message}`)
+  process.exit(2)
+}
+
+const CLI_NAMES: Record<string, string> = { "citations-per-year": "citationsPerYearThreshold" }
+const camel = (kebab: string) => CLI_NAMES[kebab] ?? kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
+const value = (key: string, raw: string): unknown =>
+  key === "categories"
+    ? raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+    : /^-?\d+(\.\d+)?$/.test(raw)
+    ? Number(raw)
+    : raw === "true" || raw === "false"
+    ? raw === "true"
+    : raw
+
+interface Args {
+  readonly split: Split | "all"
+  readonly json: boolean
+  readonly offlineCitations: "google-scholar" | "semantic-scholar" | undefined
+  readonly judge: "local" | "llm" | undefined
+  readonly options: Record<string, unknown>
+}
+
+const parseArgs = (argv: ReadonlyArray<string>): Args => {
+  let split: Args["split"] = "all"
+  let json = false
+  let offlineCitations: Args["offlineCitations"]
+  let judge: Args["judge"]
+  const options: Record<string, unknown> = {}
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === "--json") {
+      json = true
+      continue
+    }
+    if (!arg.startsWith("--")) fail(`unexpected argument "${arg}" (flags are --name value)`)
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]
+    const raw = inline ?? argv[++i]
+    if (raw === undefined) fail(`--${name} needs a value`)
+    if (name === "split") {
+      if (raw !== "tune" && raw !== "heldout" && raw !== "all") fail(`--split must be tune, heldout or all, not "${raw}"`)
+      split = raw as Args["split"]
+    } else if (name === "offline-citations") {
+      if (raw !== "google-scholar" && raw !== "semantic-scholar") {
+        fail(`--offline-citations must be google-scholar or semantic-scholar, not "${raw}"`)
+      }
+      offlineCitations = raw as Args["offlineCitations"]
+    } else if (name === "judge") {
+      if (raw !== "local" && raw !== "llm") fail(`--judge must be local or llm, not "${raw}"`)
+      judge = raw as Args["judge"]
+    } else {
+      options[camel(name)] = value(camel(name), raw!)
+    }
+  }
+  return { split, json, offlineCitations, judge, options }
+}
+
+// ---------------------------------------------------------------- scoring
+
+interface NoteScore {
+  readonly note: string
+  readonly title: string
+  readonly split: Split
+  readonly landmarks: number
+  readonly candidates: number
+  readonly relevant: number
+  readonly kept: number
+  readonly keptPapers: number
+  /** Landmarks the note names that the report lists as already in the note; undefined: the report has no such field. */
+  readonly alreadyRecognised: number | undefined
+  readonly alreadyInNote: number
+  /** 0 kept although some landmark has a recorded count. */
+  readonly flagged: boolean
+  readonly missed: ReadonlyArray<string>
+  readonly error: string | undefined
+}
+
+const ARXIV_ID = /\b\d{4}\.\d{4,5}\b/g
+
+/** The arXiv ids of the report's "already in your note" field, or undefined when the report has none. */
+const alreadyInReport = (report: CompanionReport): Set<string> | undefined => {
+  const entries = Object.entries(report as unknown as Record<string, unknown>)
+    .filter(([key]) => /already|innote/i.test(key))
+  if (entries.length === 0) return undefined
+  return new Set(entries.flatMap(([, v]) => JSON.stringify(v ?? null).match(ARXIV_ID) ?? []))
+}
+
+const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unknown>): NoteScore => {
+  const hasCounts = note.landmarks.some((l) => l.recordedCounts.length > 0)
+  const base = {
+    note: note.note,
+    title: note.title,
+    split: note.split,
+    landmarks: note.landmarks.length,
+    alreadyInNote: note.alreadyInNote.length
+  }
+  if (Either.isLeft(outcome)) {
+    const e = outcome.left as { _tag?: string; message?: string }
+    return {
+      ...base,
+      candidates: 0,
+      relevant: 0,
+      kept: 0,
+      keptPapers: 0,
+      alreadyRecognised: undefined,
+      flagged: hasCounts,
+      missed: note.landmarks.map((l) => l.id),
+      error: `${e._tag ?? "Error"}: ${e.message ?? String(outcome.left)}`
+    }
+  }
+  const report = outcome.right
+  const threshold = report.options.relevanceThreshold
+  const candidates = new Set(report.candidates.map((c) => c.paper.arxivId))
+  const relevant = new Set(
+    report.candidates.filter((c) => c.judgement.relevance >= threshold).map((c) => c.paper.arxivId)
+  )
+  const kept = new Set(report.survivors)
+  const already = alreadyInReport(report)
+  const recognised = (id: string) => already !== undefined && note.alreadyInNote.includes(id) && already.has(id)
+  const hits = (set: Set<string>) => note.landmarks.filter((l) => set.has(l.id) || recognised(l.id)).length
+  return {
+    ...base,
+    candidates: hits(candidates),
+    relevant: hits(relevant),
+    kept: hits(kept),
+    keptPapers: kept.size,
+    alreadyRecognised: already === undefined ? undefined : note.alreadyInNote.filter((id) => already.has(id)).length,
+    flagged: kept.size === 0 && hasCounts,
+    missed: note.landmarks.filter((l) => !candidates.has(l.id) && !recognised(l.id)).map((l) => l.id),
+    error: undefined
+  }
+}
+
+// ---------------------------------------------------------------- totals
+
+type Stage = "candidates" | "relevant" | "kept"
+const STAGES: ReadonlyArray<Stage> = ["candidates", "relevant", "kept"]
+
+interface Total {
+  readonly notes: number
+  readonly landmarks: number
+  readonly hits: Record<Stage, number>
+  readonly rate: Record<Stage, number>
+  /** Bootstrap 95 % interval over notes (landmarks pooled within each resample). */
+  readonly interval: Record<Stage, readonly [number, number]>
+  readonly meanKeptPapers: number
+  readonly notesWithZeroKept: number
+  readonly flagged: ReadonlyArray<string>
+  readonly alreadyRecognised: string
+  readonly goalsMet: Record<Stage, boolean>
+}
+
+const pooled = (rows: ReadonlyArray<NoteScore>, stage: Stage) => {
+  const n = rows.reduce((k, r) => k + r.landmarks, 0)
+  return n === 0 ? 0 : rows.reduce((k, r) => k + r[stage], 0) / n
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))] ?? 0
+
+const total = (rows: ReadonlyArray<NoteScore>): Total => {
+  const random = seededRandom(BOOTSTRAP_SEED)
+  const samples: Record<Stage, Array<number>> = { candidates: [], relevant: [], kept: [] }
+  for (let b = 0; b < BOOTSTRAP_RESAMPLES && rows.length > 0; b++) {
+    const resample = rows.map(() => rows[Math.floor(random() * rows.length)]!)
+    for (const stage of STAGES) samples[stage].push(pooled(resample, stage))
+  }
+  const by = <A>(f: (s: Stage) => A) =>
+    ({ candidates: f("candidates"), relevant: f("relevant"), kept: f("kept") }) as Record<Stage, A>
+  const rate = by((s) => pooled(rows, s))
+  const known = rows.filter((r) => r.alreadyRecognised !== undefined)
+  return {
+    notes: rows.length,
+    landmarks: rows.reduce((k, r) => k + r.landmarks, 0),
+    hits: by((s) => rows.reduce((k, r) => k + r[s], 0)),
+    rate,
+    interval: by((s) => {
+      const sorted = [...samples[s]].sort((a, b) => a - b)
+      return [percentile(sorted, 0.025), percentile(sorted, 0.975)] as const
+    }),
+    meanKeptPapers: rows.length === 0 ? 0 : rows.reduce((k, r) => k + r.keptPapers, 0) / rows.length,
+    notesWithZeroKept: rows.filter((r) => r.keptPapers === 0).length,
+    flagged: rows.filter((r) => r.flagged).map((r) => r.note),
+    alreadyRecognised: known.length === 0
+      ? "n/a"
+      : `${known.reduce((k, r) => k + (r.alreadyRecognised ?? 0), 0)} of ${
+        known.reduce((k, r) => k + r.alreadyInNote, 0)
+      }`,
+    goalsMet: by((s) => rate[s] >= GOALS[s])
+  }
+}
+
+// ---------------------------------------------------------------- output
+
+const pct = (x: number) => `${(100 * x).toFixed(0)} %`
+const pad = (s: string | number, n: number) => String(s).padEnd(n)
+const lpad = (s: string | number, n: number) => String(s).padStart(n)
+
+const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total>, label: string) => {
+  const w = Math.max(...rows.map((r) => r.note.length), 4)
+  console.log(`Landmark recall, offline, ${label}`)
+  console.log(
+    `${pad("note", w)}  ${pad("split", 7)}  lm  cand  rel  kept  #kept  already  missed among candidates`
+  )
+  for (const r of rows) {
+    const already = r.alreadyInNote === 0 ? "-" : r.alreadyRecognised === undefined ? "n/a" : `${r.alreadyRecognised}/${r.alreadyInNote}`
+    console.log(
+      `${pad(r.note, w)}  ${pad(r.split, 7)}  ${lpad(r.landmarks, 2)}  ${lpad(r.candidates, 4)}  ${lpad(r.relevant, 3)}  ` +
+        `${lpad(r.kept, 4)}  ${lpad(r.keptPapers, 5)}  ${pad(already, 7)}  ` +
+        `${r.error ?? r.missed.join(" ")}${r.flagged ? "  ⚑ 0 kept, landmarks have recorded counts" : ""}`
+    )
+  }
+  console.log("")
+  console.log(`${pad("set", 8)} notes  landmarks  ${STAGES.map((s) => pad(`${s} (95 % CI)`, 27)).join("")}kept/note  0-kept  flagged  already`)
+  for (const [name, t] of Object.entries(totals)) {
+    const cells = STAGES.map((s) =>
+      pad(`${t.hits[s]} (${pct(t.rate[s])}, ${pct(t.interval[s][0])}–${pct(t.interval[s][1])})`, 27)
+    ).join("")
+    console.log(
+      `${pad(name, 8)} ${lpad(t.notes, 5)}  ${lpad(t.landmarks, 9)}  ${cells}${lpad(t.meanKeptPapers.toFixed(1), 9)}  ` +
+        `${lpad(t.notesWithZeroKept, 6)}  ${lpad(t.flagged.length, 7)}  ${t.alreadyRecognised}`
+    )
+  }
+  console.log("")
+  console.log("Goals of issue 10 (offline, default flags):")
+  for (const [name, t] of Object.entries(totals)) {
+    const goals = STAGES.map((s) => `${s} ≥ ${pct(GOALS[s])}: ${pct(t.rate[s])} ${t.goalsMet[s] ? "met" : "NOT met"}`)
+    const empty = t.flagged.length === 0
+      ? "no note with 0 kept whose landmarks have counts: met"
+      : `no note with 0 kept whose landmarks have counts: NOT met (${t.flagged.length}: ${t.flagged.join(", ")})`
+    console.log(`  ${pad(name, 8)} ${goals.join("; ")}; ${empty}`)
+  }
+  console.log("Choose settings on `tune` only; report `heldout` as the figure.")
+}
+
+// ---------------------------------------------------------------- main
+
+const args = parseArgs(process.argv.slice(2))
+const options = Schema.decodeUnknownEither(CompanionOptions)(args.options, { onExcessProperty: "error" })
+if (Either.isLeft(options)) {
+  const cli = Object.fromEntries(Object.entries(CLI_NAMES).map(([k, v]) => [v, k]))
+  const kebab = (key: PropertyKey) => `--${cli[String(key)] ?? String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(options.left)[0]
+  fail(`${issue?.path.map(kebab).join(" ") ?? "option"}: ${issue?.message ?? "invalid"}`)
+}
+const companionOptions = Either.getOrThrow(options)
+
+const all = readLandmarks()
+const selected = args.split === "all" ? all : all.filter((n) => n.split === args.split)
+
+const vault = mkdtempSync(join(tmpdir(), "eval-retrieval-"))
+const started = performance.now()
+let outcomes: ReadonlyArray<Either.Either<CompanionReport, unknown>>
+try {
+  for (const note of selected) writeFileSync(join(vault, `${note.title}.md`), readNote(note))
+  const layer = Layers.OfflineLayer({
+    vault,
+    offline: true,
+    ...(args.offlineCitations === undefined ? {} : { offlineCitations: args.offlineCitations }),
+    ...(args.judge === undefined ? {} : { judge: args.judge })
+  })
+  outcomes = await Effect.runPromise(
+    Effect.forEach(
+      selected,
+      (note) => Effect.either(Workflow.runCompanion(`Find papers related to my '${note.title}' note`, companionOptions)),
+      { concurrency: 1 }
+    ).pipe(Effect.provide(layer))
+  )
+} finally {
+  rmSync(vault, { recursive: true, force: true })
+}
+const seconds = (performance.now() - started) / 1000
+
+const rows = selected.map((note, i) => score(note, outcomes[i]!))
+const splits: ReadonlyArray<Split> = args.split === "all" ? ["tune", "heldout"] : [args.split]
+const totals: Record<string, Total> = Object.fromEntries([
+  ...splits.map((s) => [s, total(rows.filter((r) => r.split === s))] as const),
+  ...(args.split === "all" ? [["all", total(rows)] as const] : [])
+])
+const flags = process.argv.slice(2).filter((a) => a !== "--json")
+const label = flags.length === 0 ? "default flags" : flags.join(" ")
+
+if (args.json) {
+  console.log(JSON.stringify({ flags, goals: GOALS, seconds, bootstrap: { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES }, notes: rows, totals }, null, 2))
+} else {
+  printTable(rows, totals, label)
+  console.log(`${selected.length} runs in ${seconds.toFixed(1)} s`)
+}
