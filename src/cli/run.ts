@@ -31,8 +31,9 @@ const judge = withEnv(
 const noCache = Options.boolean("no-cache").pipe(
   Options.withDescription("Do not read or write the on-disk response cache.")
 )
+// text, not Options.directory: a folder that cannot be used is the cache's warning, not a failed run
 const cacheDir = withEnv(
-  Options.directory("cache-dir"),
+  Options.text("cache-dir"),
   Config.string("ARXIV_COMPANION_CACHE_DIR"),
   "Response cache folder (default ~/.cache/arxiv-companion; env ARXIV_COMPANION_CACHE_DIR)."
 )

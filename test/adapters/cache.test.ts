@@ -1,11 +1,12 @@
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Path } from "@effect/platform"
-import { ConfigProvider, Deferred, Duration, Effect, Fiber, Layer, TestClock } from "effect"
+import { ConfigProvider, Deferred, Duration, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import { captureLogs } from "../support/logs.js"
 
 const tempDir = () => fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-cache-"))
 /** The entry files (the directory also holds the prune marker). */
@@ -215,4 +216,78 @@ describe("ResponseCache", () => {
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_CACHE", "off"]])))
     )
   })
+})
+
+describe("ResponseCache heals", () => {
+  it.effect("an entry with a valid wrapper and an unusable body is a miss: refetched and overwritten", () => {
+    const dir = tempDir()
+    const upstream = counter()
+    const usable = (body: string) => body.startsWith("<feed>")
+    const feedRequest = { ...request, usable }
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      yield* cache.cached(feedRequest, upstream.fetch("<feed>one</feed>"))
+      const file = nodePath.join(dir, entries(dir)[0]!)
+      const envelope = JSON.parse(fs.readFileSync(file, "utf8"))
+      fs.writeFileSync(file, JSON.stringify({ ...envelope, body: "Rate exceeded." }))
+      assert.strictEqual(yield* cache.cached(feedRequest, upstream.fetch("<feed>two</feed>")), "<feed>two</feed>")
+      assert.strictEqual(upstream.count, 2)
+      assert.strictEqual(JSON.parse(fs.readFileSync(file, "utf8")).body, "<feed>two</feed>")
+      // healed: the next call is a hit again
+      assert.strictEqual(yield* cache.cached(feedRequest, upstream.fetch("<feed>three</feed>")), "<feed>two</feed>")
+      assert.strictEqual(upstream.count, 2)
+    }).pipe(Effect.provide(cacheLayer({ dir })))
+  })
+
+  it.effect("never serves an entry past the endpoint's TTL, whatever expiry it claims", () => {
+    const dir = tempDir()
+    const upstream = counter()
+    return Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      yield* cache.cached(request, upstream.fetch("v1"))
+      const file = nodePath.join(dir, entries(dir)[0]!)
+      const envelope = JSON.parse(fs.readFileSync(file, "utf8"))
+      fs.writeFileSync(file, JSON.stringify({ ...envelope, expiresAt: Number.MAX_SAFE_INTEGER }))
+      yield* TestClock.adjust("25 hours")
+      assert.strictEqual(yield* cache.cached(request, upstream.fetch("v2")), "v2")
+      // an entry stored "in the future" (a wrong clock, a hand edit) is not trusted either
+      fs.writeFileSync(file, JSON.stringify({ ...envelope, storedAt: Number.MAX_SAFE_INTEGER - 1, expiresAt: Number.MAX_SAFE_INTEGER }))
+      assert.strictEqual(yield* cache.cached(request, upstream.fetch("v3")), "v3")
+      fs.writeFileSync(file, JSON.stringify({ ...envelope, storedAt: "never", expiresAt: "never" }))
+      assert.strictEqual(yield* cache.cached(request, upstream.fetch("v4")), "v4")
+      assert.strictEqual(upstream.count, 4)
+    }).pipe(Effect.provide(cacheLayer({ dir })))
+  })
+
+  const unusableDirs: ReadonlyArray<readonly [string, () => string]> = [
+    ["a folder under an existing file", () => {
+      const file = nodePath.join(tempDir(), "a-file")
+      fs.writeFileSync(file, "not a folder")
+      return nodePath.join(file, "cache")
+    }],
+    ["a folder that cannot be created (/proc/nope)", () => "/proc/arxiv-companion-nope/cache"]
+  ]
+  for (const [name, makeDir] of unusableDirs) {
+    it.live(`${name}: one warning, and the run goes on uncached`, () => {
+      const dir = makeDir()
+      const upstream = counter()
+      return Effect.gen(function*() {
+        const { exit, lines } = yield* captureLogs(
+          Effect.gen(function*() {
+            const cache = yield* ResponseCache.ResponseCache
+            assert.isFalse(cache.enabled)
+            yield* cache.cached(request, upstream.fetch("a"))
+            return yield* cache.cached(request, upstream.fetch("b"))
+          }).pipe(Effect.provide(cacheLayer({ dir })))
+        )
+        assert.deepStrictEqual(exit, Exit.succeed("b"))
+        assert.strictEqual(upstream.count, 2)
+        const warnings = lines.filter((l) => l.includes("cache"))
+        assert.strictEqual(warnings.length, 1, lines.join("\n"))
+        assert.include(warnings[0]!, dir)
+        assert.notInclude(warnings[0]!, "\n")
+        assert.notInclude(warnings[0]!, "    at ")
+      }).pipe(Effect.timeout("5 seconds"))
+    })
+  }
 })

@@ -330,6 +330,29 @@ describe("LiveArxiv against the loopback stand-in", () => {
     )
   })
 
+  it.live("heals a cache entry whose body is not a feed: refetched, overwritten, then served", () => {
+    const dir = tempDir()
+    const search = { query: "all:testing", categories: [], maxResults: 10 }
+    return Effect.scoped(
+      Effect.gen(function*() {
+        const standIn = yield* arxivStandIn()
+        const build = () =>
+          Layer.build(arxivLayer(standIn.url, { cache: diskCache(dir) })).pipe(Effect.map((ctx) => Context.get(ctx, ArxivPort)))
+        const cold = yield* (yield* build()).search(search)
+        // a valid wrapper around a body that is no feed (what a broken proxy or a hand edit leaves)
+        const [file] = fs.readdirSync(dir).filter((f) => f.startsWith("arxiv.search-"))
+        const entry = nodePath.join(dir, file!)
+        fs.writeFileSync(entry, JSON.stringify({ ...JSON.parse(fs.readFileSync(entry, "utf8")), body: "Rate exceeded." }))
+        const healed = yield* (yield* build()).search(search)
+        assert.deepStrictEqual(healed, cold)
+        assert.strictEqual(standIn.requests.length, 2)
+        assert.include(JSON.parse(fs.readFileSync(entry, "utf8")).body, "<feed")
+        yield* (yield* build()).search(search)
+        assert.strictEqual(standIn.requests.length, 2)
+      })
+    )
+  })
+
   it.live("coalesces identical concurrent searches into one request", () =>
     withArxiv((arxiv, standIn) =>
       Effect.gen(function*() {

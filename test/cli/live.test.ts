@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
@@ -78,4 +78,32 @@ describe("arxiv-companion run, live, against loopback stand-ins", () => {
     expect(openalex.requests.length).toBe(before.openalex)
     expect(llm.completions().length).toBe(before.judge)
   })
+
+  it("goes on uncached, with one warning line, when --cache-dir cannot be used", async () => {
+    const vault = join(work, "vault-nocache")
+    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+    const file = join(work, "a-file")
+    writeFileSync(file, "not a folder")
+    const env = {
+      ARXIV_API_URL: arxiv.url,
+      OPENALEX_API_URL: openalex.url,
+      OPENALEX_API_KEY: "test-key",
+      LLM_BASE_URL: llm.url,
+      LLM_MODEL: "scripted-judge"
+    }
+    for (const dir of [join(file, "cache"), "/proc/arxiv-companion-nope"]) {
+      const before = arxiv.requests.length
+      const args = ["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--json", "--cache-dir", dir]
+      const result = await run(args, env)
+      expect(result.code, result.stderr).toBe(0)
+      // the report is the JSON document on stdout (log lines go elsewhere, or at least not inside it)
+      const report = result.stdout.slice(result.stdout.indexOf("\n{") + 1 || result.stdout.indexOf("{"))
+      expect(JSON.parse(report).candidates.length).toBeGreaterThan(0)
+      expect(arxiv.requests.length).toBe(before + 1)
+      const said = `${result.stderr}${result.stdout}`.split("\n").filter((l) => l.includes(dir))
+      expect(said.length, result.stderr).toBe(1)
+      expect(said[0]).toContain("cache")
+      expect(result.stderr).not.toMatch(/ENOTDIR: not a directory|\n\s+at /)
+    }
+  }, 60_000)
 })

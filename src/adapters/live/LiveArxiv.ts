@@ -239,6 +239,9 @@ export const make = (
       )
     }
 
+    /** A cached body is only served when it still reads as a feed; anything else is fetched again. */
+    const isFeed = (body: string): boolean => Either.isRight(parse(body))
+
     const feedOf = (body: string): Effect.Effect<AtomFeed, UpstreamUnavailable> => {
       const feed = parse(body)
       return Either.isRight(feed)
@@ -251,7 +254,7 @@ export const make = (
       const url = searchUrl(apiUrl, valid)
       yield* Effect.annotateCurrentSpan("arxiv.url", url)
       const body = yield* cache.cached(
-        { endpoint: "arxiv.search", key: requestKey("GET", url) },
+        { endpoint: "arxiv.search", key: requestKey("GET", url), usable: isFeed },
         fetchFeed(url, "query")
       )
       const feed = yield* feedOf(body)
@@ -278,7 +281,10 @@ export const make = (
       for (let i = 0; i < sorted.length; i += ID_BATCH_SIZE) batches.push(sorted.slice(i, i + ID_BATCH_SIZE))
       for (const batch of batches) {
         const url = idListUrl(apiUrl, batch)
-        const body = yield* cache.cached({ endpoint: "arxiv.ids", key: requestKey("GET", url) }, fetchFeed(url, "id"))
+        const body = yield* cache.cached(
+          { endpoint: "arxiv.ids", key: requestKey("GET", url), usable: isFeed },
+          fetchFeed(url, "id")
+        )
         const feed = yield* feedOf(body)
         for (const entry of feed.entries) {
           found.set(entry.paper.arxivId, entry.paper)

@@ -148,7 +148,11 @@ export const make = Effect.fn("LiveFullText.make")(function*(options: LiveFullTe
       }
       if (cache === undefined) return yield* fetchDocument(id)
       const body = yield* cache.cached(
-        { endpoint: "arxiv.fulltext", key: requestKey("GET", `${base}/fulltext/${id}`) },
+        {
+          endpoint: "arxiv.fulltext",
+          key: requestKey("GET", `${base}/fulltext/${id}`),
+          usable: (text) => Option.isSome(decodeFullText(text))
+        },
         Effect.map(fetchDocument(id), encodeFullText)
       )
       const decoded = decodeFullText(body)

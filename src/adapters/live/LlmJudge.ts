@@ -268,7 +268,11 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
           })
         )
       )
-      return cache === undefined ? call : cache.cached({ endpoint: "judge", key: requestKey("POST", endpoint, { body }) }, call)
+      return cache === undefined ? call : cache.cached({
+          endpoint: "judge",
+          key: requestKey("POST", endpoint, { body }),
+          usable: (content) => Either.isRight(decodeAnswer(content, papers))
+        }, call)
     }).pipe(
       Effect.catchTag("ParameterRejected", (rejected) => {
         // a server without structured output gets the prompt alone; a reasoning model gets max_completion_tokens

@@ -13,6 +13,7 @@
  * @since 0.1.0
  */
 import { FileSystem, KeyValueStore, Path } from "@effect/platform"
+import type * as PlatformError from "@effect/platform/Error"
 import { Clock, Config, Context, Deferred, Duration, Effect, Layer, Option, type Scope } from "effect"
 import { createHash } from "node:crypto"
 import { homedir } from "node:os"
@@ -30,6 +31,12 @@ export interface CacheRequest {
    * `requestKey`). Two requests with the same key must have the same answer.
    */
   readonly key: string
+  /**
+   * Whether a stored body can still be used (e.g. it parses as the upstream's
+   * format). An entry whose body fails this check is a miss: the upstream is
+   * asked again and the entry overwritten. Default: every body is usable.
+   */
+  readonly usable?: ((body: string) => boolean) | undefined
 }
 
 /** What the cache did since it was built (for tests, `--verbose` and the bench). */
@@ -155,8 +162,12 @@ interface Envelope {
 const isEnvelope = (u: unknown): u is Envelope => {
   if (typeof u !== "object" || u === null) return false
   const e = u as Record<string, unknown>
-  return e.v === 1 && typeof e.key === "string" && typeof e.body === "string" && typeof e.expiresAt === "number"
+  return e.v === 1 && typeof e.key === "string" && typeof e.body === "string" &&
+    Number.isFinite(e.storedAt) && Number.isFinite(e.expiresAt)
 }
+
+/** How far in the future a stored time may lie (clocks of two machines sharing a cache folder). */
+const CLOCK_SKEW_MILLIS = 5 * 60_000
 
 /** The name of an entry file: `<endpoint>-<40 hex>`. Nothing else in the directory is ever deleted. */
 const ENTRY_FILE = /^[A-Za-z0-9_.-]+-[0-9a-f]{40}$/
@@ -218,7 +229,11 @@ const makeService = (
         Option.flatMap(raw, (text) => {
           try {
             const e: unknown = JSON.parse(text)
-            return isEnvelope(e) && e.key === request.key && e.expiresAt > now ? Option.some(e.body) : Option.none()
+            if (!isEnvelope(e) || e.key !== request.key) return Option.none()
+            // the expiry on disk is a claim: never later than the endpoint's TTL allows, never stored in the future
+            const expires = Math.min(e.expiresAt, e.storedAt + Duration.toMillis(ttlOf(request.endpoint)))
+            if (e.storedAt > now + CLOCK_SKEW_MILLIS || expires <= now) return Option.none()
+            return request.usable === undefined || request.usable(e.body) ? Option.some(e.body) : Option.none()
           } catch {
             return Option.none()
           }
@@ -293,6 +308,55 @@ const makeService = (
   }
 }
 
+/** A file-system error in one line: the reason and the system's code, never a stack. */
+const errorCode = (error: PlatformError.PlatformError): string | undefined => {
+  const cause: unknown = error.cause
+  return typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined
+}
+
+const describeFsError = (error: PlatformError.PlatformError): string => {
+  if (error._tag === "BadArgument") return error.description ?? "bad argument"
+  const code = errorCode(error)
+  return code ?? error.reason
+}
+
+/**
+ * Make the cache folder exist, one level at a time (Node's recursive mkdir
+ * spins forever under /proc), and check it is a writable folder. Fails with
+ * what is wrong, in words.
+ */
+const prepareDirectory = (
+  fs: FileSystem.FileSystem,
+  path: Path.Path,
+  dir: string
+): Effect.Effect<void, string | PlatformError.PlatformError> =>
+  Effect.gen(function*() {
+    const missing: Array<string> = []
+    let at = path.resolve(dir)
+    for (;;) {
+      const info = yield* fs.stat(at).pipe(
+        Effect.map(Option.some),
+        // ENOTDIR: some level above is a file; walk up to name it
+        Effect.catchIf((e) => e._tag === "SystemError" && (e.reason === "NotFound" || errorCode(e) === "ENOTDIR"), () =>
+          Effect.succeedNone)
+      )
+      if (Option.isSome(info)) {
+        if (info.value.type !== "Directory") return yield* Effect.fail(`${at} is not a folder`)
+        break
+      }
+      const parent = path.dirname(at)
+      if (parent === at) break
+      missing.unshift(at)
+      at = parent
+    }
+    for (const level of missing) {
+      yield* fs.makeDirectory(level).pipe(Effect.mapError((e) => `could not create ${level}: ${describeFsError(e)}`))
+    }
+    yield* fs.access(dir, { readable: true, writable: true }).pipe(
+      Effect.mapError((e) => `${dir} is not readable and writable: ${describeFsError(e)}`)
+    )
+  })
+
 /**
  * The cache as a layer. With `enabled: false` nothing touches the disk (and no
  * directory is created), but identical concurrent requests are still
@@ -308,21 +372,26 @@ export const layer = (
       const scope = yield* Effect.scope
       if (options.enabled === false) return makeService(undefined, undefined, options.ttls ?? {}, scope)
       const dir = options.dir ?? (yield* defaultCacheDir)
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* Path.Path
       const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
-      const store = yield* Layer.build(KeyValueStore.layerFileSystem(dir)).pipe(
+      const store = yield* prepareDirectory(fs, path, dir).pipe(
+        Effect.zipRight(Layer.build(KeyValueStore.layerFileSystem(dir))),
         Effect.map((ctx) => Context.get(ctx, KeyValueStore.KeyValueStore)),
         Effect.provide(context),
         Effect.map(Option.some),
-        Effect.catchAll((error) =>
+        Effect.catchAll((problem) =>
           Effect.as(
-            Effect.logWarning(`response cache disabled: cannot use ${dir}: ${error.message}`),
+            Effect.logWarning(
+              `response cache off for this run: cannot use ${dir} (${
+                typeof problem === "string" ? problem : describeFsError(problem)
+              }); set --cache-dir or ARXIV_COMPANION_CACHE_DIR to a writable folder, or pass --no-cache`
+            ),
             Option.none<KeyValueStore.KeyValueStore>()
           )
         )
       )
       if (Option.isNone(store)) return makeService(undefined, undefined, options.ttls ?? {}, scope)
-      const fs = yield* FileSystem.FileSystem
-      const path = yield* Path.Path
       const longest = [...ttlMap(options.ttls ?? {}).values(), Duration.decode(defaultTtl)].reduce(Duration.max)
       const prune = pruneDirectory(fs, path, dir, longest)
       // At most once a day, in the background: a run never waits for it.

@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Config, type Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Clock, Config, type Duration, Effect, Either, Option, Redacted, Schema } from "effect"
 import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, type OpenAlexError, UpstreamUnavailable } from "../../core/errors.js"
 import {
@@ -203,6 +203,15 @@ const describeBody = (status: number, body: string): string => {
   return body.trim() === "" ? `HTTP ${status} with an empty body` : shorten(body, 120)
 }
 
+/** Whether a body (e.g. one kept in the cache) still decodes with `schema`. */
+const decodes = <A, I>(body: string, schema: Schema.Schema<A, I>): boolean => {
+  try {
+    return Either.isRight(Schema.decodeUnknownEither(schema)(JSON.parse(body)))
+  } catch {
+    return false
+  }
+}
+
 const decodeBody = <A, I>(
   body: string,
   schema: Schema.Schema<A, I>,
@@ -339,7 +348,7 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
     // the cache key is the request without the key (requestKey also strips api_key)
     const body = cache === undefined
       ? fetch
-      : cache.cached({ endpoint: "openalex.works", key: requestKey("GET", publicUrl) }, fetch)
+      : cache.cached({ endpoint: "openalex.works", key: requestKey("GET", publicUrl), usable: (text) => decodes(text, schema) }, fetch)
     return Effect.flatMap(body, (text) =>
       decodeBody(text, schema, 200).pipe(
         Effect.catchTag("TransientFailure", (failure) => Effect.fail(new UpstreamUnavailable({ service: SERVICE, reason: failure.reason })))
