@@ -10,8 +10,9 @@
  *   arxiv-corpus.tsv.gz            the 36,421-record arXiv corpus, trimmed to what a Paper needs (TSV, header line first)
  *   citations-semantic-scholar.json Semantic Scholar counts (zzappa/topAIpapers, 2024-02-15) by corpus id
  *   citations-google-scholar.json   Google Scholar counts (frederick0329/Citations-Count, 2017-06-25) by corpus id
+ *   citations-google-scholar-2025.json Google Scholar counts (papercopilot/paperlists, 2025-05-26..06-12) by corpus id
  *   openalex-works.json             every recorded OpenAlex work, reduced to what OpenAlexPort needs
- *   manifest.json                   sizes, sha1 and record counts of the files above
+ *   manifest.json                   sizes, sha1, record counts and recording dates of the files above
  */
 import { createHash } from "node:crypto"
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from "node:fs"
@@ -112,6 +113,9 @@ const displayName = (raw) => {
 
 // ---------------------------------------------------------------------------
 // 1. corpus
+
+/** Commit date of HeinrichHartmann/arxiv_meta 1d3cff6 (2017-04-06), the snapshot the corpus comes from. */
+const CORPUS_RECORDED_ON = "2017-04-06"
 const corpusPath = join(DATA, "corpus", "arxiv_oai_dc_ml_2007-2017.jsonl.gz")
 const corpusLines = gunzipSync(readFileSync(corpusPath)).toString("utf8").split("\n").filter((l) => l.length > 0)
 const corpusTitles = new Map()
@@ -263,6 +267,63 @@ writeJson("citations-google-scholar.json", {
 })
 log(`google scholar: ${Object.keys(gs.counts).length} ids (${JSON.stringify(gs.skipped)})`)
 
+// Google Scholar counts recorded by Paper Copilot (papercopilot/paperlists, mid-2025). Each row is one
+// corpus id with the count and the dates between which it was recorded; ambiguous titles (one title, several
+// corpus ids) and rows without a numeric count are skipped, and every matched title is checked again.
+const buildPaperCopilot = () => {
+  const rows = readJsonl(join(DATA, "citations", "papercopilot-paperlists", "corpus_citation_counts.jsonl"))
+  const counts = {}
+  const skipped = { ambiguous: 0, noCount: 0, titleMismatch: 0, duplicateKeptFirst: 0 }
+  for (const row of rows) {
+    const id = row.arxiv_id
+    if (!corpusIds.has(id)) throw new Error(`papercopilot: match to unknown corpus id ${id}`)
+    if (row.matches.some((m) => m.ambiguous_title === true)) {
+      skipped.ambiguous++
+      continue
+    }
+    const n = row.citation_count
+    if (!Number.isInteger(n) || n < 0) {
+      skipped.noCount++
+      continue
+    }
+    const counted = row.matches.filter((m) => m.count === n)
+    if (counted.length === 0 || counted.some((m) => normTitle(m.matched_title) !== normTitle(corpusTitles.get(id)))) {
+      skipped.titleMismatch++
+      continue
+    }
+    if (counts[id] !== undefined) {
+      skipped.duplicateKeptFirst++
+      continue
+    }
+    const [from, to] = row.citation_count_recorded
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to)) throw new Error(`papercopilot: bad dates for ${id}`)
+    const m = counted[0]
+    // the count was recorded at the latest on `to` (the last commit of its file): that is its recording date
+    counts[id] = { citations: n, recordedOn: to, recordedFrom: from, venue: `${m.venue} ${m.venue_year}` }
+  }
+  const sorted = Object.fromEntries(Object.keys(counts).sort().map((k) => [k, counts[k]]))
+  return { counts: sorted, rows: rows.length, skipped }
+}
+const pc = buildPaperCopilot()
+const pcDates = [...new Set(Object.values(pc.counts).map((c) => c.recordedOn))].sort()
+writeJson("citations-google-scholar-2025.json", {
+  source: {
+    name: "Google Scholar via Paper Copilot",
+    recordedOn: pcDates[pcDates.length - 1],
+    detail:
+      "Google Scholar citation counts (gs_citation) as recorded by papercopilot/paperlists (commit 33f9884, fields added " +
+      "2025-05-26..2025-06-12), matched to arXiv ids by exact normalised title; each count carries its own recording date"
+  },
+  terms:
+    "Derived counts only. The upstream repository states no licence (no LICENSE file); the counts are facts scraped from " +
+    "Google Scholar by Paper Copilot. Shipped with that caveat: see fixtures/PROVENANCE.md.",
+  matchedRows: pc.rows,
+  skipped: pc.skipped,
+  counts: pc.counts
+})
+const pcNew = Object.keys(pc.counts).filter((id) => s2.counts[id] === undefined && gs.counts[id] === undefined).length
+log(`google scholar 2025 (papercopilot): ${Object.keys(pc.counts).length} ids, ${pcNew} not in the other two (${JSON.stringify(pc.skipped)}), recorded ${pcDates.join(", ")}`)
+
 // ---------------------------------------------------------------------------
 // 3. OpenAlex works: every work record in shared/data/openalex, reduced.
 const walk = (dir) =>
@@ -339,13 +400,28 @@ log(`openalex: ${seen} records seen, ${works.length} distinct works, ${inCorpus.
 // ---------------------------------------------------------------------------
 const manifest = {}
 // only the files this script writes (others may share the directory)
-for (const name of ["arxiv-corpus.tsv.gz", "citations-google-scholar.json", "citations-semantic-scholar.json", "openalex-works.json"]) {
+for (
+  const name of [
+    "arxiv-corpus.tsv.gz",
+    "citations-google-scholar-2025.json",
+    "citations-google-scholar.json",
+    "citations-semantic-scholar.json",
+    "openalex-works.json"
+  ]
+) {
   const buf = readFileSync(join(OUT, name))
   manifest[name] = { bytes: buf.length, sha1: sha1(buf) }
 }
 manifest["arxiv-corpus.tsv.gz"].records = records.length
+// the date of the mirror commit the corpus was taken from (fixtures/PROVENANCE.md): offline, a paper
+// without a recorded count is aged as of this date, the "today" of the offline arXiv
+manifest["arxiv-corpus.tsv.gz"].recordedOn = CORPUS_RECORDED_ON
+manifest["citations-google-scholar-2025.json"].records = Object.keys(pc.counts).length
+manifest["citations-google-scholar-2025.json"].recordedOn = pcDates[pcDates.length - 1]
 manifest["citations-semantic-scholar.json"].records = Object.keys(s2.counts).length
+manifest["citations-semantic-scholar.json"].recordedOn = "2024-02-15"
 manifest["citations-google-scholar.json"].records = Object.keys(gs.counts).length
+manifest["citations-google-scholar.json"].recordedOn = "2017-06-25"
 manifest["openalex-works.json"].records = works.length
 writeFileSync(join(OUT, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n")
 const total = Object.values(manifest).reduce((s, m) => s + m.bytes, 0)

@@ -40,7 +40,10 @@ export interface CompanionSetup {
   readonly vault?: string | undefined
   /** Serve arXiv and citation data from the recorded offline corpus; no network, no key. */
   readonly offline?: boolean | undefined
-  /** Offline citation counts: one source per run (default Google Scholar, the wider coverage). */
+  /**
+   * Offline citation counts, one source per paper: "all" (default; per paper the first of Semantic Scholar
+   * 2024, Google Scholar 2025, Google Scholar 2017) or one named source alone.
+   */
   readonly offlineCitations?: FixtureOpenAlex.CitationSource | undefined
   /** "local" (offline scorer) or "llm" (OpenAI-compatible endpoint). Default: llm when configured. */
   readonly judge?: "local" | "llm" | undefined
@@ -92,7 +95,7 @@ export const judgeLayer = (
 export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
   Layer.mergeAll(
     FixtureArxiv.layer(),
-    FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "google-scholar" }),
+    FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }),
     judgeLayer({ ...setup, offline: true }),
     vaultLayer(setup)
   ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))

@@ -38,9 +38,11 @@ const cacheDir = withEnv(
   "Response cache folder (default ~/.cache/arxiv-companion; env ARXIV_COMPANION_CACHE_DIR)."
 )
 const offlineCitations = withEnv(
-  Options.choice("offline-citations", ["semantic-scholar", "google-scholar"]),
-  Config.literal("semantic-scholar", "google-scholar")("ARXIV_COMPANION_OFFLINE_CITATIONS"),
-  "Offline citation counts: google-scholar (recorded 2017-06-25, default; 2,434 papers) or semantic-scholar (recorded 2024-02-15; 551 famous papers)."
+  Options.choice("offline-citations", ["all", "semantic-scholar", "google-scholar-2025", "google-scholar"]),
+  Config.literal("all", "semantic-scholar", "google-scholar-2025", "google-scholar")("ARXIV_COMPANION_OFFLINE_CITATIONS"),
+  "Offline citation counts, one source per paper: all (default: per paper the first of Semantic Scholar 2024-02-15, " +
+    "Google Scholar 2025 via Paper Copilot, Google Scholar 2017-06-25; 4,415 papers), or one source alone: semantic-scholar " +
+    "(551 famous papers), google-scholar-2025 (3,431 papers) or google-scholar (2,434 papers)."
 )
 const offline = Options.boolean("offline").pipe(
   Options.withFallbackConfig(Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))),

@@ -82,6 +82,8 @@ export interface RelatedNoteInput {
   readonly options: CompanionOptions
   readonly judge: string
   readonly impactSource: ImpactSource | undefined
+  /** The date papers without a count were aged at, when it is the recording date of the data (offline), not today. */
+  readonly impactAsOf?: string | undefined
   readonly candidates: ReadonlyArray<ScoredPaper>
   readonly survivors: ReadonlyArray<ScoredPaper>
   readonly foundations: ReadonlyArray<Foundations>
@@ -100,7 +102,11 @@ export const describeSource = (s: ImpactSource): string =>
 
 const impactLine = (s: ScoredPaper): string => {
   const i = s.impact
-  if (i.status === "unknown") return "impact unknown (no citation record)"
+  if (i.status === "unknown") {
+    return i.exempt
+      ? `no citation count recorded; new paper (${num(i.ageYears, 1)} y old as of ${i.asOf}): exempt`
+      : "impact unknown (no citation record)"
+  }
   const source = i.source === undefined ? "" : ` (${describeSource(i.source)})`
   const exempt = i.exempt ? ", new paper: exempt" : ""
   return `${num(i.citationsPerYear ?? 0, 1)} citations/year — ${int(i.citationCount ?? 0)} citations over ${num(i.ageYears, 1)} y${exempt}${source}`
@@ -122,6 +128,27 @@ const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
   return lines
 }
 
+/** A relevant candidate that was dropped only because no citation count was recorded for it. */
+export const relevantImpactUnknown = (s: ScoredPaper, relevanceThreshold: number): boolean =>
+  !s.decision.kept && s.impact.status === "unknown" && !s.impact.pass && s.judgement.relevance >= relevanceThreshold
+
+/**
+ * The sources the candidates' counts come from (one per paper), each with its
+ * recording date and how many candidates it counted, e.g.
+ * "Semantic Scholar, recorded 2024-02-15 (3 papers); Google Scholar, recorded 2017-06-25 (1 paper)".
+ * Undefined when no candidate has a count.
+ */
+export const candidateSources = (candidates: ReadonlyArray<ScoredPaper>): string | undefined => {
+  const bySource = new Map<string, number>()
+  for (const c of candidates) {
+    if (c.impact.source === undefined) continue
+    const key = describeSource(c.impact.source)
+    bySource.set(key, (bySource.get(key) ?? 0) + 1)
+  }
+  if (bySource.size === 0) return undefined
+  return [...bySource].map(([source, n]) => `${source} (${n} paper${n === 1 ? "" : "s"})`).join("; ")
+}
+
 /** The generated block's body (between the markers). Deterministic for the same input. */
 export const composeBlock = (input: RelatedNoteInput): string => {
   const { source, options } = input
@@ -133,7 +160,12 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   lines.push(
     `> ${input.candidates.length} candidates judged by ${input.judge}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
   )
-  if (input.impactSource !== undefined) lines.push(`> Citation counts: ${describeSource(input.impactSource)}.`)
+  const sources = candidateSources(input.candidates)
+  if (sources !== undefined) lines.push(`> Citation counts, one source per paper: ${sources}.`)
+  else if (input.impactSource !== undefined) lines.push(`> Citation counts: ${describeSource(input.impactSource)}.`)
+  if (input.impactAsOf !== undefined && input.candidates.some((c) => c.impact.status === "unknown")) {
+    lines.push(`> Papers without a recorded count are aged as of ${input.impactAsOf}; those younger than ${options.exemptYears} y pass as new.`)
+  }
   lines.push("")
   lines.push("## Kept papers", "")
   if (input.survivors.length === 0) lines.push("_No candidate cleared both bars._", "")
@@ -148,7 +180,25 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push(...foundationLines(input.foundations.find((f) => f.arxivId === p.arxivId)))
     lines.push("")
   })
-  const dropped = input.candidates.filter((c) => !c.decision.kept)
+  const unrecorded = input.candidates.filter((c) => relevantImpactUnknown(c, options.relevanceThreshold))
+  if (unrecorded.length > 0) {
+    lines.push("## Relevant, impact not recorded", "")
+    lines.push(
+      `_Judged relevant, but no citation count was recorded for ${unrecorded.length === 1 ? "this paper" : "these papers"} and ${
+        unrecorded.length === 1 ? "it is" : "they are"
+      } older than ${options.exemptYears} y, so ${unrecorded.length === 1 ? "its" : "their"} impact could not be checked. Worth a look._`,
+      ""
+    )
+    for (const c of unrecorded) {
+      lines.push(
+        `- [${c.paper.title.replace(/\s+/g, " ")}](${absUrl(c.paper.arxivId)}) · first version ${c.paper.published} · relevance ${
+          num(c.judgement.relevance)
+        } — ${c.judgement.rationale.replace(/\s+/g, " ")}`
+      )
+    }
+    lines.push("")
+  }
+  const dropped = input.candidates.filter((c) => !c.decision.kept && !relevantImpactUnknown(c, options.relevanceThreshold))
   if (dropped.length > 0) {
     lines.push("## Dropped candidates", "")
     lines.push("| Paper | Relevance | Impact | Why dropped |", "|---|---|---|---|")
@@ -177,7 +227,10 @@ export const managedFrontmatter = (input: RelatedNoteInput, updated: string): Re
   ["citations_per_year_threshold", String(input.options.citationsPerYearThreshold)],
   ["exempt_years", String(input.options.exemptYears)],
   ["judge", yamlString(input.judge)],
-  ["impact_source", yamlString(input.impactSource === undefined ? "none" : describeSource(input.impactSource))],
+  [
+    "impact_source",
+    yamlString(candidateSources(input.candidates) ?? (input.impactSource === undefined ? "none" : describeSource(input.impactSource)))
+  ],
   ["kept", String(input.survivors.length)],
   ["candidates", String(input.candidates.length)],
   ["updated", updated],

@@ -36,9 +36,12 @@ export const impactPass = (ageYears: number, perYear: number, t: ImpactThreshold
  * Assess the impact of a paper first submitted on `firstVersion`.
  *
  * Age is taken as of the date the citation count was recorded when the source
- * has one (offline data), else as of `today`. A paper with no impact record is
- * "unknown" and never passes, even when it would be exempt as new: we cannot
- * tell its age-adjusted impact, so it must not be presented as if we could.
+ * has one (offline data), else as of `today`. The rule is
+ * `age < exemptYears OR citations/year ≥ threshold`, and the exemption needs
+ * no count: a paper with no impact record is "unknown", passes when it is
+ * younger than the exemption and never otherwise. Callers with recorded data
+ * pass the date the data was recorded as `today`, so a 2017 paper is new next
+ * to data recorded in 2017. A paper whose date is unknown too is never exempt.
  */
 export const assessImpact = (
   firstVersion: string | undefined,
@@ -51,7 +54,8 @@ export const assessImpact = (
     (impact?.publicationYear === undefined ? undefined : `${impact.publicationYear}-01-01`)
   const ageYears = published === undefined ? 0 : ageInYears(published, asOf)
   if (impact === undefined) {
-    return { status: "unknown", ageYears, exempt: false, pass: false, asOf }
+    const exempt = published !== undefined && ageYears < t.exemptYears
+    return { status: "unknown", ageYears, exempt, pass: exempt, asOf }
   }
   const perYear = citationsPerYear(impact.citationCount, ageYears)
   const exempt = ageYears < t.exemptYears
@@ -92,7 +96,11 @@ export const decide = (
       : `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} < ${fmt(t.relevanceThreshold)}`
   )
   if (impact.status === "unknown") {
-    reasons.push("impact unknown (no citation record)")
+    reasons.push(
+      impact.exempt
+        ? `new paper (${fmt(impact.ageYears, 1)} y < ${t.exemptYears} y as of ${impact.asOf}): impact exempt, no citation count needed`
+        : "impact unknown (no citation record)"
+    )
   } else if (impact.exempt) {
     reasons.push(`new paper (${fmt(impact.ageYears, 1)} y < ${t.exemptYears} y): impact exempt`)
   } else {

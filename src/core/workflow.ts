@@ -96,12 +96,15 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // 5. impact for all candidates in one batched call, and the judge, side by side
   const ids = candidates.map((p) => p.arxivId)
   let impactSource: Impact["source"] | undefined
+  // the date a paper without a count is aged at: the recording date of offline data, else today
+  let impactAsOf: string | undefined
   const impacts = new Map<string, Impact>()
   const impactLookup = ids.length === 0 ? Effect.void : Effect.suspend(() => {
     calls.openalex++
     return openalex.worksByArxivIds(ids)
   }).pipe(Effect.map((lookup) => {
     impactSource = lookup.source
+    impactAsOf = lookup.asOf
     for (const impact of lookup.impacts) impacts.set(impact.arxivId, impact)
   }))
   const judging = candidates.length === 0 ? Effect.succeed([]) : Effect.suspend(() => {
@@ -120,7 +123,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   }
   const scored = candidates.map((paper) => {
     const judgement = judged.get(paper.arxivId)!
-    const impact = assessImpact(paper.published, impacts.get(paper.arxivId), today, options)
+    const impact = assessImpact(paper.published, impacts.get(paper.arxivId), impactAsOf ?? today, options)
     return new ScoredPaper({ paper, judgement, impact, decision: decide(judgement, impact, options) })
   })
   const kept = selectSurvivors(scored)
@@ -160,6 +163,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     options,
     judge: judge.name,
     impactSource,
+    impactAsOf,
     candidates: scored,
     survivors: kept,
     foundations

@@ -157,13 +157,14 @@ export const scorePaperRelevance = Effect.fn("Tools.scorePaperRelevance")(functi
   ])
   // relevance is still worth having when the citation index cannot be reached (e.g. no OpenAlex key)
   const lookup = yield* openalex.worksByArxivIds([id]).pipe(
-    Effect.map((l) => ({ impacts: l.impacts, source: l.source.name, unavailable: undefined as string | undefined })),
-    Effect.catchTag("UpstreamUnavailable", (e) => Effect.succeed({ impacts: [], source: e.service, unavailable: e.message }))
+    Effect.map((l) => ({ impacts: l.impacts, source: l.source.name, asOf: l.asOf, unavailable: undefined as string | undefined })),
+    Effect.catchTag("UpstreamUnavailable", (e) =>
+      Effect.succeed({ impacts: [], source: e.service, asOf: undefined, unavailable: e.message }))
   )
   const impact = lookup.impacts.find((i) => i.arxivId === id) ?? lookup.impacts[0]
   const options = new CompanionOptions({})
   const today = new Date(yield* Clock.currentTimeMillis).toISOString().slice(0, 10)
-  const assessed = assessImpact(firstVersionFromId(id), impact, today, options)
+  const assessed = assessImpact(firstVersionFromId(id), impact, lookup.asOf ?? today, options)
   const year = impact?.publicationYear ?? Number(firstVersionFromId(id)?.slice(0, 4) ?? Number.NaN)
   return {
     arxiv_id: id,
@@ -175,10 +176,15 @@ export const scorePaperRelevance = Effect.fn("Tools.scorePaperRelevance")(functi
     impact_pass: assessed.pass,
     rationale: [
       judgement?.rationale ?? "",
-      lookup.unavailable !== undefined
-        ? `impact unknown, so it does not pass (${lookup.unavailable})`
-        : assessed.status === "unknown"
-        ? `no citation record (${lookup.source}): impact unknown, so it does not pass`
+      assessed.status === "unknown"
+        ? [
+          assessed.exempt
+            ? `new paper (${assessed.ageYears.toFixed(1)} y as of ${assessed.asOf}): impact exempt, no citation count needed`
+            : lookup.unavailable !== undefined
+            ? "impact unknown, so it does not pass"
+            : `no citation record (${lookup.source}): impact unknown, so it does not pass`,
+          lookup.unavailable === undefined ? "" : ` (${lookup.unavailable})`
+        ].join("")
         : assessed.exempt
         ? `new paper (${assessed.ageYears.toFixed(1)} y): impact exempt`
         : `${(assessed.citationsPerYear ?? 0).toFixed(1)} citations/year vs threshold ${options.citationsPerYearThreshold} (${lookup.source})`

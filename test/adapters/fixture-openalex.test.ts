@@ -1,6 +1,7 @@
 /**
- * The fixture OpenAlexPort: recorded citation counts (Semantic Scholar,
- * Google Scholar) and recorded OpenAlex records from fixtures/offline.
+ * The fixture OpenAlexPort: recorded citation counts (Semantic Scholar 2024,
+ * Google Scholar 2025 via Paper Copilot, Google Scholar 2017; one source per
+ * paper) and recorded OpenAlex records from fixtures/offline.
  */
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -27,22 +28,47 @@ const recorded = JSON.parse(fs.readFileSync(new URL("../../fixtures/offline/open
 }
 
 describe("FixtureOpenAlex.worksByArxivIds", () => {
-  it.scoped("gives the recorded Semantic Scholar count with its source and recording date", () =>
+  it.scoped("by default each paper takes its count from ONE source, the first that recorded it, named with its date", () =>
     Effect.gen(function*() {
       const openalex = yield* port()
-      const r = yield* openalex.worksByArxivIds(["1409.0473", "arXiv:1406.2661v1"])
+      const r = yield* openalex.worksByArxivIds(["1409.0473", "arXiv:1406.2661v1", "1301.3781", "1606.03498", "1106.1887", "1202.3323"])
       assert.deepStrictEqual(r.missing, [])
-      assert.strictEqual(r.source.name, "Semantic Scholar")
-      assert.strictEqual(r.source.recordedOn, "2024-02-15")
-      const [bahdanau, gan] = r.impacts
-      assert.strictEqual(bahdanau!.arxivId, "1409.0473")
-      assert.strictEqual(bahdanau!.citationCount, 24423)
-      assert.strictEqual(bahdanau!.source.recordedOn, "2024-02-15")
-      assert.strictEqual(gan!.arxivId, "arXiv:1406.2661v1") // the caller's spelling, as the live adapter answers
-      assert.strictEqual(gan!.citationCount, 38922)
+      assert.strictEqual(r.source.name, "Recorded citation counts")
+      // papers without a count are aged as of the day the offline corpus was recorded
+      assert.strictEqual(r.asOf, "2017-04-06")
+      const of = (id: string) => r.impacts.find((i) => i.arxivId === id)!
+      const described = (id: string) => [of(id).citationCount, of(id).source.name, of(id).source.recordedOn]
+      // Semantic Scholar first: the curated list of famous papers
+      assert.deepStrictEqual(described("1409.0473"), [24423, "Semantic Scholar", "2024-02-15"])
+      assert.strictEqual(of("arXiv:1406.2661v1").citationCount, 38922) // the caller's spelling, as the live adapter answers
+      // Improved GAN training: Google Scholar 2017 recorded 2 (another version); Semantic Scholar's count wins
+      assert.deepStrictEqual(described("1606.03498"), [7497, "Semantic Scholar", "2024-02-15"])
+      // word2vec (ICLR 2013) only in the 2025 Google Scholar counts, with its own recording date
+      assert.deepStrictEqual(described("1301.3781"), [47498, "Google Scholar via Paper Copilot", "2025-06-02"])
+      // in both Google Scholar recordings: the newer one
+      assert.deepStrictEqual(described("1202.3323"), [105, "Google Scholar via Paper Copilot", "2025-06-12"])
+      // only in the 2017 Google Scholar counts
+      assert.deepStrictEqual(described("1106.1887"), [18, "Google Scholar", "2017-06-25"])
       // no OpenAlex record of these papers was recorded: no reference list, not an empty one
-      assert.isUndefined(bahdanau!.referencedWorks)
-      assert.isUndefined(bahdanau!.openalexId)
+      assert.isUndefined(of("1409.0473").referencedWorks)
+      assert.isUndefined(of("1409.0473").openalexId)
+    }))
+
+  it.scoped("a named source is used alone, with its own recording date", () =>
+    Effect.gen(function*() {
+      const s2 = yield* (yield* port({ citations: "semantic-scholar" })).worksByArxivIds(["1409.0473", "1301.3781"])
+      assert.strictEqual(s2.source.name, "Semantic Scholar")
+      assert.strictEqual(s2.source.recordedOn, "2024-02-15")
+      assert.deepStrictEqual(s2.impacts.map((i) => [i.arxivId, i.citationCount, i.source.recordedOn]), [["1409.0473", 24423, "2024-02-15"]])
+      assert.deepStrictEqual(s2.missing, ["1301.3781"])
+      const gs25 = yield* (yield* port({ citations: "google-scholar-2025" })).worksByArxivIds(["1409.0473", "1301.3781", "1512.03385"])
+      assert.strictEqual(gs25.source.name, "Google Scholar via Paper Copilot")
+      assert.deepStrictEqual(gs25.impacts.map((i) => [i.arxivId, i.citationCount, i.source.recordedOn]), [
+        ["1301.3781", 47498, "2025-06-02"],
+        ["1512.03385", 269257, "2025-06-12"]
+      ])
+      assert.deepStrictEqual(gs25.missing, ["1409.0473"]) // ICLR 2015 is not in Paper Copilot's lists
+      assert.strictEqual(gs25.asOf, "2017-04-06")
     }))
 
   it.scoped("a paper without a recorded count is missing, never a made-up number", () =>
@@ -54,7 +80,7 @@ describe("FixtureOpenAlex.worksByArxivIds", () => {
       assert.deepStrictEqual(r.missing, ["0704.0047", "1706.03762"])
       const empty = yield* openalex.worksByArxivIds([])
       assert.deepStrictEqual([empty.impacts, empty.missing], [[], []])
-      assert.strictEqual(empty.source.name, "Semantic Scholar")
+      assert.strictEqual(empty.source.name, "Recorded citation counts")
     }))
 
   it.scoped("one source per lookup: Google Scholar counts are recorded 2017-06-25 and cover other papers", () =>
@@ -70,11 +96,17 @@ describe("FixtureOpenAlex.worksByArxivIds", () => {
 
   it.scoped("the citation source can be chosen through configuration", () =>
     Effect.gen(function*() {
-      const openalex = yield* Layer.build(FixtureOpenAlex.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
-        Effect.map(Context.get(OpenAlexPort)),
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_OFFLINE_CITATIONS", "google-scholar"]])))
+      const configured = (value: string) =>
+        Layer.build(FixtureOpenAlex.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
+          Effect.map(Context.get(OpenAlexPort)),
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_OFFLINE_CITATIONS", value]])))
+        )
+      assert.strictEqual((yield* (yield* configured("google-scholar")).worksByArxivIds(["1409.3215"])).source.name, "Google Scholar")
+      assert.strictEqual(
+        (yield* (yield* configured("google-scholar-2025")).worksByArxivIds(["1409.3215"])).source.name,
+        "Google Scholar via Paper Copilot"
       )
-      assert.strictEqual((yield* openalex.worksByArxivIds(["1409.3215"])).source.name, "Google Scholar")
+      assert.strictEqual((yield* (yield* configured("all")).worksByArxivIds(["1409.3215"])).source.name, "Recorded citation counts")
       const bad = yield* Effect.exit(
         Layer.build(FixtureOpenAlex.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
           Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_OFFLINE_CITATIONS", "scopus"]])))

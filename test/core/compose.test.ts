@@ -47,7 +47,7 @@ const scoredFromRecords = (arxivId: string, relevance: number): ScoredPaper => {
 const candidates = [
   scoredFromRecords("1409.0473", 0.9), // kept
   scoredFromRecords("1409.3215", 0.8), // kept
-  scoredFromRecords("1310.4546", 0.85), // no S2 record: impact unknown, dropped
+  scoredFromRecords("1310.4546", 0.85), // no S2 record: relevant, impact not recorded
   scoredFromRecords("1512.03385", 0.1) // irrelevant, dropped
 ]
 const kept = survivors(candidates)
@@ -107,19 +107,59 @@ describe("composeNote", () => {
     assert.include(fm, "citations_per_year_threshold: 5")
     assert.include(fm, "exempt_years: 1")
     assert.include(fm, `judge: "test-judge"`)
-    assert.include(fm, `impact_source: "Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15"`)
+    // one source per paper, each named with its recording date and how many candidates it counted
+    assert.include(fm, `impact_source: "Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15 (3 papers)"`)
     assert.include(fm, "kept: 2")
     assert.include(fm, "candidates: 4")
     assert.include(fm, `updated: ${NOW}`)
   })
 
-  it("shows a candidate without a citation record as \"impact unknown\" among the dropped", () => {
-    const row = note.split("\n").find((l) => l.includes("1310.4546"))
-    assert.isDefined(row)
-    assert.include(row!, "| unknown |")
-    assert.include(row!, "impact unknown (no citation record)")
-    assert.include(note, "## Dropped candidates")
+  it("lists a relevant candidate without a citation record in its own section, not among the dropped", () => {
+    const lines = note.split("\n")
+    const heading = lines.indexOf("## Relevant, impact not recorded")
+    assert.isAbove(heading, lines.indexOf("## Kept papers"))
+    assert.isBelow(heading, lines.indexOf("## Dropped candidates"))
+    const row = lines.find((l) => l.includes("1310.4546"))!
+    assert.isAbove(lines.indexOf(row), heading)
+    assert.isBelow(lines.indexOf(row), lines.indexOf("## Dropped candidates"))
+    assert.include(row, `[${landmark("1310.4546").title}](https://arxiv.org/abs/1310.4546)`)
+    assert.include(row, "relevance 0.85")
+    assert.include(row, "matched: attention, translation (1310.4546)")
+    assert.strictEqual(lines.filter((l) => l.includes("1310.4546")).length, 1)
     assert.include(note.split("\n").find((l) => l.includes("1512.03385"))!, "relevance 0.10 < 0.50")
+  })
+
+  it("keeps an irrelevant candidate without a citation record in the dropped table as \"impact unknown\"", () => {
+    const unknownIrrelevant = scoredFromRecords("1310.4546", 0.2)
+    const text = composeBlock({ ...realInput, candidates: [unknownIrrelevant], survivors: [] })
+    assert.notInclude(text, "## Relevant, impact not recorded")
+    const row = text.split("\n").find((l) => l.includes("1310.4546"))!
+    assert.include(row, "| unknown |")
+    assert.include(row, "impact unknown (no citation record)")
+  })
+
+  it("names each paper's own source and date, several sources in one note, and the date uncounted papers are aged at", () => {
+    const gs2025 = new ImpactSource({ name: "Google Scholar via Paper Copilot", recordedOn: "2025-06-12" })
+    const word2vec = landmark("1310.4546")
+    const judgement = new Judgement({ arxivId: "1310.4546", relevance: 0.9, novelty: 0.3, rationale: "word vectors" })
+    const impact = assessImpact(word2vec.published, new Impact({ arxivId: "1310.4546", citationCount: 47498, source: gs2025 }), today, options)
+    const counted = new ScoredPaper({ paper: word2vec, judgement, impact, decision: decide(judgement, impact, options) })
+    // a paper first submitted weeks before the offline corpus was recorded: no count, exempt as new
+    const fresh = new Paper({ ...landmark("1409.0473"), arxivId: "1703.00001", published: "2017-03-01" })
+    const freshJudgement = new Judgement({ arxivId: "1703.00001", relevance: 0.7, novelty: 0.6, rationale: "fresh" })
+    const freshImpact = assessImpact(fresh.published, undefined, "2017-04-06", options)
+    const young = new ScoredPaper({ paper: fresh, judgement: freshJudgement, impact: freshImpact, decision: decide(freshJudgement, freshImpact, options) })
+    const all = [candidates[0]!, counted, young]
+    const text = composeBlock({ ...realInput, impactAsOf: "2017-04-06", candidates: all, survivors: survivors(all) })
+    assert.include(
+      text,
+      "> Citation counts, one source per paper: Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15 (1 paper); Google Scholar via Paper Copilot, recorded 2025-06-12 (1 paper)."
+    )
+    assert.include(text, "> Papers without a recorded count are aged as of 2017-04-06; those younger than 1 y pass as new.")
+    assert.include(text, "47,498 citations over")
+    assert.include(text, "(Google Scholar via Paper Copilot, recorded 2025-06-12)")
+    assert.include(text, "- Impact: no citation count recorded; new paper (0.1 y old as of 2017-04-06): exempt")
+    assert.strictEqual(survivors(all).length, 3)
   })
 
   it("gives only the real reasons in \"Why dropped\", never a new paper's exemption", () => {

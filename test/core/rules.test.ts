@@ -147,15 +147,46 @@ describe("assessImpact", () => {
     assert.closeTo(assessImpact(undefined, byYear, "2022-01-01", defaults).ageYears, 731 / 365.25, 1e-12)
   })
 
-  it("marks a paper with no impact record unknown: it never passes, even when it would be exempt", () => {
+  it("marks a paper with no impact record unknown: an old one does not pass, a new one passes as exempt without a count", () => {
     const old = assessImpact("2014-09-01", undefined, "2026-11-29", defaults)
     assert.strictEqual(old.status, "unknown")
     assert.isFalse(old.pass)
+    assert.isFalse(old.exempt)
     assert.strictEqual(old.citationCount, undefined)
     assert.strictEqual(old.citationsPerYear, undefined)
     const brandNew = assessImpact("2026-11-01", undefined, "2026-11-29", defaults)
-    assert.isFalse(brandNew.pass)
-    assert.isFalse(brandNew.exempt)
+    assert.strictEqual(brandNew.status, "unknown")
+    assert.isTrue(brandNew.exempt)
+    assert.isTrue(brandNew.pass)
+    assert.strictEqual(brandNew.citationCount, undefined)
+    assert.strictEqual(brandNew.asOf, "2026-11-29")
+  })
+
+  it("ages a paper without a count as of the date it is given: the recording date of offline data, not today", () => {
+    // a paper first submitted in February 2017, next to an offline corpus recorded 2017-04-06
+    const asOfData = assessImpact("2017-02-14", undefined, "2017-04-06", defaults)
+    assert.isTrue(asOfData.exempt)
+    assert.isTrue(asOfData.pass)
+    assert.closeTo(asOfData.ageYears, ageInYears("2017-02-14", "2017-04-06"), 1e-12)
+    // the same paper aged as of a 2026 "today" is 9.8 years old and cannot be exempt
+    assert.isFalse(assessImpact("2017-02-14", undefined, "2026-11-29", defaults).pass)
+  })
+
+  it("never exempts a paper whose date is unknown as well as its count", () => {
+    const a = assessImpact(undefined, undefined, "2026-11-29", defaults)
+    assert.strictEqual(a.status, "unknown")
+    assert.isFalse(a.exempt)
+    assert.isFalse(a.pass)
+  })
+
+  it("the decision says an unknown-impact paper passed as new, and which date it was aged at", () => {
+    const young = assessImpact("2017-02-14", undefined, "2017-04-06", defaults)
+    const kept = decide(judged("1702.04200", 0.8), young, defaults)
+    assert.isTrue(kept.kept)
+    assert.match(kept.reasons.join("; "), /new paper \(0\.1 y < 1 y as of 2017-04-06\): impact exempt, no citation count needed/)
+    const dropped = decide(judged("1409.9999", 0.8), assessImpact("2014-09-01", undefined, "2017-04-06", defaults), defaults)
+    assert.isFalse(dropped.kept)
+    assert.include(dropped.reasons, "impact unknown (no citation record)")
   })
 
   it("exempts a paper younger than the exemption even with no citations", () => {
@@ -174,7 +205,7 @@ describe("assessImpact", () => {
   })
 
   it.prop(
-    "unknown impact never passes, for any dates and thresholds",
+    "unknown impact passes exactly when the paper is younger than the exemption, for any dates and thresholds",
     {
       first: isoDate,
       today: isoDate,
@@ -183,8 +214,10 @@ describe("assessImpact", () => {
     },
     ({ exemptYears, first, threshold, today }) => {
       const a = assessImpact(first, undefined, today, { citationsPerYearThreshold: threshold, exemptYears })
-      assert.isFalse(a.pass)
       assert.strictEqual(a.status, "unknown")
+      assert.strictEqual(a.pass, ageInYears(first, today) < exemptYears)
+      assert.strictEqual(a.pass, a.exempt)
+      assert.isUndefined(a.citationsPerYear)
     }
   )
 

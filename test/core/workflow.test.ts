@@ -66,13 +66,18 @@ const arxivLayer = (calls: Calls) =>
   })
 
 /** Citation data from one recorded source; reference lists resolve against the recorded OpenAlex works. */
-const openalexLayer = (calls: Calls, impacts: ReadonlyArray<Impact>, source: ImpactSource) =>
+const openalexLayer = (calls: Calls, impacts: ReadonlyArray<Impact>, source: ImpactSource, asOf?: string) =>
   Layer.succeed(OpenAlexPort, {
     worksByArxivIds: (ids) =>
       Effect.sync(() => {
         calls.impacts.push(ids)
         const found = impacts.filter((i) => ids.includes(i.arxivId))
-        return { impacts: found, missing: ids.filter((id) => !found.some((i) => i.arxivId === id)), source }
+        return {
+          impacts: found,
+          missing: ids.filter((id) => !found.some((i) => i.arxivId === id)),
+          source,
+          ...(asOf === undefined ? {} : { asOf })
+        }
       }),
     worksByIds: (ids) =>
       Effect.sync(() => {
@@ -174,12 +179,12 @@ const RELEVANCE = {
 const TODAY = Date.parse("2026-11-29T12:00:00Z")
 const PROMPT = `Find papers related to my "Neural Machine Translation" note`
 
-const setup = (impacts: ReadonlyArray<Impact> = openalexImpacts, source: ImpactSource = openalexSource) => {
+const setup = (impacts: ReadonlyArray<Impact> = openalexImpacts, source: ImpactSource = openalexSource, asOf?: string) => {
   const calls = newCalls()
   const files = newVault()
   const layer = Layer.mergeAll(
     arxivLayer(calls),
-    openalexLayer(calls, impacts, source),
+    openalexLayer(calls, impacts, source, asOf),
     judgeLayer(calls, RELEVANCE),
     vaultLayer(calls, files)
   )
@@ -305,7 +310,7 @@ describe("runCompanion", () => {
       assert.include(written, "[[Neural Machine Translation]]")
       assert.include(written, `(${absUrl("1609.08144")})`)
       assert.include(written, "impact unknown (no citation record)")
-      assert.include(written, `impact_source: "OpenAlex, recorded 2025-11-17"`)
+      assert.include(written, `impact_source: "OpenAlex, recorded 2025-11-17 (2 papers)"`)
       assert.include(written, "unresolved references: W1968594024")
       assert.isFalse(findBlock(written)!.editedByUser)
       assert.strictEqual(report.generatedAt, "2026-11-29T12:00:00Z")
@@ -384,6 +389,33 @@ describe("runCompanion", () => {
       const written = files.get(OUTPUT_PATH)!
       assert.include(written, "Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15")
       assert.include(written, "- Builds on: no reference list recorded for this paper")
+    }))
+
+  it.effect("recorded data without a count: a new paper is kept as exempt, an old relevant one gets its own section", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      // GNMT's count left out: it is 0.5 y old as of the day the recorded data was taken (2017-04-06)
+      const { files, run } = setup(s2Impacts.filter((i) => i.arxivId !== "1609.08144"), s2Source, "2017-04-06")
+      const report = yield* run(PROMPT)
+      const gnmt = report.candidates.find((c) => c.paper.arxivId === "1609.08144")!
+      assert.strictEqual(gnmt.impact.status, "unknown")
+      assert.strictEqual(gnmt.impact.asOf, "2017-04-06")
+      assert.closeTo(gnmt.impact.ageYears, ageInYears("2016-09-26", "2017-04-06"), 1e-12)
+      assert.isTrue(gnmt.impact.exempt)
+      assert.isTrue(gnmt.decision.kept)
+      assert.include(report.survivors, "1609.08144")
+      // papers with a count are still aged as of their count's recording date
+      assert.strictEqual(report.candidates.find((c) => c.paper.arxivId === "1409.0473")!.impact.asOf, "2024-02-15")
+      // word2vec phrases (2013, relevance 0.6) has no count and is not new: not kept, listed as relevant
+      const phrases = report.candidates.find((c) => c.paper.arxivId === "1310.4546")!
+      assert.isFalse(phrases.decision.kept)
+      const written = files.get(OUTPUT_PATH)!
+      const section = written.slice(written.indexOf("## Relevant, impact not recorded"), written.indexOf("## Dropped candidates"))
+      assert.include(section, "(https://arxiv.org/abs/1310.4546)")
+      assert.notInclude(section, "1301.3781") // word2vec: no count either, but judged irrelevant (0.3)
+      assert.include(written.slice(written.indexOf("## Dropped candidates")), "1301.3781")
+      assert.include(written, "- Impact: no citation count recorded; new paper (0.5 y old as of 2017-04-06): exempt")
+      assert.include(written, "> Papers without a recorded count are aged as of 2017-04-06")
     }))
 
   it.effect("writes an honest empty result when the search finds nothing, without calling the judge or OpenAlex", () =>

@@ -84,6 +84,7 @@ describe("tool functions", () => {
 
   it.effect("score_paper_relevance still scores relevance when the citation index is unreachable", () =>
     Effect.gen(function*() {
+      yield* TestClock.setTime(Date.parse("2026-11-29T12:00:00Z"))
       const r = yield* Tools.scorePaperRelevance({
         concept_summary: "Graph neural networks pass messages between nodes of a graph.",
         paper: { arxiv_id: "1703.10001", title: "Paper 1 about graph networks", abstract: "Message passing on graph networks." }
@@ -93,6 +94,24 @@ describe("tool functions", () => {
       assert.isFalse(r.impact_pass)
       assert.strictEqual(r.publication_year, 2017)
       assert.include(r.rationale, "OpenAlex is unavailable")
+    }).pipe(
+      Effect.provide(LocalJudge.layer),
+      Effect.provide(Layer.succeed(OpenAlexPort, {
+        worksByArxivIds: () => Effect.fail(new UpstreamUnavailable({ service: "OpenAlex", reason: "no API key", status: 401 })),
+        worksByIds: () => Effect.die("not called")
+      }))
+    ))
+
+  it.effect("score_paper_relevance passes a new paper as exempt without any citation count", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.parse("2017-04-06T12:00:00Z"))
+      const r = yield* Tools.scorePaperRelevance({
+        concept_summary: "Graph neural networks pass messages between nodes of a graph.",
+        paper: { arxiv_id: "1703.10001", title: "Paper 1 about graph networks", abstract: "Message passing on graph networks." }
+      })
+      assert.isNull(r.citation_count)
+      assert.isTrue(r.impact_pass)
+      assert.include(r.rationale, "new paper (0.1 y as of 2017-04-06): impact exempt, no citation count needed")
     }).pipe(
       Effect.provide(LocalJudge.layer),
       Effect.provide(Layer.succeed(OpenAlexPort, {

@@ -11,8 +11,17 @@ import type { Impact, ImpactSource, Work } from "../models.js"
 export interface ImpactLookup {
   readonly impacts: ReadonlyArray<Impact>
   readonly missing: ReadonlyArray<string>
-  /** The one source every impact of this lookup comes from. */
+  /**
+   * The source of this lookup's counts. Each impact names its own source; with
+   * recorded data that can differ per paper (one source per paper, never mixed).
+   */
   readonly source: ImpactSource
+  /**
+   * The date as of which a paper WITHOUT a count is aged (`YYYY-MM-DD`): with
+   * recorded data, the date the data was recorded; absent for live answers
+   * (then "today"). Papers with a count are aged as of their count's date.
+   */
+  readonly asOf?: string
 }
 
 /** Works resolved from OpenAlex ids, and the ids that did not resolve. */
