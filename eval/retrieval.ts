@@ -10,10 +10,11 @@
  * unless flags are passed, on a temporary vault holding the notes (each as
  * "<title>.md"), one prompt per note: "Find papers related to my '<title>' note".
  *
- * Usage: npm run eval:retrieval -- [--split tune|heldout|all] [--json]
+ * Usage: npm run eval:retrieval -- [--split tune|heldout|all] [--json] [--verbose]
  *          [companion flags: --max-results N --categories a,b --relevance-threshold X
  *           --citations-per-year X --exempt-years X --min-keywords N --foundational N
  *           --since YYYY-MM-DD --offline-citations google-scholar|semantic-scholar ...]
+ * --verbose adds, per landmark, the stage it reached and the companion's reasons.
  * Any other `--kebab-name value` is passed as the option `kebabName` and checked
  * by the CompanionOptions schema.
  *
@@ -55,6 +56,7 @@ const value = (key: string, raw: string): unknown =>
 interface Args {
   readonly split: Split | "all"
   readonly json: boolean
+  readonly verbose: boolean
   readonly offlineCitations: "google-scholar" | "semantic-scholar" | undefined
   readonly judge: "local" | "llm" | undefined
   readonly options: Record<string, unknown>
@@ -63,13 +65,15 @@ interface Args {
 const parseArgs = (argv: ReadonlyArray<string>): Args => {
   let split: Args["split"] = "all"
   let json = false
+  let verbose = false
   let offlineCitations: Args["offlineCitations"]
   let judge: Args["judge"]
   const options: Record<string, unknown> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    if (arg === "--json") {
-      json = true
+    if (arg === "--json" || arg === "--verbose") {
+      if (arg === "--json") json = true
+      else verbose = true
       continue
     }
     if (!arg.startsWith("--")) fail(`unexpected argument "${arg}" (flags are --name value)`)
@@ -91,7 +95,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
       options[camel(name)] = value(camel(name), raw!)
     }
   }
-  return { split, json, offlineCitations, judge, options }
+  return { split, json, verbose, offlineCitations, judge, options }
 }
 
 // ---------------------------------------------------------------- scoring
@@ -111,15 +115,27 @@ interface NoteScore {
   /** 0 kept although some landmark has a recorded count. */
   readonly flagged: boolean
   readonly missed: ReadonlyArray<string>
+  /** Each landmark: the last stage it reached, and the companion's reasons when it was a candidate. */
+  readonly detail: ReadonlyArray<LandmarkOutcome>
   readonly error: string | undefined
 }
 
+interface LandmarkOutcome {
+  readonly id: string
+  readonly title: string
+  readonly stage: "absent" | "candidate" | "relevant" | "kept" | "already in note"
+  readonly relevance: number | undefined
+  readonly reasons: ReadonlyArray<string>
+}
+
 const ARXIV_ID = /\b\d{4}\.\d{4,5}\b/g
+/** Report fields read as "already in your note": alreadyInNote, already_in_note, inYourNote, ... */
+const ALREADY_FIELD = /already|in_?(your_?)?note/i
 
 /** The arXiv ids of the report's "already in your note" field, or undefined when the report has none. */
 const alreadyInReport = (report: CompanionReport): Set<string> | undefined => {
   const entries = Object.entries(report as unknown as Record<string, unknown>)
-    .filter(([key]) => /already|innote/i.test(key))
+    .filter(([key]) => ALREADY_FIELD.test(key))
   if (entries.length === 0) return undefined
   return new Set(entries.flatMap(([, v]) => JSON.stringify(v ?? null).match(ARXIV_ID) ?? []))
 }
@@ -144,6 +160,7 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
       alreadyRecognised: undefined,
       flagged: hasCounts,
       missed: note.landmarks.map((l) => l.id),
+      detail: note.landmarks.map((l) => ({ id: l.id, title: l.title, stage: "absent", relevance: undefined, reasons: [] })),
       error: `${e._tag ?? "Error"}: ${e.message ?? String(outcome.left)}`
     }
   }
@@ -166,6 +183,19 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
     alreadyRecognised: already === undefined ? undefined : note.alreadyInNote.filter((id) => already.has(id)).length,
     flagged: kept.size === 0 && hasCounts,
     missed: note.landmarks.filter((l) => !candidates.has(l.id) && !recognised(l.id)).map((l) => l.id),
+    detail: note.landmarks.map((l): LandmarkOutcome => {
+      const c = report.candidates.find((c) => c.paper.arxivId === l.id)
+      const stage = recognised(l.id)
+        ? "already in note"
+        : kept.has(l.id)
+        ? "kept"
+        : relevant.has(l.id)
+        ? "relevant"
+        : c !== undefined
+        ? "candidate"
+        : "absent"
+      return { id: l.id, title: l.title, stage, relevance: c?.judgement.relevance, reasons: c?.decision.reasons ?? [] }
+    }),
     error: undefined
   }
 }
@@ -234,6 +264,18 @@ const total = (rows: ReadonlyArray<NoteScore>): Total => {
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`
 const pad = (s: string | number, n: number) => String(s).padEnd(n)
 const lpad = (s: string | number, n: number) => String(s).padStart(n)
+
+const printLandmarks = (rows: ReadonlyArray<NoteScore>) => {
+  for (const r of rows) {
+    console.log(`${r.note} (${r.split})${r.error === undefined ? "" : `: ${r.error}`}`)
+    for (const l of r.detail) {
+      const relevance = l.relevance === undefined ? "" : ` relevance ${l.relevance.toFixed(2)}`
+      const reasons = l.reasons.length === 0 ? "" : ` — ${l.reasons.join("; ")}`
+      console.log(`  ${pad(l.stage, 15)} ${l.id} ${l.title}${relevance}${reasons}`)
+    }
+  }
+  console.log("")
+}
 
 const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total>, label: string) => {
   const w = Math.max(...rows.map((r) => r.note.length), 4)
@@ -316,12 +358,13 @@ const totals: Record<string, Total> = Object.fromEntries([
   ...splits.map((s) => [s, total(rows.filter((r) => r.split === s))] as const),
   ...(args.split === "all" ? [["all", total(rows)] as const] : [])
 ])
-const flags = process.argv.slice(2).filter((a) => a !== "--json")
+const flags = process.argv.slice(2).filter((a) => a !== "--json" && a !== "--verbose")
 const label = flags.length === 0 ? "default flags" : flags.join(" ")
 
 if (args.json) {
   console.log(JSON.stringify({ flags, goals: GOALS, seconds, bootstrap: { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES }, notes: rows, totals }, null, 2))
 } else {
+  if (args.verbose) printLandmarks(rows)
   printTable(rows, totals, label)
   console.log(`${selected.length} runs in ${seconds.toFixed(1)} s`)
 }
