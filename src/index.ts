@@ -1,13 +1,21 @@
 /**
  * arxiv-companion: a study companion for Obsidian concept notes.
  *
- * - Promise API: {@link runCompanion}.
+ * - Promise API: {@link runCompanion}, {@link askArxiv}.
  * - Effect API: the `Workflow` program, the four ports, the models and errors,
  *   and the layers that wire adapters to ports.
  *
  * @since 0.1.0
  */
-export { type CompanionOptionsInput, type CompanionReportData, runCompanion, type RunCompanionOptions } from "./promise.js"
+export {
+  type AskAnswerData,
+  askArxiv,
+  type AskArxivOptions,
+  type CompanionOptionsInput,
+  type CompanionReportData,
+  runCompanion,
+  type RunCompanionOptions
+} from "./promise.js"
 
 export * from "./core/errors.js"
 export * from "./core/models.js"
@@ -16,6 +24,9 @@ export { ArxivPort, type ArxivSearch, type ArxivSearchResult, type ArxivLookup, 
 export { OpenAlexPort, type ImpactLookup, type OpenAlexService, type WorkLookup } from "./core/ports/OpenAlexPort.js"
 export { type Concept, LlmJudgePort, type LlmJudgeService } from "./core/ports/LlmJudgePort.js"
 export { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
+export { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "./core/ports/QueryBuilderPort.js"
+/** Ask a research question as an Effect program: `Ask.askArxiv(question, options)`. */
+export * as Ask from "./core/ask.js"
 
 /** The companion as an Effect program: `Workflow.runCompanion(prompt, options)`. */
 export * as Workflow from "./core/workflow.js"

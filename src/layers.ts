@@ -22,10 +22,12 @@ import * as LlmJudge from "./adapters/live/LlmJudge.js"
 import * as ResponseCache from "./adapters/live/ResponseCache.js"
 import * as FileSystemVault from "./adapters/vault/FileSystemVault.js"
 import * as McpVault from "./adapters/vault/McpVault.js"
+import * as RuleQueryBuilder from "./adapters/query/RuleQueryBuilder.js"
 import { InvalidArgument } from "./core/errors.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
+import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
 import type { VaultPort } from "./core/ports/VaultPort.js"
 
 /** Every port the companion needs. */
@@ -144,3 +146,17 @@ export const companionLayer = (
   cache = responseCacheLayer(setup)
 ): Layer.Layer<CompanionPorts, InvalidArgument> =>
   setup.offline === true ? OfflineLayer(setup) : LiveLayer(setup, cache)
+
+/** Every port `ask` needs. */
+export type AskPorts = ArxivPort | LlmJudgePort | QueryBuilderPort
+
+/** The query builder a setup asks for (rules: offline, deterministic). */
+export const queryBuilderLayer = (_setup: CompanionSetup): Layer.Layer<QueryBuilderPort, InvalidArgument> => RuleQueryBuilder.layer
+
+/** What `ask` needs: arXiv (offline or live), the judge and the query builder. */
+export const askLayer = (setup: CompanionSetup): Layer.Layer<AskPorts, InvalidArgument> =>
+  Layer.mergeAll(
+    arxivLayer(setup),
+    judgeLayer(setup).pipe(Layer.provide(NodeHttpClient.layerUndici)),
+    queryBuilderLayer(setup)
+  )

@@ -11,7 +11,8 @@ import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { VaultPort } from "./core/ports/VaultPort.js"
 import { runCompanion as program } from "./core/workflow.js"
-import { companionLayer, type CompanionSetup } from "./layers.js"
+import { askLayer, type AskPorts, companionLayer, type CompanionSetup } from "./layers.js"
+import { type AskInput, type AskResult, askArxivTool } from "./tools/ask.js"
 
 /** The plain-data report `runCompanion` resolves with (JSON-ready). */
 export type CompanionReportData = typeof CompanionReport.Encoded
@@ -64,14 +65,55 @@ export const runCompanion = async (prompt: string, options: RunCompanionOptions)
     Effect.flatMap((opts) => program(prompt, opts)),
     Effect.provide(layer)
   )
-  const exit = await Effect.runPromiseExit(effect, options.signal === undefined ? {} : { signal: options.signal })
-  if (Exit.isSuccess(exit)) return encodeReport(exit.value)
+  return encodeReport(await runToPromise(effect, options.signal))
+}
+
+/** Run an effect for a Promise caller: the value, or the original typed error (never a FiberFailure). */
+const runToPromise = async <A, E>(effect: Effect.Effect<A, E>, signal: AbortSignal | undefined): Promise<A> => {
+  const exit = await Effect.runPromiseExit(effect, signal === undefined ? {} : { signal })
+  if (Exit.isSuccess(exit)) return exit.value
   const failure = Cause.failureOption(exit.cause)
   if (Option.isSome(failure)) throw failure.value
   if (Cause.isInterruptedOnly(exit.cause)) {
-    throw options.signal?.reason ?? new Error("arxiv-companion: the run was interrupted")
+    throw signal?.reason ?? new Error("arxiv-companion: the run was interrupted")
   }
   throw Cause.squash(exit.cause)
+}
+
+/** The answer `askArxiv` resolves with (JSON-ready, the same as the CLI's --json and the MCP tool's). */
+export type AskAnswerData = AskResult
+
+/** Options of {@link askArxiv}. */
+export interface AskArxivOptions extends Omit<CompanionSetup, "vault">, Omit<AskInput, "question"> {
+  /** Cancel the question; the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal | undefined
+  /** Replace the adapters entirely (tests, custom ports). Overrides the setup fields. */
+  readonly layer?: Layer.Layer<AskPorts, CompanionError> | undefined
+}
+
+/**
+ * Ask a research question: the question becomes an arXiv query (shown in
+ * the answer), the first `max_results` (50) results are re-ranked by the
+ * judge against the question, and the `top` (3) papers come back with links.
+ *
+ * Rejects with the original typed error: `NotEnoughInformation` for an empty
+ * or one-word question (its message says what to add), `InvalidArgument` for
+ * bad options, `UpstreamUnavailable` when arXiv is down.
+ *
+ * @example
+ * ```ts
+ * import { askArxiv } from "arxiv-companion"
+ * const answer = await askArxiv("what are the main ways to stabilise GAN training?", { offline: true })
+ * console.log(answer.query, answer.papers.map((p) => p.title))
+ * ```
+ * @since 0.1.0
+ */
+export const askArxiv = async (question: string, options: AskArxivOptions = {}): Promise<AskAnswerData> => {
+  const { categories, layer, max_results, signal, since_date, top, ...setup } = options
+  const effect = askArxivTool({ question, top, max_results, categories, since_date }).pipe(
+    Effect.provide(layer ?? askLayer(setup))
+  )
+  return runToPromise(effect, signal)
 }
 
 

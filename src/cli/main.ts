@@ -5,12 +5,13 @@
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
+import { askCommand } from "./ask.js"
 import { runCommand } from "./run.js"
 import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
 
 const cli = Command.make("arxiv-companion").pipe(
   Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
-  Command.withSubcommands([runCommand, searchCommand, paperCommand, bibtexCommand])
+  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand])
 )
 
 const main = Command.run(cli, { name: "arxiv-companion", version: "0.1.0" })

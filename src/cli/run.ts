@@ -11,28 +11,28 @@ import { renderReport } from "./render.js"
 import { reportFailure } from "./failure.js"
 
 /** A flag that falls back to an environment variable, and to the library default when neither is set. */
-const withEnv = <A>(options: Options.Options<A>, config: Config.Config<A>, description: string) =>
+export const withEnv = <A>(options: Options.Options<A>, config: Config.Config<A>, description: string) =>
   options.pipe(
     Options.optional,
     Options.withFallbackConfig(Config.option(config)),
     Options.withDescription(description)
   )
 
-const vault = withEnv(
+export const vault = withEnv(
   Options.directory("vault"),
   Config.string("ARXIV_COMPANION_VAULT"),
   "The Obsidian vault folder (env ARXIV_COMPANION_VAULT). Without it, the vault is reached over MCP (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND)."
 )
-const judge = withEnv(
+export const judge = withEnv(
   Options.choice("judge", ["local", "llm"]),
   Config.literal("local", "llm")("ARXIV_COMPANION_JUDGE"),
   "local (offline scorer) or llm (OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured, else local."
 )
-const noCache = Options.boolean("no-cache").pipe(
+export const noCache = Options.boolean("no-cache").pipe(
   Options.withDescription("Do not read or write the on-disk response cache.")
 )
 // text, not Options.directory: a folder that cannot be used is the cache's warning, not a failed run
-const cacheDir = withEnv(
+export const cacheDir = withEnv(
   Options.text("cache-dir"),
   Config.string("ARXIV_COMPANION_CACHE_DIR"),
   "Response cache folder (default ~/.cache/arxiv-companion; env ARXIV_COMPANION_CACHE_DIR)."
@@ -44,11 +44,11 @@ const offlineCitations = withEnv(
     "Google Scholar 2025 via Paper Copilot, Google Scholar 2017-06-25; 4,415 papers), or one source alone: semantic-scholar " +
     "(551 famous papers), google-scholar-2025 (3,431 papers) or google-scholar (2,434 papers)."
 )
-const offline = Options.boolean("offline").pipe(
+export const offline = Options.boolean("offline").pipe(
   Options.withFallbackConfig(Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))),
   Options.withDescription("Use the recorded offline corpus and citation data; no network, no key.")
 )
-const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
+export const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
 const relevanceThreshold = withEnv(
   Options.float("relevance-threshold"),
   Config.number("RELEVANCE_PASS_THRESHOLD"),

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+export * from "./ask.js"
 export * from "./citations.js"
 export * from "./companion.js"
 export * from "./papers.js"

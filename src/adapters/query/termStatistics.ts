@@ -1,0 +1,23 @@
+/**
+ * Term statistics for the rule-based query builder, over the judge's shipped
+ * document-frequency table (36k CC0 arXiv abstracts): a word's or an
+ * adjacent pair's document frequency, by Porter stem.
+ *
+ * @since 0.1.0
+ */
+import type { TermStatistics } from "../../core/question.js"
+import { arxivDfTable } from "../judge/dfTable.js"
+import type { DfTable } from "../judge/score.js"
+import { isStopWord, stem } from "../judge/tokenize.js"
+
+/** Statistics over a document-frequency table (default: the shipped arXiv table). */
+export const fromDfTable = (table: DfTable = arxivDfTable()): TermStatistics => ({
+  documents: table.documents,
+  floor: table.minUnigramDf,
+  df: (words) => {
+    const stems = words.flatMap((w) => w.toLowerCase().split(/[-'\s]+/)).filter((w) => w !== "" && !isStopWord(w)).map(stem)
+    if (stems.length === 1) return table.unigrams.get(stems[0]!)
+    if (stems.length === 2) return table.bigrams.get(`${stems[0]} ${stems[1]}`)
+    return undefined
+  }
+})

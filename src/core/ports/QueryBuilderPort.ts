@@ -1,0 +1,36 @@
+/**
+ * Turns a research question into an arXiv query.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect } from "effect"
+import type { NotEnoughInformation } from "../errors.js"
+
+/** A query for one question, and how it was made. */
+export interface BuiltQuery {
+  /** arXiv `search_query` syntax (ti:, abs:, au:, cat:, all:, AND/OR/ANDNOT, quotes, parentheses). */
+  readonly query: string
+  /** Who wrote it: "rules", or the model's name. */
+  readonly builder: string
+  /** A rule-based query to send instead if arXiv rejects `query` (absent when `query` is rule-based). */
+  readonly fallback?: string | undefined
+  /** The question's key terms (for the judge), most informative first. */
+  readonly keywords: ReadonlyArray<string>
+  /** Answers asked of a model (0 for rules). */
+  readonly attempts: number
+  /** True when a model's answers were unusable and the rule-based query was used. */
+  readonly fellBack: boolean
+  /** What happened on the way, in words (a retry, a fallback and why). */
+  readonly notes: ReadonlyArray<string>
+}
+
+/** The query builder. */
+export interface QueryBuilderService {
+  /** "rules", or the model's name. */
+  readonly name: string
+  /** NotEnoughInformation when the question names nothing to search for. */
+  readonly build: (question: string) => Effect.Effect<BuiltQuery, NotEnoughInformation>
+}
+
+/** @since 0.1.0 */
+export class QueryBuilderPort extends Context.Tag("arxiv-companion/QueryBuilderPort")<QueryBuilderPort, QueryBuilderService>() {}

@@ -1,0 +1,44 @@
+/**
+ * `arxiv-companion ask` as a user runs it: the built binary, offline.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { execFile } from "node:child_process"
+import { join } from "node:path"
+
+const root = join(import.meta.dirname, "..", "..")
+const cli = join(root, "dist", "cli.js") // built by test/support/build.ts
+
+const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: root, timeout: 120_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+    })
+  })
+
+describe("arxiv-companion ask (offline corpus)", () => {
+  it("prints the query sent and the top papers with their links", async () => {
+    const r = await run(["ask", "what are the main ways to stabilise GAN training?", "--offline"])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain("arXiv query (rules): ((stabilise OR stabilize) AND (gan OR \"generative adversarial\"))")
+    expect(r.stdout).toMatch(/^1\. .*Generative Adversarial/m)
+    expect(r.stdout).toMatch(/^3\. /m)
+    expect(r.stdout).not.toMatch(/^4\. /m)
+    expect(r.stdout).toContain("https://arxiv.org/pdf/")
+  })
+
+  it("--json prints the machine-readable answer; --top and --max-results are honoured", async () => {
+    const r = await run(["ask", "papers by Hinton on knowledge distillation", "--offline", "--json", "--top", "1", "--max-results", "10"])
+    expect(r.code).toBe(0)
+    const answer = JSON.parse(r.stdout)
+    expect(answer.query).toContain("au:Hinton")
+    expect(answer.candidates).toBeLessThanOrEqual(10)
+    expect(answer.papers.map((p: { arxiv_id: string }) => p.arxiv_id)).toEqual(["1503.02531"])
+  })
+
+  it("a one-word question exits 2 with what to add", async () => {
+    const r = await run(["ask", "transformers", "--offline"])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("Not enough information")
+    expect(r.stderr).toContain("one word")
+  })
+})

@@ -1,0 +1,127 @@
+/**
+ * ask_arxiv over the offline corpus (36k recorded arXiv records), the local
+ * judge and the rule-based query builder: the answers, the bad inputs, and
+ * the fallback when arXiv rejects a query.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect, Either, Layer } from "effect"
+import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
+import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import * as RuleQueryBuilder from "../../src/adapters/query/RuleQueryBuilder.js"
+import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
+import { QueryBuilderPort } from "../../src/core/ports/QueryBuilderPort.js"
+import { askArxivTool } from "../../src/tools/ask.js"
+
+const Offline = Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
+
+/** A builder that writes `query` and offers the rule-based query as the fallback. */
+const builderWriting = (query: string) =>
+  Layer.succeed(QueryBuilderPort, {
+    name: "test-model",
+    build: (question) =>
+      Effect.map(RuleQueryBuilder.rulesFor(question, fromDfTable()), (rules) => ({
+        query,
+        builder: "test-model",
+        fallback: rules.query,
+        keywords: RuleQueryBuilder.keywordsOf(rules),
+        attempts: 1,
+        fellBack: false,
+        notes: []
+      }))
+  })
+
+layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
+  it.effect("answers a question with the top papers re-ranked from 50, with links and the query sent", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "what are the main ways to stabilise GAN training?" })
+      assert.strictEqual(r.query, "((stabilise OR stabilize) AND (gan OR \"generative adversarial\"))")
+      assert.deepEqual(r.query_builder, { name: "rules", attempts: 0, fell_back: false, notes: [] })
+      assert.strictEqual(r.papers.length, 3)
+      assert.strictEqual(r.candidates, Math.min(50, r.total))
+      for (const p of r.papers) {
+        assert.match(p.title, /generative adversarial|GAN/i)
+        assert.strictEqual(p.abs_url, `https://arxiv.org/abs/${p.arxiv_id}`)
+        assert.strictEqual(p.pdf_url, `https://arxiv.org/pdf/${p.arxiv_id}`)
+      }
+      const relevance = r.papers.map((p) => p.relevance)
+      assert.deepEqual(relevance, [...relevance].sort((a, b) => b - a))
+    }))
+
+  it.effect("recognises an author and keeps --top papers", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "papers by Hinton on dropout and co-adaptation", top: 5 })
+      assert.match(r.query, /au:Hinton/)
+      assert.isAtMost(r.papers.length, 5)
+      assert.strictEqual(r.papers[0]!.arxiv_id, "1207.0580")
+      for (const p of r.papers) assert.match(p.authors.join(", "), /Hinton/)
+    }))
+
+  it.effect("an empty or one-word question is NotEnoughInformation saying what to add", () =>
+    Effect.gen(function*() {
+      const one = yield* Effect.flip(askArxivTool({ question: "transformers?" }))
+      assert.strictEqual(one._tag, "NotEnoughInformation")
+      assert.include(one.message, "is one word")
+      const empty = yield* Effect.flip(askArxivTool({ question: "   " }))
+      assert.include(empty.message, "the question is empty")
+      const vague = yield* Effect.flip(askArxivTool({ question: "what are the best papers?" }))
+      assert.include(vague.message, "names no topic, method or author")
+    }))
+
+  it.effect("no results is an empty, successful answer that says so", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "papers by Zzyzxqw on capsule routing" })
+      assert.strictEqual(r.total, 0)
+      assert.deepEqual(r.papers, [])
+      assert.include(r.message, "no paper matching")
+    }))
+
+  it.effect("bad options fail before anything is searched", () =>
+    Effect.gen(function*() {
+      const e = yield* Effect.flip(askArxivTool({ question: "attention for translation", top: 0 }))
+      assert.strictEqual(e._tag, "InvalidArgument")
+      assert.include(e.message, "top")
+      const c = yield* Effect.flip(askArxivTool({ question: "attention for translation", categories: ["cs.ML"] }))
+      assert.include(c.message, "cs.LG")
+    }))
+})
+
+describe("a query arXiv rejects", () => {
+  const layerWith = (query: string) =>
+    Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, builderWriting(query))
+
+  it.effect("falls back to the rule-based query, and the report says so", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "how do LSTMs learn long-term dependencies" })
+      assert.strictEqual(r.query_builder.name, "test-model")
+      assert.isTrue(r.query_builder.fell_back)
+      assert.match(r.query_builder.notes[0]!, /arXiv rejected the query .*unbalanced.*rule-based query was sent instead/)
+      assert.include(r.query, "(\"long-term dependencies\" OR (\"long-term\" AND dependencies))")
+      assert.isAbove(r.papers.length, 0)
+    }).pipe(Effect.provide(layerWith("ti:(lstm OR \"long short-term memory\"))"))), { timeout: 60_000 })
+
+  it.effect("a valid query from the builder is sent as written", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "how do LSTMs learn long-term dependencies", top: 1 })
+      assert.strictEqual(r.query, "(ti:lstm)")
+      assert.isFalse(r.query_builder.fell_back)
+      assert.match(r.papers[0]!.title, /LSTM/i)
+    }).pipe(Effect.provide(layerWith("ti:lstm"))), { timeout: 60_000 })
+})
+
+describe("rulesFor", () => {
+  it("fails with NotEnoughInformation when nothing is left to search", () => {
+    const r = RuleQueryBuilder.rulesFor("which papers are the best?", fromDfTable())
+    assert.isTrue(Either.isLeft(r))
+  })
+})
+
+describe("askArxiv (the Promise API)", () => {
+  it("resolves with the answer offline, and rejects with the typed error itself", async () => {
+    const { askArxiv } = await import("../../src/index.js")
+    const answer = await askArxiv("papers by Hinton on knowledge distillation", { offline: true, top: 1, judge: "local" })
+    assert.strictEqual(answer.papers[0]!.arxiv_id, "1503.02531")
+    const error = await askArxiv("distillation", { offline: true }).then(() => undefined, (e: unknown) => e)
+    assert.strictEqual((error as { _tag: string })._tag, "NotEnoughInformation")
+  }, 60_000)
+})
