@@ -64,7 +64,7 @@ export interface Keyword {
 }
 
 /** Fold a simple English plural onto its singular ("networks" → "network"). */
-const singular = (w: string): string =>
+export const singular = (w: string): string =>
   w.length > 4 && w.endsWith("ies") ? `${w.slice(0, -3)}y`
   : w.length > 3 && w.endsWith("s") && !/(ss|us|is|ics)$/.test(w) ? w.slice(0, -1)
   : w

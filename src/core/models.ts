@@ -109,6 +109,52 @@ export const Foundations = Schema.Struct({
 })
 export type Foundations = typeof Foundations.Type
 
+/** A work cited by two or more of the kept papers: what they build on together. */
+export class SharedFoundation extends Schema.Class<SharedFoundation>("SharedFoundation")({
+  openalexId: Schema.String,
+  /** Absent when the work could not be resolved (its id is all that is known). */
+  title: Schema.optional(Schema.String),
+  citedByCount: Schema.optional(Schema.NonNegativeInt),
+  publicationYear: Schema.optional(Schema.Int),
+  arxivId: Schema.optional(Schema.String),
+  /** arXiv ids of the kept papers that cite it, in the kept papers' order. */
+  citedBy: Schema.Array(Schema.String)
+}) {}
+
+/**
+ * The foundations the kept papers share, from the reference lists already
+ * looked up. `status` says why the list may be empty: no kept paper has a
+ * recorded reference list, only one has, or those that have share no work.
+ */
+export const SharedFoundations = Schema.Struct({
+  status: Schema.Literal("found", "none-shared", "one-list", "not-recorded"),
+  /** How many kept papers have a recorded reference list. */
+  withReferences: Schema.NonNegativeInt,
+  foundations: Schema.Array(SharedFoundation)
+})
+export type SharedFoundations = typeof SharedFoundations.Type
+
+/** A short summary of one kept paper: sentences of its abstract, or a model's words when an LLM is configured. */
+export class PaperSummary extends Schema.Class<PaperSummary>("PaperSummary")({
+  arxivId: Schema.String,
+  text: Schema.String,
+  /** "abstract": whole sentences of the abstract; "model": written by the configured LLM from the abstract. */
+  source: Schema.Literal("abstract", "model"),
+  /** The headline figure with its measure when the abstract states one (e.g. "3.57% error"). */
+  keyFigure: Schema.optional(Schema.String)
+}) {}
+
+/** One step of the suggested reading order. */
+export class ReadingStep extends Schema.Class<ReadingStep>("ReadingStep")({
+  kind: Schema.Literal("foundation", "paper"),
+  /** An OpenAlex id for a foundation, an arXiv id for a kept paper. */
+  id: Schema.String,
+  title: Schema.String,
+  year: Schema.optional(Schema.Int),
+  /** One line: why it comes at this point. */
+  why: Schema.String
+}) {}
+
 /** The thresholds and limits of one run. Defaults follow DESIGN.md. */
 export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionOptions")({
   relevanceThreshold: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0.5 }),

@@ -53,3 +53,12 @@ export const levenshtein = (a: string, b: string): number => {
   }
   return prev[b.length]!
 }
+
+/** A title on one line, shortened on a word boundary to `max` characters (code points), with "…" when cut. */
+export const shorten = (title: string, max: number): string => {
+  const flat = [...title.replace(/\s+/gu, " ").trim()]
+  if (flat.length <= max) return flat.join("")
+  const cut = flat.slice(0, max).join("")
+  const space = cut.lastIndexOf(" ")
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/u, "")}…`
+}

@@ -1,0 +1,78 @@
+/**
+ * Obsidian-native links and tags for the generated note: where the vault
+ * already holds a note whose title matches a paper, a keyword or a
+ * foundation, the note links it (`[[Title]]` or `[[Title|as written]]`);
+ * keywords become tags in the properties.
+ *
+ * Titles match case-, diacritic- and plural-insensitively ("word embedding"
+ * finds "Word Embeddings"). A vault title that could not be linked safely
+ * (it holds `[ ] | # ^` or a line break) is never linked.
+ *
+ * @since 0.2.0
+ */
+import { singular } from "./keywords.js"
+import type { NoteRef } from "./models.js"
+import { normalizeTitle, words } from "./text.js"
+
+/** The vault's note titles, by matching key. */
+export interface VaultIndex {
+  readonly byKey: ReadonlyMap<string, string>
+}
+
+const UNLINKABLE = /[[\]|#^\r\n\u0000-\u001f]/
+
+/** The matching key of a title: normalised words, each singular. */
+export const titleKey = (title: string): string => words(normalizeTitle(title)).map(singular).join(" ")
+
+/**
+ * An index of the vault's titles. `exclude` are titles never linked (the
+ * generated note itself). When two titles share a key, the first in
+ * code-point order wins, so the index does not depend on listing order.
+ */
+export const vaultIndex = (notes: ReadonlyArray<Pick<NoteRef, "title">>, exclude: ReadonlyArray<string> = []): VaultIndex => {
+  const excluded = new Set(exclude.map(titleKey))
+  const byKey = new Map<string, string>()
+  const titles = [...new Set(notes.map((n) => n.title))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  for (const title of titles) {
+    if (UNLINKABLE.test(title) || title.trim() === "") continue
+    const key = titleKey(title)
+    if (key === "" || excluded.has(key) || byKey.has(key)) continue
+    byKey.set(key, title)
+  }
+  return { byKey }
+}
+
+/** The vault title matching `text`, if any. */
+export const matchingNote = (index: VaultIndex, text: string): string | undefined => {
+  const key = titleKey(text)
+  return key === "" ? undefined : index.byKey.get(key)
+}
+
+/**
+ * `[[Title]]` when the vault holds a note matching `text` (with `text` as
+ * the alias when written differently), else undefined. `display` is the
+ * alias text already made safe for Markdown; it must not contain `]]` or `|`.
+ */
+export const wikiLink = (index: VaultIndex, text: string, display: string = text): string | undefined => {
+  const title = matchingNote(index, text)
+  if (title === undefined) return undefined
+  const alias = display.replace(/[[\]|]/g, " ").replace(/\s+/g, " ").trim()
+  return alias === title || alias === "" ? `[[${title}]]` : `[[${title}|${alias}]]`
+}
+
+/**
+ * A keyword as an Obsidian tag: lower case, words joined by hyphens, only
+ * letters, digits, `_` and `-` (no nesting `/`), at least one non-digit.
+ * Undefined when nothing valid remains.
+ */
+export const keywordTag = (keyword: string): string | undefined => {
+  const tag = keyword
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_-]+/gu, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "")
+    .slice(0, 60)
+    .replace(/[-_]+$/g, "")
+  return tag === "" || /^[\p{N}_-]+$/u.test(tag) ? undefined : tag
+}
