@@ -3,21 +3,20 @@
  * nothing derived is typed by hand:
  * - each landmark's `title`, from the offline corpus (fails if an id is missing);
  * - each landmark's `recordedCounts`: the offline sources that record a citation
- *   count for it — every fixtures/offline/citations-*.json, the OpenAlex works of
- *   fixtures/offline/openalex-works.json, and (when present) the papercopilot
- *   counts in ../shared/data/citations/papercopilot-paperlists;
+ *   count for it — every fixtures/offline/citations-*.json (Semantic Scholar
+ *   2024, Google Scholar via Paper Copilot 2025, Google Scholar 2017) and the
+ *   OpenAlex works of fixtures/offline/openalex-works.json;
  * - each note's `split`, by the seeded rule of eval/retrieval-data.ts.
  * The hand-written fields (note, title, topic, group, why, alreadyInNote) are kept.
  *
  * Usage: node --import tsx eval/retrieval-landmarks.ts [--check]
  * (--check: fail instead of writing when the file is not up to date.)
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assignSplits, corpusTitles, type LandmarkNote, landmarksFile, readLandmarks, repoRoot } from "./retrieval-data.js"
 
 const offline = join(repoRoot, "fixtures", "offline")
-const papercopilot = join(repoRoot, "..", "shared", "data", "citations", "papercopilot-paperlists", "corpus_citation_counts.jsonl")
 
 /** Source label → the arXiv ids it records a count for. */
 const recordedSources = (): Array<[string, Set<string>]> => {
@@ -33,19 +32,6 @@ const recordedSources = (): Array<[string, Set<string>]> => {
     works: ReadonlyArray<{ arxivIds: ReadonlyArray<string> }>
   }
   sources.push(["OpenAlex works (recorded 2025-2026)", new Set(works.works.flatMap((w) => w.arxivIds))])
-  if (existsSync(papercopilot)) {
-    const ids = new Set<string>()
-    let recorded = ""
-    for (const line of readFileSync(papercopilot, "utf8").split("\n")) {
-      if (line.trim() === "") continue
-      const row = JSON.parse(line) as { arxiv_id: string; citation_count_recorded?: ReadonlyArray<string> }
-      ids.add(row.arxiv_id)
-      recorded = row.citation_count_recorded?.[0]?.slice(0, 7) ?? recorded
-    }
-    sources.push([`Google Scholar via papercopilot/paperlists ${recorded}`.trim(), ids])
-  } else {
-    console.error(`note: ${papercopilot} not found; papercopilot counts not recorded`)
-  }
   return sources
 }
 

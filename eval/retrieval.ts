@@ -13,7 +13,7 @@
  * Usage: npm run eval:retrieval -- [--split tune|heldout|all] [--json] [--verbose]
  *          [companion flags: --max-results N --categories a,b --relevance-threshold X
  *           --citations-per-year X --exempt-years X --min-keywords N --foundational N
- *           --since YYYY-MM-DD --offline-citations google-scholar|semantic-scholar ...]
+ *           --since YYYY-MM-DD --offline-citations all|semantic-scholar|google-scholar-2025|google-scholar ...]
  * --verbose adds, per landmark, the stage it reached and the companion's reasons.
  * Any other `--kebab-name value` is passed as the option `kebabName` and checked
  * by the CompanionOptions schema.
@@ -27,7 +27,7 @@ import { Effect, Either, ParseResult, Schema } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { CompanionOptions, type CompanionReport, Layers, Workflow } from "../src/index.js"
+import { Adapters, CompanionOptions, type CompanionReport, Layers, Workflow } from "../src/index.js"
 import { type LandmarkNote, readLandmarks, readNote, seededRandom, type Split } from "./retrieval-data.js"
 
 /** Issue 10's goals on this set, offline, default flags. */
@@ -57,7 +57,7 @@ interface Args {
   readonly split: Split | "all"
   readonly json: boolean
   readonly verbose: boolean
-  readonly offlineCitations: "google-scholar" | "semantic-scholar" | undefined
+  readonly offlineCitations: Adapters.FixtureOpenAlex.CitationSource | undefined
   readonly judge: "local" | "llm" | undefined
   readonly options: Record<string, unknown>
 }
@@ -84,9 +84,8 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
       if (raw !== "tune" && raw !== "heldout" && raw !== "all") fail(`--split must be tune, heldout or all, not "${raw}"`)
       split = raw as Args["split"]
     } else if (name === "offline-citations") {
-      if (raw !== "google-scholar" && raw !== "semantic-scholar") {
-        fail(`--offline-citations must be google-scholar or semantic-scholar, not "${raw}"`)
-      }
+      const sources: ReadonlyArray<string> = Adapters.FixtureOpenAlex.CITATION_SOURCES
+      if (!sources.includes(raw!)) fail(`--offline-citations must be one of ${sources.join(", ")}, not "${raw}"`)
       offlineCitations = raw as Args["offlineCitations"]
     } else if (name === "judge") {
       if (raw !== "local" && raw !== "llm") fail(`--judge must be local or llm, not "${raw}"`)
