@@ -1,0 +1,250 @@
+/**
+ * Start-up time, memory and size (issue 14), measured on the BUILT package
+ * (`npm run build` first), each figure the median of RUNS runs after one
+ * warm-up, printed beside its goal with the machine's load average (this
+ * machine is shared: quote medians, and read them against the load).
+ *
+ * - `arxiv-companion --help`: wall time of the process;
+ * - `import("arxiv-companion")`: time of the import inside a fresh process;
+ * - the MCP server (stdio, offline): spawn → `initialize` answer, then the
+ *   first answer to a tool call without I/O (`list_categories`) and to a
+ *   first search, each timed from the `initialize` answer;
+ * - offline `run` of the demo note: wall time and peak RSS of the process;
+ * - the offline corpus (a fresh process each): load, a query of new terms,
+ *   the same query again;
+ * - `runCompanion` called twice in one process (offline);
+ * - the package: `npm pack` size, dist size and the source maps' share.
+ *
+ * Wall times on a loaded machine stretch with the load; the CPU time of a
+ * process (user + system) stretches much less, so it is printed beside the
+ * wall time where the goal is a wall time.
+ *
+ * `npm run bench -- footprint` runs this file alone; BENCH_RUNS=n sets the runs.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const DIST = path.join(ROOT, "dist")
+const CHILD = path.join(ROOT, "bench", "footprint-child.mjs")
+const PEAK_RSS = path.join(ROOT, "bench", "peak-rss.mjs")
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 7)
+const PROMPT = "Find papers related to my 'Transformers Concept Note'"
+
+const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+
+interface Row {
+  readonly figure: string
+  readonly value: string
+  readonly goal: string
+  readonly met: boolean | undefined
+  readonly load: string
+}
+
+const rows: Array<Row> = []
+const load = () => os.loadavg()[0]!.toFixed(1)
+
+/** Time `runs` samples (after one warm-up); record a row per figure. */
+const measure = async <A>(sample: () => Promise<A>): Promise<{ samples: Array<A>; load: string }> => {
+  const before = load()
+  await sample()
+  const samples: Array<A> = []
+  for (let i = 0; i < RUNS; i++) samples.push(await sample())
+  return { samples, load: `${before}→${load()}` }
+}
+
+const ms = (x: number) => `${x.toFixed(0)} ms`
+const spread = (xs: ReadonlyArray<number>, unit: (x: number) => string) =>
+  `${unit(median(xs))} (${unit(Math.min(...xs))}–${unit(Math.max(...xs))}, n=${xs.length})`
+
+const row = (figure: string, xs: ReadonlyArray<number>, unit: (x: number) => string, goal: number | undefined, l: string) =>
+  rows.push({
+    figure,
+    value: spread(xs, unit),
+    goal: goal === undefined ? "—" : `≤ ${unit(goal)}`,
+    met: goal === undefined ? undefined : median(xs) <= goal,
+    load: l
+  })
+
+/** Run a process to its end; wall time, CPU time, peak RSS (KiB), stdout. */
+const runProcess = (
+  args: ReadonlyArray<string>,
+  cwd = ROOT
+): Promise<{ wallMs: number; cpuMs: number; rssKb: number; stdout: string }> =>
+  new Promise((resolve, reject) => {
+    const rssFile = path.join(os.tmpdir(), `footprint-rss-${process.pid}-${Math.random().toString(36).slice(2)}`)
+    const t0 = performance.now()
+    const child = spawn(process.execPath, ["--import", PEAK_RSS, ...args], {
+      cwd,
+      env: { ...process.env, BENCH_RSS_FILE: rssFile, ARXIV_COMPANION_OFFLINE: "" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
+    child.on("error", reject)
+    child.on("close", (code) => {
+      const wallMs = performance.now() - t0
+      const usage = fs.existsSync(rssFile)
+        ? JSON.parse(fs.readFileSync(rssFile, "utf8")) as { maxRssKb: number; cpuMs: number }
+        : { maxRssKb: NaN, cpuMs: NaN }
+      fs.rmSync(rssFile, { force: true })
+      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr.trim()}`))
+      else resolve({ wallMs, cpuMs: usage.cpuMs, rssKb: usage.maxRssKb, stdout })
+    })
+  })
+
+const lastJson = <A>(stdout: string): A => JSON.parse(stdout.trim().split("\n").pop()!) as A
+
+/** A fresh copy of the example vault. */
+const freshVault = (): { dir: string; vault: string } => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "footprint-vault-"))
+  const vault = path.join(dir, "vault")
+  fs.cpSync(path.join(ROOT, "examples", "vault"), vault, { recursive: true })
+  return { dir, vault }
+}
+
+/** MCP over stdio: spawn → initialize answer; then a tool call without I/O, and a first search. */
+const mcpStart = (): Promise<{ initMs: number; toolMs: number; searchMs: number }> =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const child = spawn(process.execPath, [path.join(DIST, "mcp.js"), "--offline"], { cwd: ROOT, stdio: ["pipe", "pipe", "ignore"] })
+    const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n")
+    let buffer = ""
+    let initAt = 0
+    let toolMs = 0
+    child.stdout.on("data", (d: Buffer) => {
+      buffer += d.toString("utf8")
+      let nl: number
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffer.slice(0, nl)) as { id?: number; result?: { isError?: boolean } }
+        buffer = buffer.slice(nl + 1)
+        if (message.id === 1) {
+          initAt = performance.now()
+          send({ jsonrpc: "2.0", method: "notifications/initialized" })
+          send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_categories", arguments: { group: "cs" } } })
+        } else if (message.id === 2) {
+          toolMs = performance.now() - initAt
+          if (message.result?.isError === true) reject(new Error("list_categories failed"))
+          send({
+            jsonrpc: "2.0",
+            id: 3,
+            method: "tools/call",
+            params: { name: "search_arxiv_papers", arguments: { query: "attention translation", max_results: 10 } }
+          })
+        } else if (message.id === 3) {
+          const searchMs = performance.now() - initAt
+          child.kill()
+          if (message.result?.isError === true) reject(new Error("search_arxiv_papers failed"))
+          resolve({ initMs: initAt - t0, toolMs, searchMs })
+        }
+      }
+    })
+    child.on("error", reject)
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } }
+    })
+  })
+
+const sizeOf = (dir: string, pick: (f: string) => boolean): number =>
+  fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) => {
+    const full = path.join(dir, e.name)
+    return n + (e.isDirectory() ? sizeOf(full, pick) : pick(e.name) ? fs.statSync(full).size : 0)
+  }, 0)
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
+
+export default async function footprintBench(): Promise<void> {
+  if (!fs.existsSync(path.join(DIST, "cli.js"))) {
+    console.log("dist/ is missing: run `npm run build` first")
+    process.exitCode = 1
+    return
+  }
+
+  // bare Node, for reference
+  const bare = await measure(() => runProcess(["-e", "0"]))
+  row("bare `node -e 0` wall (reference)", bare.samples.map((s) => s.wallMs), ms, undefined, bare.load)
+  row("bare `node -e 0` CPU time (reference)", bare.samples.map((s) => s.cpuMs), ms, undefined, bare.load)
+
+  const help = await measure(() => runProcess([path.join(DIST, "cli.js"), "--help"]))
+  row("`arxiv-companion --help` wall", help.samples.map((s) => s.wallMs), ms, 250, help.load)
+  row("`arxiv-companion --help` CPU time", help.samples.map((s) => s.cpuMs), ms, undefined, help.load)
+
+  const imp = await measure(() => runProcess([CHILD, "import"]))
+  row("`import(\"arxiv-companion\")`", imp.samples.map((s) => lastJson<{ importMs: number }>(s.stdout).importMs), ms, 300, imp.load)
+
+  const mcp = await measure(mcpStart)
+  row("MCP: spawn → initialize answer", mcp.samples.map((s) => s.initMs), ms, undefined, mcp.load)
+  row("MCP: first tool answer after initialize (list_categories)", mcp.samples.map((s) => s.toolMs), ms, 300, mcp.load)
+  row("MCP: first search answer after initialize (offline)", mcp.samples.map((s) => s.searchMs), ms, undefined, mcp.load)
+
+  const offline = await measure(async () => {
+    const { dir, vault } = freshVault()
+    try {
+      return await runProcess([path.join(DIST, "cli.js"), "run", PROMPT, "--vault", vault, "--offline", "--json"])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+  row("offline `run` (demo note) wall", offline.samples.map((s) => s.wallMs), ms, 1000, offline.load)
+  row("offline `run` (demo note) CPU time", offline.samples.map((s) => s.cpuMs), ms, undefined, offline.load)
+  row("offline `run` (demo note) peak RSS", offline.samples.map((s) => s.rssKb / 1024), (x) => `${x.toFixed(0)} MiB`, 200, offline.load)
+
+  const corpus = await measure(() => runProcess([CHILD, "corpus"]))
+  const c = corpus.samples.map((s) => lastJson<{ loadMs: number; newMs: Array<number>; repeatedMs: Array<number> }>(s.stdout))
+  row("offline corpus: load (first lookup)", c.map((x) => x.loadMs), ms, 150, corpus.load)
+  row("offline corpus: query of new terms (median per process)", c.map((x) => median(x.newMs)), ms, 20, corpus.load)
+  row("offline corpus: same query again", c.map((x) => median(x.repeatedMs)), (x) => `${x.toFixed(1)} ms`, 2, corpus.load)
+
+  const twice = await measure(async () => {
+    const { dir, vault } = freshVault()
+    try {
+      return await runProcess([CHILD, "twice", vault, PROMPT])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+  const t = twice.samples.map((s) => lastJson<{ firstMs: number; secondMs: number }>(s.stdout))
+  row("`runCompanion` offline, first call in a process", t.map((x) => x.firstMs), ms, undefined, twice.load)
+  row("`runCompanion` offline, second call in the same process", t.map((x) => x.secondMs), ms, undefined, twice.load)
+
+  // the package as `npm pack` would publish it
+  const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" })
+  const packed = (JSON.parse(pack.stdout) as Array<{ size: number; unpackedSize: number; entryCount: number }>)[0]!
+  const dist = sizeOf(DIST, () => true)
+  const maps = sizeOf(DIST, (f) => f.endsWith(".map"))
+  rows.push({
+    figure: "package (`npm pack`): packed / unpacked",
+    value: `${mb(packed.size)} / ${mb(packed.unpackedSize)} (${packed.entryCount} files)`,
+    goal: "≤ 10.0 MB packed",
+    met: packed.size <= 10e6,
+    load: "—"
+  })
+  rows.push({
+    figure: "dist/: size, of which source maps",
+    value: `${mb(dist)}, maps ${mb(maps)} (${((100 * maps) / dist).toFixed(0)} %)`,
+    goal: "no maps of generated data",
+    met: undefined,
+    load: "—"
+  })
+
+  console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs per figure after one warm-up; ` +
+    `load average (1 min) before→after each figure`)
+  const header = ["figure", "median (min–max, n)", "goal", "met", "load"]
+  const cells = rows.map((r) => [r.figure, r.value, r.goal, r.met === undefined ? "" : r.met ? "yes" : "no", r.load])
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)))
+  const line = (cs: ReadonlyArray<string>) => `| ${cs.map((x, i) => x.padEnd(widths[i]!)).join(" | ")} |`
+  console.log(line(header))
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`)
+  for (const r of cells) console.log(line(r))
+}
