@@ -1,11 +1,14 @@
 /**
  * Vitest global setup: make sure dist/ holds a build of the current sources,
- * so tests that spawn the real bins (CLI, MCP server) run what a user installs.
- * Builds only when dist is missing or older than a source file.
+ * so tests that spawn the real bins (CLI, MCP server) run what a user installs,
+ * and that the offline corpus's index is built (what `npm run build` does).
+ * Builds only what is missing or older than its sources.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, readdirSync, statSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { readIndexHeader } from "../../src/adapters/fixture/corpusIndex.js"
 
 const root = join(import.meta.dirname, "..", "..")
 
@@ -18,7 +21,20 @@ const newestSource = (dir: string): number => {
   return newest
 }
 
+/** Build fixtures/offline/arxiv-corpus.idx when it is missing or was built from another corpus. */
+const buildCorpusIndex = (): void => {
+  const offline = join(root, "fixtures", "offline")
+  const index = join(offline, "arxiv-corpus.idx")
+  const sha1 = createHash("sha1").update(readFileSync(join(offline, "arxiv-corpus.tsv.gz"))).digest("hex")
+  if (existsSync(index) && readIndexHeader(readFileSync(index))?.source.sha1 === sha1) return
+  execFileSync(process.execPath, ["--import", "tsx", join(root, "scripts", "build-corpus-index.ts")], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+}
+
 export default function setup(): void {
+  buildCorpusIndex()
   const bins = ["cli.js", "mcp.js", "index.js"].map((f) => join(root, "dist", f))
   const built = bins.every(existsSync) ? Math.min(...bins.map((b) => statSync(b).mtimeMs)) : 0
   const sources = Math.max(newestSource(join(root, "src")), statSync(join(root, "tsup.config.ts")).mtimeMs)
