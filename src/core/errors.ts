@@ -120,6 +120,8 @@ export type CompanionError =
   | VaultError
   | JudgeFailed
   | NotEnoughInformation
+  | NoteAmbiguous
+  | GeneratedNoteNamed
 
 /** The source knows the paper but has no record of what was asked (its reference list, its citing works). */
 export class DataNotRecorded extends Schema.TaggedError<DataNotRecorded>("arxiv-companion/DataNotRecorded")(
@@ -128,5 +130,28 @@ export class DataNotRecorded extends Schema.TaggedError<DataNotRecorded>("arxiv-
 ) {
   override get message(): string {
     return `No ${this.what} is recorded for ${this.id}. ${this.hint}`
+  }
+}
+
+/** Several notes match the title the prompt names equally well; the companion does not guess. */
+export class NoteAmbiguous extends Schema.TaggedError<NoteAmbiguous>("arxiv-companion/NoteAmbiguous")(
+  "NoteAmbiguous",
+  { title: Schema.String, paths: Schema.Array(Schema.String) }
+) {
+  override get message(): string {
+    const example = this.paths[0]?.replace(/\.md$/i, "") ?? this.title
+    return `Several notes match "${this.title}": ${this.paths.map((p) => `"${p}"`).join(", ")}. ` +
+      `Name the one you mean by its exact title or its path, e.g. [[${example}]].`
+  }
+}
+
+/** The prompt names a note the companion wrote ("X — Related Papers"), not a concept note. */
+export class GeneratedNoteNamed extends Schema.TaggedError<GeneratedNoteNamed>("arxiv-companion/GeneratedNoteNamed")(
+  "GeneratedNoteNamed",
+  { title: Schema.String, source: Schema.String }
+) {
+  override get message(): string {
+    return `"${this.title}" is a note the companion writes (its results for a concept note), not a concept note; ` +
+      `name the concept note instead, e.g. "${this.source}".`
   }
 }

@@ -7,7 +7,15 @@
 import { Clock, Effect, Option } from "effect"
 import { buildSearchQuery, keywordQuery } from "./arxiv.js"
 import { mergeNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
-import { JudgeFailed, NotEnoughInformation, NoteNotFound, UnsafeWrite, type CompanionError } from "./errors.js"
+import {
+  type CompanionError,
+  GeneratedNoteNamed,
+  JudgeFailed,
+  NotEnoughInformation,
+  NoteAmbiguous,
+  NoteNotFound,
+  UnsafeWrite
+} from "./errors.js"
 import { extractKeywords, plainText } from "./keywords.js"
 import {
   CompanionOptions,
@@ -64,6 +72,8 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const notes = yield* vault.listNotes()
   const match = matchNote(reference, notes)
   if (match._tag === "NotFound") return yield* new NoteNotFound({ title: reference.raw, closest: match.closest })
+  if (match._tag === "Ambiguous") return yield* new NoteAmbiguous({ title: reference.raw, paths: match.notes.map((n) => n.path) })
+  if (match._tag === "Generated") return yield* new GeneratedNoteNamed({ title: match.title, source: match.source })
   const note = match.note
   yield* progress({ _tag: "NoteFound", path: note.path })
 

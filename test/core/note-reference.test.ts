@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { NotEnoughInformation, NoteNotFound } from "../../src/core/errors.js"
+import { GeneratedNoteNamed, NotEnoughInformation, NoteAmbiguous, NoteNotFound } from "../../src/core/errors.js"
 import { NoteRef } from "../../src/core/models.js"
 import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "../../src/core/noteReference.js"
 
@@ -113,8 +113,12 @@ describe("matchNote", () => {
       const m = matchNote(parseNoteReference(prompt)!, twins)
       assert.strictEqual(m._tag === "Found" ? m.note.path : undefined, "Papers/Word Embeddings.md", prompt)
     }
+    // the bare title is a tie between the two folders: listed, not guessed
     const plain = matchNote(parseNoteReference("[[Word Embeddings]]")!, twins)
-    assert.strictEqual(plain._tag === "Found" ? plain.note.path : undefined, "Old/Word Embeddings.md")
+    assert.deepStrictEqual(plain._tag === "Ambiguous" ? plain.notes.map((n) => n.path) : plain._tag, [
+      "Old/Word Embeddings.md",
+      "Papers/Word Embeddings.md"
+    ])
   })
 
   it("tries \"X note\" when \"my X note\" names no note X", () => {
@@ -157,5 +161,63 @@ describe("matchNote", () => {
       new NoteNotFound({ title: "Transformer Concept Notes", closest }).message,
       `Closest titles: "Transformers Concept Note"`
     )
+  })
+})
+
+describe("matchNote: the note the prompt names, never a look-alike", () => {
+  const note = (path: string) => new NoteRef({ title: path.slice(path.lastIndexOf("/") + 1, -3), path })
+  const pathOf = (m: ReturnType<typeof matchNote>) => (m._tag === "Found" ? m.note.path : m._tag)
+  const find = (prompt: string, paths: ReadonlyArray<string>) => matchNote(parseNoteReference(prompt)!, paths.map(note))
+
+  it("prefers the exact title, then case-insensitive, then normalised (case, spacing, diacritics)", () => {
+    // a trailing space or another case is a different note when the exact one exists
+    assert.strictEqual(pathOf(find("[[CON]]", ["Con .md", "con.md", "CON.md"])), "CON.md")
+    assert.strictEqual(pathOf(find("[[CON]]", ["Con .md", "con.md"])), "con.md")
+    assert.strictEqual(pathOf(find("[[CON]]", ["Con .md"])), "Con .md")
+    assert.strictEqual(pathOf(find(`"Resume"`, ["Résumé.md", "resume.md"])), "resume.md")
+    assert.strictEqual(pathOf(find(`"Résumé"`, ["Resume.md", "Résumé.md"])), "Résumé.md")
+    assert.strictEqual(pathOf(find(`"Word  Embeddings"`, ["Word Embeddings.md"])), "Word Embeddings.md")
+  })
+
+  it("stops and lists the notes when two match equally well", () => {
+    const m = find(`"attention"`, ["ATTENTION.md", "Attention.md", "Other.md"])
+    assert.strictEqual(m._tag, "Ambiguous")
+    if (m._tag === "Ambiguous") assert.deepStrictEqual(m.notes.map((n) => n.path), ["ATTENTION.md", "Attention.md"])
+    const folders = find("[[Attention]]", ["A/Attention.md", "B/Attention.md"])
+    assert.strictEqual(folders._tag, "Ambiguous")
+    const error = new NoteAmbiguous({ title: "Attention", paths: ["A/Attention.md", "B/Attention.md"] })
+    assert.include(error.message, `"A/Attention.md", "B/Attention.md"`)
+    assert.include(error.message, "[[A/Attention]]")
+    // an exact match is not a tie, nor is a shallower note of the same title (Obsidian resolves [[X]] to it)
+    assert.strictEqual(pathOf(find(`"Attention"`, ["ATTENTION.md", "Attention.md"])), "Attention.md")
+    assert.strictEqual(pathOf(find("[[Attention]]", ["A/Attention.md", "Attention.md"])), "Attention.md")
+  })
+
+  it("matches the longest vault title the prompt contains when the title itself holds quotes", () => {
+    const title = `Attention: is it "all" you need?`
+    const prompt = `Find papers for my '${title}' note`
+    assert.strictEqual(pathOf(find(prompt, [`${title}.md`, "Attention.md", "all you need.md"])), `${title}.md`)
+    // even when a note has the title of the quoted fragment
+    assert.strictEqual(pathOf(find(prompt, [`${title}.md`, "all.md"])), `${title}.md`)
+    const bob = `Bob's "draft" on GANs`
+    assert.strictEqual(pathOf(find(`Papers for "${bob}"`, [`${bob}.md`, "draft.md"])), `${bob}.md`)
+    assert.strictEqual(pathOf(find(`Papers for "${bob.toLowerCase()}"`, [`${bob}.md`, "Bob's.md"])), `${bob}.md`)
+    // a title found elsewhere in the prompt is not what the prompt named
+    const m = find(`Compare "Transformer" with my GAN notes`, ["GAN.md", "Transformers.md"])
+    assert.strictEqual(m._tag, "NotFound")
+  })
+
+  it("never takes a generated Related Papers note for a concept note, nor suggests one", () => {
+    const vault = ["Attention.md", "Attention — Related Papers.md", "Attention — Related Papers (2026-11-29).md"]
+    const named = find("[[Attention — Related Papers]]", vault)
+    assert.strictEqual(named._tag, "Generated")
+    if (named._tag === "Generated") assert.strictEqual(named.source, "Attention")
+    assert.strictEqual(find(`"attention — related papers (2026-11-29)"`, vault)._tag, "Generated")
+    assert.include(
+      new GeneratedNoteNamed({ title: "Attention — Related Papers", source: "Attention" }).message,
+      `name the concept note instead, e.g. "Attention"`
+    )
+    const missing = find(`"Atention"`, vault)
+    assert.deepStrictEqual(missing._tag === "NotFound" ? missing.closest : [], ["Attention"])
   })
 })

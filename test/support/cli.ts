@@ -1,0 +1,29 @@
+/**
+ * The built CLI (dist/cli.js, built by test/support/build.ts) run as a user
+ * runs it: a child process with its own environment, stdout and stderr apart.
+ */
+import { execFile } from "node:child_process"
+import { join } from "node:path"
+
+export const ROOT = join(import.meta.dirname, "..", "..")
+export const CLI = join(ROOT, "dist", "cli.js")
+
+export interface CliResult {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Run `arxiv-companion <args>`; `env` is added to the test's environment. */
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}): Promise<CliResult> =>
+  new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+        resolve({ code, stdout, stderr })
+      }
+    )
+  })
