@@ -1,3 +1,4 @@
+import { cpSync } from "node:fs"
 import { defineConfig } from "tsup"
 
 export default defineConfig({
@@ -11,5 +12,9 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   // effect and @effect/* are peer dependencies: never bundle a second copy
-  external: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer"]
+  external: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer"],
+  // the local page's files (`arxiv-companion ui`), served as they are
+  onSuccess: async () => {
+    cpSync("src/ui/static", "dist/ui/static", { recursive: true })
+  }
 })

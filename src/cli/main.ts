@@ -8,10 +8,11 @@ import { Effect } from "effect"
 import { askCommand } from "./ask.js"
 import { runCommand } from "./run.js"
 import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
+import { uiCommand } from "./ui.js"
 
 const cli = Command.make("arxiv-companion").pipe(
   Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
-  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand])
+  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand])
 )
 
 const main = Command.run(cli, { name: "arxiv-companion", version: "0.1.0" })

@@ -4,9 +4,10 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Config, Console, Effect, Option, Schema } from "effect"
 import { CompanionReport } from "../core/models.js"
-import { runCompanion, type Progress } from "../core/workflow.js"
+import { runCompanion } from "../core/workflow.js"
 import { companionLayer } from "../layers.js"
 import { decodeOptions } from "../promise.js"
+import { progressLine } from "../tools/companion.js"
 import { renderReport } from "./render.js"
 import { reportFailure } from "./failure.js"
 
@@ -92,21 +93,6 @@ const since = withEnv(
 const prompt = Args.text({ name: "prompt" }).pipe(
   Args.withDescription("What to do, naming the note: e.g. \"Find papers related to my 'Transformers Concept Note'\".")
 )
-
-const progressLine = (e: Progress): string => {
-  switch (e._tag) {
-    case "NoteFound":
-      return `Reading ${e.path}`
-    case "Keywords":
-      return `Keywords: ${e.keywords.join(", ")}`
-    case "Searched":
-      return `Found ${e.candidates} candidates on arXiv; scoring`
-    case "Judged":
-      return `${e.kept} kept; looking up foundational citations`
-    case "Written":
-      return `Note ${e.status}: ${e.path}`
-  }
-}
 
 const encodeReport = Schema.encodeSync(CompanionReport)
 

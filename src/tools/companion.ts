@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { CompanionOptions, type CompanionReport } from "../core/models.js"
-import { runCompanion, type RunHooks } from "../core/workflow.js"
+import { type Progress, runCompanion, type RunHooks } from "../core/workflow.js"
 import { categoriesArg, dateArg, intArg, numberArg, textArg } from "./arguments.js"
 import type { CompanionResult } from "./schemas.js"
 
@@ -20,6 +20,22 @@ export interface RunCompanionInput {
     readonly categories?: ReadonlyArray<string> | undefined
     readonly since_date?: string | undefined
   } | undefined
+}
+
+/** One line for a progress event: what the CLI prints on stderr and the page shows. */
+export const progressLine = (e: Progress): string => {
+  switch (e._tag) {
+    case "NoteFound":
+      return `Reading ${e.path}`
+    case "Keywords":
+      return `Keywords: ${e.keywords.join(", ")}`
+    case "Searched":
+      return `Found ${e.candidates} candidates on arXiv; scoring`
+    case "Judged":
+      return `${e.kept} kept; looking up foundational citations`
+    case "Written":
+      return `Note ${e.status}: ${e.path}`
+  }
 }
 
 /** The compact result of a companion run: what was found, kept, dropped and written. */

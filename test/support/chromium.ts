@@ -74,8 +74,10 @@ export const servePage = async (html: string): Promise<PageServer> => {
   }
 }
 
-/** Run `use` with a fresh headless Chromium profile; the profile is deleted afterwards. */
-export const withChromium = async <A>(use: (context: BrowserContext) => Promise<A>): Promise<A> => {
+/** A fresh headless Chromium profile, and how to close it (the profile is deleted). */
+export const openChromium = async (
+  viewport: { readonly width: number; readonly height: number } = { width: 1100, height: 900 }
+): Promise<{ readonly context: BrowserContext; readonly close: () => Promise<void> }> => {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: .ci/run installs Debian's chromium package (apt-get install -y chromium).`)
   }
@@ -91,12 +93,23 @@ export const withChromium = async <A>(use: (context: BrowserContext) => Promise<
       "--disable-sync",
       "--no-first-run"
     ],
-    viewport: { width: 1100, height: 900 }
+    viewport
   })
+  return {
+    context,
+    close: async () => {
+      await context.close()
+      rmSync(profile, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Run `use` with a fresh headless Chromium profile; the profile is deleted afterwards. */
+export const withChromium = async <A>(use: (context: BrowserContext) => Promise<A>): Promise<A> => {
+  const browser = await openChromium()
   try {
-    return await use(context)
+    return await use(browser.context)
   } finally {
-    await context.close()
-    rmSync(profile, { recursive: true, force: true })
+    await browser.close()
   }
 }

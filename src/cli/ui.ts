@@ -1,0 +1,47 @@
+/**
+ * `arxiv-companion ui`: the local page. The server's code is imported only
+ * when this command runs.
+ */
+import { Command, Options } from "@effect/cli"
+import { Console, Effect, Option } from "effect"
+import { InvalidArgument } from "../core/errors.js"
+import { reportFailure } from "./failure.js"
+import { cacheDir, judge, noCache, offline, vault } from "./run.js"
+
+const port = Options.integer("port").pipe(
+  Options.withDefault(5178),
+  Options.withDescription("The port on 127.0.0.1 (default 5178; 0 picks a free one). The page is served on loopback only.")
+)
+
+/** The `ui` command. */
+export const uiCommand = Command.make(
+  "ui",
+  { port, vault, offline, judge, noCache, cacheDir },
+  (a) =>
+    Effect.gen(function*() {
+      if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) {
+        return yield* new InvalidArgument({ argument: "--port", reason: `${a.port} is not a port: use 0..65535 (0 picks a free one)` })
+      }
+      const { serveUi } = yield* Effect.promise(() => import("../ui/server.js"))
+      yield* Effect.scoped(Effect.gen(function*() {
+        const server = yield* serveUi({
+          port: a.port,
+          setup: {
+            vault: Option.getOrUndefined(a.vault),
+            offline: a.offline,
+            judge: Option.getOrUndefined(a.judge),
+            cache: a.noCache ? false : undefined,
+            cacheDir: Option.getOrUndefined(a.cacheDir)
+          },
+          log: (line) => console.error(line)
+        })
+        yield* Console.log(server.url)
+        yield* Console.error(
+          `arxiv-companion page on ${server.origin} (${a.offline ? "offline" : "live"}). ` +
+            "Open the address above in your browser: it carries the access token. Ctrl-C stops the server."
+        )
+        yield* Effect.addFinalizer(() => Console.error("Stopped: runs in flight were cancelled and the server is closed."))
+        return yield* Effect.never
+      }))
+    }).pipe(Effect.catchAll(reportFailure))
+).pipe(Command.withDescription("Serve a local page (127.0.0.1 only) to find papers for a note or ask a question."))

@@ -1,0 +1,419 @@
+/**
+ * The local page: an HTTP server on 127.0.0.1 (`@effect/platform`'s
+ * HttpRouter over Node's HTTP server) that serves one small page and a JSON
+ * API over the library's use cases — find papers for a note, ask a question,
+ * write the note, BibTeX — with progress as server-sent events.
+ *
+ * Safe by default: loopback only; every request's `Host` must name this
+ * server (DNS rebinding) and its `Origin`, when sent, must be this server's;
+ * every API call carries the random token printed at start
+ * (`Authorization: Bearer`). The page itself holds no data, so it loads
+ * without the token (the token travels in the URL's fragment, which browsers
+ * never send).
+ *
+ * @since 0.1.0
+ */
+import { FileSystem, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
+import { NodeContext, NodeHttpServer } from "@effect/platform-node"
+import { Cause, Context, Effect, Exit, FiberMap, Layer, ParseResult, Queue, type Scope, Schema, Stream } from "effect"
+import { randomUUID } from "node:crypto"
+import * as http from "node:http"
+import { createRequire } from "node:module"
+import { fileURLToPath } from "node:url"
+import { InvalidArgument } from "../core/errors.js"
+import type { Progress } from "../core/workflow.js"
+import { loopbackHosts, loopbackOrigins, newToken, refuse } from "../http/guard.js"
+import { companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
+import { ArxivPort } from "../core/ports/ArxivPort.js"
+import { VaultPort } from "../core/ports/VaultPort.js"
+import type { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
+import { askArxivTool } from "../tools/ask.js"
+import { progressLine } from "../tools/companion.js"
+import { exportBibtex } from "../tools/papers.js"
+import { commitPreview, type CompanionPreview, previewCompanion } from "../tools/preview.js"
+import { askView, noteView } from "./view.js"
+
+/** Options of {@link serveUi}. */
+export interface UiOptions {
+  /** Where the companion reads and writes, offline or live (as for `run`). */
+  readonly setup: CompanionSetup
+  /** The port on 127.0.0.1; 0 picks a free one. Default 5178. */
+  readonly port?: number | undefined
+  /** The API token; default a fresh random one. */
+  readonly token?: string | undefined
+  /** Where server-side notes go (a run that failed unexpectedly); default nowhere. */
+  readonly log?: ((line: string) => void) | undefined
+}
+
+/** A running page server. */
+export interface UiServer {
+  /** The address to open: the page, with the token in the fragment. */
+  readonly url: string
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string
+  readonly port: number
+  readonly token: string
+}
+
+/** The default port of the page. */
+export const DEFAULT_PORT = 5178
+
+/** The server could not start (port in use, assets missing, ...). */
+export class UiStartFailed extends Schema.TaggedError<UiStartFailed>("arxiv-companion/UiStartFailed")(
+  "UiStartFailed",
+  { reason: Schema.String }
+) {
+  override get message(): string {
+    return `The page could not start: ${this.reason}`
+  }
+}
+
+/** What the page asks to run. */
+const RunRequest = Schema.Union(
+  Schema.Struct({ kind: Schema.Literal("note"), title: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)) }),
+  Schema.Struct({
+    kind: Schema.Literal("ask"),
+    question: Schema.String.pipe(Schema.maxLength(2000)),
+    top: Schema.optional(Schema.Int.pipe(Schema.between(1, 20)))
+  })
+)
+type RunRequest = typeof RunRequest.Type
+
+const BibtexRequest = Schema.Struct({ ids: Schema.Array(Schema.String).pipe(Schema.minItems(1), Schema.maxItems(50)) })
+
+/** One server-sent event of a run. */
+type RunEvent =
+  | { readonly type: "started"; readonly id: string; readonly text: string }
+  | { readonly type: "progress"; readonly tag: string; readonly text: string }
+  | { readonly type: "result"; readonly id: string; readonly view: unknown }
+  | { readonly type: "failure"; readonly tag: string; readonly message: string }
+  | { readonly type: "cancelled"; readonly text: string }
+
+const terminal = (e: RunEvent) => e.type === "result" || e.type === "failure" || e.type === "cancelled"
+const sse = (e: RunEvent): string => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`
+
+/** A typed error as the page shows it: the same message the CLI prints. */
+const failureOf = (error: { readonly _tag: string; readonly message: string }) => ({ tag: error._tag, message: error.message })
+
+const STATUS: Readonly<Record<string, number>> = {
+  InvalidArgument: 400,
+  NotEnoughInformation: 422,
+  NoteNotFound: 404,
+  PaperNotFound: 404,
+  UnsafeWrite: 409,
+  UpstreamUnavailable: 502,
+  VaultUnavailable: 503,
+  VaultUnauthorized: 503,
+  JudgeFailed: 502
+}
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cache-control": "no-store"
+}
+
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  // Mermaid writes <style> into the SVG it draws
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
+].join("; ")
+
+const jsonError = (status: number, tag: string, message: string) =>
+  HttpServerResponse.unsafeJson({ error: { tag, message } }, { status, headers: SECURITY_HEADERS })
+
+const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status, headers: SECURITY_HEADERS })
+
+/** The prompt that names a note exactly, whatever its title holds. */
+export const promptFor = (title: string): string =>
+  /[[\]|#^]/u.test(title)
+    ? /"/u.test(title) ? `Find papers related to my note called ${title}` : `Find papers related to "${title}"`
+    : `Find papers related to [[${title}]]`
+
+/** What a progress event says on the page (a preview writes nothing until asked). */
+const pageLine = (e: Progress): string =>
+  e._tag === "Written"
+    ? e.status === "unchanged"
+      ? `Done: ${e.path} is already up to date`
+      : `Done: ready to write ${e.path} (nothing is written until you press “Write to vault”)`
+    : progressLine(e)
+
+/** The static files of the page, read once at start. */
+interface Assets {
+  readonly files: ReadonlyMap<string, { readonly body: Uint8Array; readonly type: string }>
+  /** Mermaid's browser build, from the package's own dependency when installed. */
+  readonly mermaid: string | undefined
+}
+
+const ASSET_TYPES: ReadonlyArray<readonly [string, string]> = [
+  ["index.html", "text/html; charset=utf-8"],
+  ["app.css", "text/css; charset=utf-8"],
+  ["app.js", "text/javascript; charset=utf-8"]
+]
+
+const loadAssets = Effect.gen(function*() {
+  const fs = yield* FileSystem.FileSystem
+  // beside this module in src/ui, or in dist/ui once bundled
+  const dirs = ["./static/", "./ui/static/"].map((d) => fileURLToPath(new URL(d, import.meta.url)))
+  let dir: string | undefined
+  for (const d of dirs) {
+    if (yield* fs.exists(`${d}index.html`).pipe(Effect.orElseSucceed(() => false))) {
+      dir = d
+      break
+    }
+  }
+  if (dir === undefined) return yield* new UiStartFailed({ reason: `the page's files are missing (looked in ${dirs.join(", ")}); reinstall arxiv-companion` })
+  const files = new Map<string, { body: Uint8Array; type: string }>()
+  for (const [name, type] of ASSET_TYPES) {
+    const body = yield* fs.readFile(`${dir}${name}`).pipe(Effect.mapError(() => new UiStartFailed({ reason: `cannot read ${dir}${name}` })))
+    files.set(`/${name === "index.html" ? "" : name}`, { body, type })
+  }
+  let mermaid: string | undefined
+  try {
+    mermaid = createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js")
+  } catch {
+    mermaid = undefined
+  }
+  return { files, mermaid } satisfies Assets
+})
+
+/** Every port the page uses: the companion's and the query builder for questions. */
+type UiPorts = CompanionPorts | QueryBuilderPort
+
+/**
+ * Serve the page on 127.0.0.1 until the scope closes; closing it cancels the
+ * runs in flight and closes the server.
+ */
+export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFailed | InvalidArgument, Scope.Scope> =>
+  Effect.gen(function*() {
+    const log = options.log ?? (() => undefined)
+    const token = options.token ?? newToken()
+    const assets = yield* loadAssets.pipe(Effect.provide(NodeContext.layer))
+    const ports: Context.Context<UiPorts> = yield* Layer.build(
+      Layer.merge(companionLayer(options.setup), queryBuilderLayer(options.setup))
+    )
+    const vault = Context.get(ports, VaultPort)
+
+    const nodeServer = http.createServer()
+    const requestedPort = options.port ?? DEFAULT_PORT
+    const server = yield* NodeHttpServer.make(() => nodeServer, { host: "127.0.0.1", port: requestedPort }).pipe(
+      Effect.mapError((e) => {
+        const code = (e.cause as { code?: string } | undefined)?.code
+        return new UiStartFailed({
+          reason: code === "EADDRINUSE"
+            ? `port ${requestedPort} on 127.0.0.1 is in use. Pass --port N (--port 0 picks a free port).`
+            : `cannot listen on 127.0.0.1:${requestedPort} (${code ?? String(e.cause)})`
+        })
+      })
+    )
+    const port = server.address._tag === "TcpAddress" ? server.address.port : requestedPort
+    // on close: runs are cancelled first (below), then open streams cut, then the server closed
+    yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer.closeAllConnections()))
+    const runs = yield* FiberMap.make<string>()
+    const previews = new Map<string, CompanionPreview>()
+    const keep = (id: string, preview: CompanionPreview) => {
+      previews.set(id, preview)
+      // the last few results can be written; older ones must be run again
+      for (const old of previews.keys()) {
+        if (previews.size <= 32) break
+        previews.delete(old)
+      }
+    }
+
+    // Mermaid's browser build (3.5 MB) is read on first use only
+    const mermaid = yield* Effect.cached(
+      assets.mermaid === undefined
+        ? Effect.succeed(undefined)
+        : FileSystem.FileSystem.pipe(
+          Effect.flatMap((fs) => fs.readFile(assets.mermaid!)),
+          Effect.orElseSucceed(() => undefined),
+          Effect.provide(NodeContext.layer)
+        )
+    )
+    const policy = { hosts: loopbackHosts("127.0.0.1", port), origins: loopbackOrigins("127.0.0.1", port), token }
+
+    const decodeBody = <A, I>(schema: Schema.Schema<A, I>) =>
+      HttpServerRequest.schemaBodyJson(schema).pipe(
+        Effect.mapError((e) =>
+          new InvalidArgument({
+            argument: "request",
+            reason: ParseResult.isParseError(e) ? ParseResult.TreeFormatter.formatErrorSync(e) : "the body must be JSON"
+          })
+        )
+      )
+
+    /** A run as a stream of events: the work runs in its own fiber; the stream ending early cancels it. */
+    const startRun = (request: RunRequest) =>
+      Effect.gen(function*() {
+        const id = randomUUID()
+        const events = yield* Queue.unbounded<RunEvent>()
+        const emit = (e: RunEvent) => Queue.offer(events, e).pipe(Effect.asVoid)
+        const work: Effect.Effect<RunEvent, { readonly _tag: string; readonly message: string }, UiPorts> = request.kind === "note"
+          ? previewCompanion(promptFor(request.title), undefined, {
+            onProgress: (e) => emit({ type: "progress", tag: e._tag, text: pageLine(e) })
+          }).pipe(Effect.map((preview) => {
+            keep(id, preview)
+            return { type: "result", id, view: noteView(preview.report, preview.writes.length > 0) } as const
+          }))
+          : askArxivTool({ question: request.question, top: request.top }).pipe(
+            Effect.map((answer) => ({ type: "result", id, view: askView(answer) }) as const)
+          )
+        const program = work.pipe(
+          Effect.catchAll((error) => Effect.succeed<RunEvent>({ type: "failure", ...failureOf(error) })),
+          Effect.onExit((exit) =>
+            Exit.match(exit, {
+              onSuccess: emit,
+              onFailure: (cause) => {
+                if (Cause.isInterruptedOnly(cause)) return emit({ type: "cancelled", text: "Cancelled." })
+                log(`run ${id} failed unexpectedly: ${Cause.pretty(cause)}`)
+                return emit({ type: "failure", tag: "Unexpected", message: `Unexpected error: ${Cause.squash(cause)}` })
+              }
+            })
+          ),
+          Effect.provide(ports)
+        )
+        yield* emit({
+          type: "started",
+          id,
+          text: request.kind === "note" ? `Looking for “${request.title}” in the vault` : "Turning the question into an arXiv query"
+        })
+        yield* FiberMap.run(runs, id, program)
+        const body = Stream.fromQueue(events).pipe(
+          Stream.takeUntil(terminal),
+          Stream.map(sse),
+          Stream.encodeText,
+          // the page went away (closed, aborted): the run stops too
+          Stream.ensuring(FiberMap.remove(runs, id))
+        )
+        return HttpServerResponse.stream(body, {
+          contentType: "text/event-stream",
+          headers: { ...SECURITY_HEADERS, "x-accel-buffering": "no" }
+        })
+      })
+
+    const normalize = (s: string) => s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
+
+    const routes = HttpRouter.empty.pipe(
+      HttpRouter.get(
+        "/api/info",
+        Effect.gen(function*() {
+          return json({
+            vault: vault.name,
+            offline: options.setup.offline === true,
+            mermaid: assets.mermaid !== undefined,
+            running: yield* FiberMap.size(runs)
+          })
+        })
+      ),
+      HttpRouter.get(
+        "/api/notes",
+        Effect.gen(function*() {
+          const req = yield* HttpServerRequest.HttpServerRequest
+          const q = normalize(new URL(req.url, "http://x").searchParams.get("q") ?? "").trim()
+          const notes = yield* vault.listNotes()
+          const generated = / — Related Papers( \(\d{4}-\d{2}-\d{2}( \d+)?\))?$/u
+          const matching = notes
+            .filter((n) => !generated.test(n.title))
+            .map((n) => ({ n, at: normalize(n.title).indexOf(q) }))
+            .filter((m) => q === "" || m.at >= 0)
+            .sort((a, b) => (a.at === 0 ? 0 : 1) - (b.at === 0 ? 0 : 1) || a.n.title.localeCompare(b.n.title))
+          return json({ total: matching.length, notes: matching.slice(0, 50).map(({ n }) => ({ title: n.title, path: n.path })) })
+        })
+      ),
+      HttpRouter.post("/api/runs", decodeBody(RunRequest).pipe(Effect.flatMap(startRun))),
+      HttpRouter.post(
+        "/api/runs/:id/cancel",
+        Effect.gen(function*() {
+          const { id } = yield* HttpRouter.params
+          if (id === undefined || !(yield* FiberMap.has(runs, id))) {
+            return jsonError(404, "NoSuchRun", "That run is not going on any more (it finished or was cancelled).")
+          }
+          yield* FiberMap.remove(runs, id)
+          return json({ cancelled: true })
+        })
+      ),
+      HttpRouter.post(
+        "/api/runs/:id/write",
+        Effect.gen(function*() {
+          const { id } = yield* HttpRouter.params
+          const preview = id === undefined ? undefined : previews.get(id)
+          if (preview === undefined) {
+            return jsonError(404, "NoSuchRun", "These results are no longer held by the server: run the companion again, then write.")
+          }
+          const written = yield* commitPreview(preview).pipe(Effect.provide(ports))
+          return json(written)
+        })
+      ),
+      HttpRouter.post(
+        "/api/bibtex",
+        decodeBody(BibtexRequest).pipe(
+          Effect.flatMap((body) => exportBibtex({ ids: body.ids })),
+          Effect.provide(ports),
+          Effect.map((r) => json(r))
+        )
+      )
+    )
+
+    const page = (path: string) => {
+      const asset = assets.files.get(path)
+      if (asset === undefined) return undefined
+      return HttpServerResponse.uint8Array(asset.body, {
+        contentType: asset.type,
+        headers: { ...SECURITY_HEADERS, ...(path === "/" ? { "content-security-policy": PAGE_CSP } : {}) }
+      })
+    }
+
+    const app: HttpApp.Default<never, never> = Effect.gen(function*() {
+      const req = yield* HttpServerRequest.HttpServerRequest
+      const path = new URL(req.url, "http://x").pathname
+      const isApi = path.startsWith("/api/")
+      const refusal = refuse({ host: req.headers["host"], origin: req.headers["origin"], authorization: req.headers["authorization"] }, policy, isApi)
+      if (refusal !== undefined) return jsonError(refusal.status, refusal.status === 401 ? "Unauthorized" : "Forbidden", refusal.reason)
+      if (!isApi) {
+        if (req.method !== "GET" && req.method !== "HEAD") return jsonError(405, "MethodNotAllowed", "Only GET is served here.")
+        if (path === "/vendor/mermaid.min.js") {
+          const body = yield* mermaid
+          if (body !== undefined) {
+            return HttpServerResponse.uint8Array(body, {
+              contentType: "text/javascript; charset=utf-8",
+              headers: { ...SECURITY_HEADERS, "cache-control": "max-age=3600" }
+            })
+          }
+        }
+        return page(path) ?? jsonError(404, "NotFound", `Nothing at ${path}.`)
+      }
+      return yield* routes.pipe(
+        Effect.catchTag("RouteNotFound", () => Effect.succeed(jsonError(404, "NotFound", `No API at ${req.method} ${path}.`))),
+        Effect.catchAll((error) => {
+          const e = failureOf(error as { _tag: string; message: string })
+          return Effect.succeed(jsonError(STATUS[e.tag] ?? 500, e.tag, e.message))
+        })
+      )
+    }).pipe(
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => {
+          log(`request failed unexpectedly: ${Cause.pretty(cause)}`)
+          return jsonError(500, "Unexpected", `Unexpected error: ${Cause.squash(cause)}`)
+        })
+      ),
+      Effect.provide(NodeContext.layer)
+    ) as HttpApp.Default<never, never>
+    yield* server.serve(app)
+
+    if (options.setup.offline === true) {
+      // load the offline corpus now, so the first run does not wait for it
+      yield* Effect.forkScoped(
+        Context.get(ports, ArxivPort).search({ query: "warm up", categories: [], maxResults: 1 }).pipe(Effect.ignore)
+      )
+    }
+    const origin = `http://127.0.0.1:${port}`
+    return { url: `${origin}/#token=${token}`, origin, port, token }
+  })

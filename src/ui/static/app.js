@@ -1,0 +1,353 @@
+// The page of `arxiv-companion ui`: plain DOM, no framework. Every text from
+// the server is set with textContent; the only markup inserted is the SVG
+// Mermaid draws in strict mode.
+
+const $ = (id) => document.getElementById(id)
+const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? ""
+
+/** A labelled element with text. */
+const el = (tag, props = {}, ...children) => {
+  const node = document.createElement(tag)
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === null) continue
+    if (k === "text") node.textContent = v
+    else if (k in node && typeof v !== "string") node[k] = v
+    else node.setAttribute(k, v)
+  }
+  for (const c of children) if (c !== undefined && c !== null) node.append(c)
+  return node
+}
+
+class ApiError extends Error {}
+
+/** Call the API with the token; a refusal or a typed error becomes its message. */
+const api = async (path, body) => {
+  const response = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body)
+  })
+  const data = await response.json().catch(() => ({}))
+  if (!response.ok) throw new ApiError(data?.error?.message ?? `The server answered ${response.status}.`)
+  return data
+}
+
+let info = { mermaid: false }
+let current // { id, controller }
+let result // the last result view and its run id
+
+const setBusy = (busy) => {
+  for (const id of ["find", "ask"]) $(id).disabled = busy || token === ""
+  $("cancel").hidden = !busy
+}
+
+const showError = (message) => {
+  $("error").hidden = message === undefined
+  $("error").textContent = message ?? ""
+}
+
+// ---- notes: a search box over the vault's titles
+
+let searchTimer
+const loadNotes = async () => {
+  const q = $("note-search").value
+  try {
+    const { notes, total } = await api(`/api/notes?q=${encodeURIComponent(q)}`)
+    const chosen = document.querySelector("input[name=note]:checked")?.value
+    const list = $("note-list")
+    list.replaceChildren(...notes.map((n, i) => {
+      const input = el("input", { type: "radio", name: "note", value: n.title, id: `note-${i}` })
+      if (n.title === chosen || notes.length === 1) input.checked = true
+      return el("li", {}, el("label", { for: `note-${i}` }, input, el("span", { text: n.title })))
+    }))
+    $("note-count").textContent = total === 0
+      ? (q === "" ? "The vault has no notes." : "No note title matches.")
+      : total > notes.length
+      ? `${total} notes match; the first ${notes.length} are listed.`
+      : `${total} note${total === 1 ? "" : "s"}.`
+  } catch (e) {
+    $("note-count").textContent = e.message
+  }
+}
+
+// ---- runs: progress as server-sent events over one streamed response
+
+const addProgress = (text) => {
+  $("progress").append(el("li", { text }))
+}
+
+const handle = (event) => {
+  switch (event.type) {
+    case "started":
+      current.id = event.id
+      performance.mark("first-progress")
+      addProgress(event.text)
+      break
+    case "progress":
+      addProgress(event.text)
+      break
+    case "result":
+      $("run-status").textContent = "Done."
+      render(event.id, event.view)
+      break
+    case "failure":
+      $("run-status").textContent = "Stopped."
+      showError(event.message)
+      break
+    case "cancelled":
+      $("run-status").textContent = "Cancelled."
+      break
+  }
+}
+
+const run = async (body) => {
+  if (current !== undefined) return
+  performance.clearMarks()
+  performance.mark("run-click")
+  showError(undefined)
+  $("progress").replaceChildren()
+  $("run-status").textContent = "Working…"
+  $("run").hidden = false
+  $("results").hidden = true
+  current = { id: undefined, controller: new AbortController() }
+  setBusy(true)
+  try {
+    const response = await fetch("/api/runs", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: current.controller.signal
+    })
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}))
+      throw new ApiError(data?.error?.message ?? `The server answered ${response.status}.`)
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ""
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      buffer += value
+      let end
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const frame = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        const data = frame.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n")
+        if (data !== "") handle(JSON.parse(data))
+      }
+    }
+  } catch (e) {
+    if (e.name === "AbortError") $("run-status").textContent = "Cancelled."
+    else {
+      $("run-status").textContent = "Stopped."
+      showError(e instanceof ApiError ? e.message : `The connection to the server was lost (${e.message}). Is arxiv-companion ui still running?`)
+    }
+  } finally {
+    current = undefined
+    setBusy(false)
+  }
+}
+
+const cancel = async () => {
+  if (current === undefined) return
+  $("run-status").textContent = "Cancelling…"
+  if (current.id === undefined) return current.controller.abort()
+  try {
+    await api(`/api/runs/${encodeURIComponent(current.id)}/cancel`, {})
+  } catch {
+    current?.controller.abort()
+  }
+}
+
+// ---- results as cards
+
+const authorsLine = (authors) =>
+  authors.length <= 4 ? authors.join(", ") : `${authors.slice(0, 3).join(", ")} et al.`
+
+const link = (href, text, label) => el("a", { href, text, target: "_blank", rel: "noopener noreferrer", "aria-label": label })
+
+const card = (p, i) => {
+  const titleId = `paper-${i}`
+  const rows = [["Relevance", p.relevance.toFixed(2)]]
+  if (p.novelty !== undefined) rows.push(["Novelty", p.novelty.toFixed(2)])
+  if (p.impact !== undefined) {
+    const source = p.impact.source === undefined ? "" : ` — ${p.impact.source}`
+    rows.push(["Impact", `${p.impact.text}${source}; age counted to ${p.impact.asOf}`])
+  }
+  const dl = el("dl", {}, ...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]))
+  const parts = [
+    el("h3", { id: titleId }, link(p.links.abs, p.title)),
+    el("p", { class: "meta", text: `${authorsLine(p.authors)} · ${p.year ?? "year unknown"} · arXiv:${p.arxivId}` }),
+    dl
+  ]
+  if (p.summary !== undefined) parts.push(el("p", { class: "summary", text: p.summary }))
+  parts.push(el("p", { class: "rationale", text: p.rationale }))
+  if (p.foundations !== undefined) {
+    parts.push(el("p", { class: "foundations-title", text: p.foundations.text }))
+    if (p.foundations.works.length > 0) {
+      parts.push(el("ul", { class: "foundations" }, ...p.foundations.works.map((w) =>
+        el("li", { text: `${w.title}${w.year === undefined ? "" : ` (${w.year})`} — cited ${w.citedByCount.toLocaleString("en")} times` })
+      )))
+    }
+  }
+  const links = el("p", { class: "links" },
+    link(p.links.abs, "arXiv", `arXiv page of ${p.title}`),
+    link(p.links.pdf, "PDF", `PDF of ${p.title}`),
+    p.links.doi === undefined ? undefined : link(p.links.doi, "DOI", `DOI of ${p.title}`))
+  const bib = el("button", { type: "button", class: "secondary", text: "Copy BibTeX", "aria-label": `Copy BibTeX for ${p.title}` })
+  bib.addEventListener("click", () => copyBibtex([p.arxivId]))
+  parts.push(links, bib)
+  return el("article", { class: "card", "aria-labelledby": titleId }, ...parts)
+}
+
+const render = (id, view) => {
+  result = { id, view }
+  const n = view.papers.length
+  $("summary").textContent = view.kind === "note"
+    ? `${n} of ${view.candidates} candidates kept for “${view.note.title}”. Keywords: ${view.keywords.join(", ")}.`
+    : `${n} paper${n === 1 ? "" : "s"} for “${view.question}” (${view.candidates} of ${view.total} matches re-ranked by ${view.judge}). arXiv query: ${view.query}${view.message === undefined ? "" : `. ${view.message}`}`
+  $("cards").replaceChildren(...view.papers.map(card))
+  $("action-status").textContent = ""
+  $("bibtex-text").hidden = $("bibtex-label").hidden = true
+  $("bibtex-all").hidden = n === 0
+  const write = $("write")
+  write.hidden = view.kind !== "note"
+  if (view.kind === "note") {
+    write.disabled = !view.write.pending
+    write.textContent = view.write.pending
+      ? `Write “${view.write.path}” to the vault`
+      : `Already up to date: ${view.write.path}`
+  }
+  const dropped = view.kind === "note" ? view.dropped : []
+  $("dropped-box").hidden = dropped.length === 0
+  $("dropped-title").textContent = `Dropped candidates (${dropped.length})`
+  $("dropped").replaceChildren(...dropped.map((d) => el("li", { text: `${d.title} (arXiv:${d.arxivId}): ${d.reasons.join("; ")}` })))
+  renderMap(view.map)
+  $("results").hidden = false
+  $("results-title").focus()
+}
+
+let mermaidLoading
+const loadMermaid = () =>
+  (mermaidLoading ??= new Promise((resolve, reject) => {
+    const script = el("script", { src: "/vendor/mermaid.min.js" })
+    script.addEventListener("load", () => {
+      window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict" })
+      resolve(window.mermaid)
+    })
+    script.addEventListener("error", () => reject(new Error("Mermaid did not load")))
+    document.head.append(script)
+  }))
+
+const renderMap = async (source) => {
+  const box = $("map-box")
+  box.hidden = source === undefined || source === ""
+  if (box.hidden) return
+  const showSource = () => $("map").replaceChildren(el("pre", { text: source }))
+  if (!info.mermaid) return showSource()
+  try {
+    const mermaid = await loadMermaid()
+    const { svg } = await mermaid.render(`citation-map-${Date.now()}`, source)
+    $("map").innerHTML = svg
+    box.open = true
+  } catch {
+    showSource()
+  }
+}
+
+// ---- actions: write the note, copy BibTeX
+
+const writeNote = async () => {
+  if (result?.view.kind !== "note") return
+  const button = $("write")
+  button.disabled = true
+  $("action-status").textContent = "Writing…"
+  try {
+    const written = await api(`/api/runs/${encodeURIComponent(result.id)}/write`, {})
+    $("action-status").textContent = written.wrote
+      ? `Wrote ${written.path} into the vault.`
+      : `${written.path} already holds these results.`
+    button.textContent = `Written: ${written.path}`
+  } catch (e) {
+    $("action-status").textContent = ""
+    showError(e.message)
+    $("run").hidden = false
+    button.disabled = false
+  }
+}
+
+const copyBibtex = async (ids) => {
+  $("action-status").textContent = "Fetching BibTeX…"
+  try {
+    const { bibtex, entries } = await api("/api/bibtex", { ids })
+    try {
+      await navigator.clipboard.writeText(bibtex)
+      $("action-status").textContent = `BibTeX for ${entries.length} paper${entries.length === 1 ? "" : "s"} copied to the clipboard.`
+    } catch {
+      $("bibtex-text").value = bibtex
+      $("bibtex-text").hidden = $("bibtex-label").hidden = false
+      $("bibtex-text").focus()
+      $("bibtex-text").select()
+      $("action-status").textContent = "The browser did not allow copying: the BibTeX is selected below, copy it with Ctrl-C."
+    }
+  } catch (e) {
+    $("action-status").textContent = e.message
+  }
+}
+
+// ---- start
+
+const start = async () => {
+  if (token === "") {
+    $("no-token").hidden = false
+    $("mode").textContent = ""
+    setBusy(false)
+    return
+  }
+  setBusy(false)
+  $("note-search").addEventListener("input", () => {
+    clearTimeout(searchTimer)
+    searchTimer = setTimeout(loadNotes, 120)
+  })
+  $("note-search").addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown") {
+      e.preventDefault()
+      const first = document.querySelector("input[name=note]:checked") ?? document.querySelector("input[name=note]")
+      first?.focus()
+    }
+  })
+  $("note-form").addEventListener("submit", (e) => {
+    e.preventDefault()
+    const title = document.querySelector("input[name=note]:checked")?.value
+    if (title === undefined) {
+      $("run").hidden = false
+      showError("Pick a note first: type part of its title, then choose it in the list.")
+      return
+    }
+    void run({ kind: "note", title })
+  })
+  $("ask-form").addEventListener("submit", (e) => {
+    e.preventDefault()
+    void run({ kind: "ask", question: $("question").value })
+  })
+  $("question").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) $("ask-form").requestSubmit()
+  })
+  $("cancel").addEventListener("click", cancel)
+  $("write").addEventListener("click", writeNote)
+  $("bibtex-all").addEventListener("click", () => {
+    if (result !== undefined) copyBibtex(result.view.papers.map((p) => p.arxivId))
+  })
+  try {
+    info = await api("/api/info")
+    $("mode").textContent = `Vault: ${info.vault} · ${info.offline ? "offline (recorded data)" : "live arXiv and OpenAlex"}`
+  } catch (e) {
+    $("mode").textContent = ""
+    $("run").hidden = false
+    showError(e.message)
+    return
+  }
+  await loadNotes()
+}
+
+void start()

@@ -1,0 +1,159 @@
+/**
+ * What the page shows: a companion report or an answer to a question, as
+ * plain cards (JSON-ready), so the page's script only lays them out.
+ *
+ * @since 0.1.0
+ */
+import { absUrl } from "../core/arxiv.js"
+import { describeSource } from "../core/compose.js"
+import type { CompanionReport, Foundations, ScoredPaper } from "../core/models.js"
+import type { AskResult } from "../tools/ask.js"
+
+/** One paper on the page. */
+export interface PaperCard {
+  readonly arxivId: string
+  readonly title: string
+  readonly authors: ReadonlyArray<string>
+  readonly year: number | undefined
+  readonly published: string
+  readonly relevance: number
+  readonly novelty?: number | undefined
+  readonly rationale: string
+  /** Absent for answers to a question (no citation lookup there). */
+  readonly impact?: {
+    readonly text: string
+    readonly citationsPerYear?: number | undefined
+    readonly citationCount?: number | undefined
+    /** Where the count came from, e.g. "Semantic Scholar, recorded 2024-02-15". */
+    readonly source?: string | undefined
+    /** The day the paper's age was counted to. */
+    readonly asOf: string
+  } | undefined
+  readonly links: { readonly abs: string; readonly pdf: string; readonly doi?: string | undefined }
+  /** The well-established works it builds on (note runs only). */
+  readonly foundations?: {
+    readonly text: string
+    readonly works: ReadonlyArray<{ readonly title: string; readonly year?: number | undefined; readonly citedByCount: number }>
+  } | undefined
+}
+
+/** A note run's result. */
+export interface NoteView {
+  readonly kind: "note"
+  readonly note: { readonly title: string; readonly path: string }
+  readonly keywords: ReadonlyArray<string>
+  readonly query: string
+  readonly candidates: number
+  readonly papers: ReadonlyArray<PaperCard>
+  readonly dropped: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly reasons: ReadonlyArray<string> }>
+  /** What writing does: the target note and whether it is created, updated, unchanged or a sibling. */
+  readonly write: { readonly path: string; readonly status: CompanionReport["written"]["status"]; readonly pending: boolean }
+}
+
+/** An answer to a question. */
+export interface AskView {
+  readonly kind: "ask"
+  readonly question: string
+  readonly query: string
+  readonly candidates: number
+  readonly total: number
+  readonly judge: string
+  readonly message?: string | undefined
+  readonly papers: ReadonlyArray<PaperCard>
+}
+
+const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
+const year = (date: string): number | undefined => {
+  const y = Number(date.slice(0, 4))
+  return Number.isInteger(y) && y > 0 ? y : undefined
+}
+const links = (id: string, doi?: string) => ({
+  abs: absUrl(id),
+  pdf: `https://arxiv.org/pdf/${id}`,
+  ...(doi === undefined ? {} : { doi: `https://doi.org/${doi}` })
+})
+const fixed = (n: number, d: number) => n.toFixed(d)
+
+const impactOf = (s: ScoredPaper): PaperCard["impact"] => {
+  const i = s.impact
+  const source = i.source === undefined ? undefined : describeSource(i.source)
+  const text = i.status === "unknown"
+    ? i.exempt
+      ? `No citation count recorded; new paper (${fixed(i.ageYears, 1)} years old on ${i.asOf}), exempt from the impact bar`
+      : "Impact unknown: no citation record"
+    : `${fixed(i.citationsPerYear ?? 0, 1)} citations/year (${i.citationCount ?? 0} citations over ${fixed(i.ageYears, 1)} years${
+      i.exempt ? "; new paper, exempt" : ""
+    })`
+  return { text, citationsPerYear: i.citationsPerYear, citationCount: i.citationCount, source, asOf: i.asOf }
+}
+
+const foundationsOf = (f: Foundations | undefined): PaperCard["foundations"] => {
+  const works = (f?.citations ?? []).map((c) => ({
+    title: oneLine(c.title) || c.openalexId,
+    year: c.publicationYear,
+    citedByCount: c.citedByCount
+  }))
+  const text = f === undefined || f.status === "not-recorded"
+    ? "No reference list recorded for this paper."
+    : works.length > 0
+    ? "Builds on:"
+    : f.status === "no-references"
+    ? "No references listed."
+    : "No reference resolved."
+  return { text, works }
+}
+
+/** The cards of a companion run (kept papers in the report's order) and what writing it would do. */
+export const noteView = (report: CompanionReport, pending: boolean): NoteView => {
+  const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
+  const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
+  return {
+    kind: "note",
+    note: { title: report.note.title, path: report.note.path },
+    keywords: report.keywords,
+    query: report.query,
+    candidates: report.candidates.length,
+    papers: report.survivors.flatMap((id) => {
+      const s = byId.get(id)
+      if (s === undefined) return []
+      return [{
+        arxivId: id,
+        title: oneLine(s.paper.title),
+        authors: s.paper.authors,
+        year: year(s.paper.published),
+        published: s.paper.published,
+        relevance: s.judgement.relevance,
+        novelty: s.judgement.novelty,
+        rationale: s.judgement.rationale,
+        impact: impactOf(s),
+        links: links(id, s.paper.doi),
+        foundations: foundationsOf(foundations.get(id))
+      }]
+    }),
+    dropped: report.candidates
+      .filter((c) => !c.decision.kept)
+      .map((c) => ({ arxivId: c.paper.arxivId, title: oneLine(c.paper.title), reasons: c.decision.reasons })),
+    write: { path: report.written.path, status: report.written.status, pending }
+  }
+}
+
+/** The cards of an answer to a question. */
+export const askView = (answer: AskResult): AskView => ({
+  kind: "ask",
+  question: answer.question,
+  query: answer.query,
+  candidates: answer.candidates,
+  total: answer.total,
+  judge: answer.judge,
+  ...(answer.message === undefined ? {} : { message: answer.message }),
+  papers: answer.papers.map((p) => ({
+    arxivId: p.arxiv_id,
+    title: p.title,
+    authors: p.authors,
+    year: year(p.published_date),
+    published: p.published_date,
+    relevance: p.relevance,
+    rationale: p.rationale,
+    links: { abs: p.abs_url, pdf: p.pdf_url }
+  }))
+})

@@ -1,0 +1,205 @@
+/**
+ * The local page (`arxiv-companion ui`) driven in headless Chromium (Debian's
+ * chromium package through playwright-core; no browser download), against
+ * the built CLI in a child process and a copy of examples/vault — offline
+ * here, against the loopback stand-ins in page-live-browser.test.ts.
+ *
+ * Skipped with a message when Chromium is missing locally; in CI (CI=true)
+ * a missing Chromium fails the test. `.ci/run` installs it.
+ */
+import { execFile } from "node:child_process"
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { chromiumAvailable, openChromium } from "../support/chromium.js"
+import { request, startUi, type UiProcess } from "../support/ui.js"
+
+const root = join(import.meta.dirname, "..", "..")
+const RELATED = "Transformers Concept Note — Related Papers.md"
+
+let work: string
+let vault: string
+let ui: UiProcess
+let browser: Awaited<ReturnType<typeof openChromium>>
+
+/** A page on the printed address, with every script error and refused request collected. */
+const openPage = async (context: BrowserContext, url = ui.url) => {
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("pageerror", (e) => errors.push(e.message))
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text())
+  })
+  await page.goto(url)
+  return { page, errors }
+}
+
+const cardTitles = (page: Page) => page.locator("#cards article h3").allTextContents()
+
+describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chromium", () => {
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "companion-ui-"))
+    vault = join(work, "vault")
+    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+    rmSync(join(vault, RELATED), { force: true })
+    ui = await startUi(["--offline", "--vault", vault])
+    browser = await openChromium()
+    await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ui.origin })
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await ui?.stop("SIGKILL")
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  it("picks the demo note, shows progress as it happens and the cards, and writes the note only when asked", async () => {
+    const { page, errors } = await openPage(browser.context)
+    await expect.poll(() => page.locator("#mode").textContent()).toContain("offline")
+    await page.getByLabel("Search your notes by title").fill("transf")
+    await page.getByRole("radio", { name: "Transformers Concept Note" }).check()
+    await page.getByRole("button", { name: "Find papers" }).click()
+    await page.getByRole("heading", { name: "Results" }).waitFor()
+
+    const progress = await page.getByRole("log").locator("li").allTextContents()
+    expect(progress[0]).toBe("Looking for “Transformers Concept Note” in the vault")
+    expect(progress).toContain("Reading Transformers Concept Note.md")
+    expect(progress.some((l) => l.startsWith("Keywords: ") && l.includes("attention"))).toBe(true)
+    expect(progress.some((l) => /^Found \d+ candidates on arXiv; scoring$/.test(l))).toBe(true)
+    expect(await page.getByRole("status").first().textContent()).toBe("Done.")
+
+    const titles = await cardTitles(page)
+    expect(titles.length).toBeGreaterThan(0)
+    const first = page.locator("#cards article").first()
+    const text = (await first.textContent()) ?? ""
+    expect(text).toMatch(/Relevance\s*0\.\d\d/)
+    expect(text).toMatch(/Impact.*(citations\/year|exempt).*age counted to \d{4}-\d{2}-\d{2}/)
+    expect(text).toMatch(/· (19|20)\d\d ·/)
+    expect(await first.getByRole("link", { name: /^PDF of / }).getAttribute("href")).toMatch(/^https:\/\/arxiv\.org\/pdf\//)
+    // nothing in the vault yet: the page shows the result first
+    expect(existsSync(join(vault, RELATED))).toBe(false)
+
+    const write = page.getByRole("button", { name: `Write “${RELATED}” to the vault` })
+    await write.click()
+    await expect.poll(() => page.locator("#action-status").textContent()).toBe(`Wrote ${RELATED} into the vault.`)
+    const note = readFileSync(join(vault, RELATED), "utf8")
+    expect(note).toContain("[[Transformers Concept Note]]")
+    const ids = await page.locator("#cards article .meta").allTextContents()
+    for (const meta of ids) expect(note).toContain(/arXiv:(\S+)$/.exec(meta)![1])
+    expect(readFileSync(join(vault, "Transformers Concept Note.md"), "utf8")).toBe(
+      readFileSync(join(root, "examples", "vault", "Transformers Concept Note.md"), "utf8")
+    )
+
+    await page.getByRole("button", { name: "Copy BibTeX for all" }).click()
+    await expect.poll(() => page.locator("#action-status").textContent()).toBe(`BibTeX for ${titles.length} papers copied to the clipboard.`)
+    const bib = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText: () => Promise<string> } } }).navigator.clipboard.readText())
+    expect(bib.match(/^@\w+\{/gm)?.length).toBe(titles.length)
+    expect(errors).toEqual([])
+    await page.close()
+  }, 120_000)
+
+  it("asks a question and shows the papers the CLI's `ask` gives", async () => {
+    const question = "what are the main ways to stabilise GAN training?"
+    const cli = await new Promise<{ papers: Array<{ title: string }> }>((resolve, reject) =>
+      execFile(process.execPath, [join(root, "dist", "cli.js"), "ask", question, "--offline", "--json"], { cwd: root }, (e, out) =>
+        e === null ? resolve(JSON.parse(out)) : reject(e))
+    )
+    expect(cli.papers.length).toBeGreaterThan(0)
+    const { page, errors } = await openPage(browser.context)
+    await page.getByLabel("Your question").fill(question)
+    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    await page.getByRole("heading", { name: "Results" }).waitFor()
+    expect(await cardTitles(page)).toEqual(cli.papers.map((p) => p.title))
+    expect(await page.locator("#summary").textContent()).toContain("arXiv query: ")
+    expect(await page.getByRole("button", { name: /^Write/ }).isVisible()).toBe(false)
+    expect(errors).toEqual([])
+    await page.close()
+  }, 120_000)
+
+  it("says what went wrong in plain words: the CLI's typed error and its hint", async () => {
+    const { page } = await openPage(browser.context)
+    await page.getByLabel("Search your notes by title").fill("quick")
+    await page.getByRole("radio", { name: "Quick Idea" }).check()
+    await page.getByRole("button", { name: "Find papers" }).click()
+    const alert = page.locator("#error")
+    await alert.waitFor()
+    expect(await alert.getAttribute("role")).toBe("alert")
+    expect(await alert.textContent()).toBe(
+      "Not enough information: the note \"Quick Idea\" yields 1 keyword (quick); at least 2 are needed to search arXiv. Add a few sentences about the concept to the note."
+    )
+    expect(await page.locator("#results").isHidden()).toBe(true)
+    await page.close()
+  }, 60_000)
+
+  it("is usable with the keyboard alone and readable at a phone's width", async () => {
+    const phone = await openChromium({ width: 375, height: 740 })
+    try {
+      const { page, errors } = await openPage(phone.context)
+      await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
+      // the search box is the first field: Tab reaches it, typing filters, ArrowDown enters the list
+      await page.keyboard.press("Tab")
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe("note-search")
+      await page.keyboard.type("Generative")
+      await page.getByRole("radio", { name: "Generative Adversarial Networks" }).waitFor()
+      await page.keyboard.press("ArrowDown")
+      await page.keyboard.press("Space")
+      expect(await page.getByRole("radio", { name: "Generative Adversarial Networks" }).isChecked()).toBe(true)
+      await page.keyboard.press("Tab")
+      await page.keyboard.press("Enter")
+      await page.getByRole("heading", { name: "Results" }).waitFor()
+      // results take the focus, so a screen reader lands on them
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe("results-title")
+      expect((await cardTitles(page)).length).toBeGreaterThan(0)
+      const widths = await page.evaluate(() => {
+        const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+        return { scroll: d.documentElement.scrollWidth, client: d.documentElement.clientWidth }
+      })
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client)
+      // every form control has a name a screen reader can say
+      const unnamed = await page.locator("input, textarea, button").evaluateAll((els) =>
+        els.filter((e) => {
+          const h = e as unknown as { id: string; hidden: boolean; labels?: ArrayLike<unknown>; textContent: string | null; getAttribute: (n: string) => string | null }
+          return !h.hidden && (h.labels?.length ?? 0) === 0 && (h.textContent ?? "").trim() === "" && h.getAttribute("aria-label") === null
+        }).length
+      )
+      expect(unnamed).toBe(0)
+      expect(await page.locator("#progress").getAttribute("aria-live")).toBe("polite")
+      expect(errors).toEqual([])
+    } finally {
+      await phone.close()
+    }
+  }, 120_000)
+
+  it("refuses API requests without the token, with a wrong one, from a foreign Origin or to another Host", async () => {
+    const notes = `${ui.origin}/api/notes`
+    const bearer = { authorization: `Bearer ${ui.token}` }
+    expect((await request(notes, { headers: bearer })).status).toBe(200)
+    const none = await request(notes)
+    expect(none.status).toBe(401)
+    expect(JSON.parse(none.body).error.message).toContain("token")
+    expect((await request(notes, { headers: { authorization: "Bearer not-the-token" } })).status).toBe(401)
+    const foreign = await request(`${ui.origin}/api/runs`, {
+      method: "POST",
+      headers: { ...bearer, origin: "http://evil.example", "content-type": "application/json" },
+      body: JSON.stringify({ kind: "note", title: "Transformers Concept Note" })
+    })
+    expect(foreign.status).toBe(403)
+    expect(JSON.parse(foreign.body).error.message).toContain("Origin http://evil.example is not allowed")
+    const rebound = await request(notes, { headers: { ...bearer, host: `evil.example:${new URL(ui.origin).port}` } })
+    expect(rebound.status).toBe(403)
+    expect(JSON.parse(rebound.body).error.message).toContain("DNS-rebinding")
+    // the page itself holds no data and loads without the token, and then says how to get in
+    const { page } = await openPage(browser.context, `${ui.origin}/`)
+    await page.getByRole("alert").filter({ hasText: "access token" }).waitFor()
+    expect(await page.getByRole("button", { name: "Find papers" }).isDisabled()).toBe(true)
+    await page.close()
+  }, 60_000)
+
+  it("stops cleanly on Ctrl-C (SIGINT)", async () => {
+    const { code, stderr } = await ui.stop("SIGINT")
+    expect(code).toBe(0)
+    expect(stderr).toContain("Stopped")
+    await expect(request(`${ui.origin}/`)).rejects.toThrow(/ECONNREFUSED/)
+  }, 30_000)
+})
