@@ -1,0 +1,113 @@
+/**
+ * The local page without --offline: the built CLI's `ui` pointed at loopback
+ * stand-ins that replay recorded arXiv and OpenAlex answers and run a scripted
+ * OpenAI-compatible judge, driven in headless Chromium. Also where a long run
+ * is cancelled from the page: a hanging arXiv keeps the run busy.
+ *
+ * Skipped with a message when Chromium is missing locally; in CI (CI=true)
+ * a missing Chromium fails the test.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ArxivStandIn, Fault, startArxivStandIn } from "../support/arxiv-standin.js"
+import { chromiumAvailable, openChromium } from "../support/chromium.js"
+import { type LlmStandIn, startLlmStandIn } from "../support/llm-standin.js"
+import { type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
+import { request, startUi, type UiProcess } from "../support/ui.js"
+
+const root = join(import.meta.dirname, "..", "..")
+const RELATED = "Transformers Concept Note — Related Papers.md"
+
+let arxiv: ArxivStandIn
+let openalex: OpenAlexStandIn
+let llm: LlmStandIn
+let work: string
+let vault: string
+let ui: UiProcess
+let browser: Awaited<ReturnType<typeof openChromium>>
+
+const running = async () =>
+  JSON.parse((await request(`${ui.origin}/api/info`, { headers: { authorization: `Bearer ${ui.token}` } })).body).running as number
+
+describe.skipIf(!chromiumAvailable())("the local page, live against loopback stand-ins, in headless Chromium", () => {
+  beforeAll(async () => {
+    arxiv = await startArxivStandIn({ padSearches: true, corpus: "landmarks" })
+    openalex = await startOpenAlexStandIn({ requiredKey: "test-key" })
+    llm = await startLlmStandIn({})
+    work = mkdtempSync(join(tmpdir(), "companion-ui-live-"))
+    vault = join(work, "vault")
+    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+    rmSync(join(vault, RELATED), { force: true })
+    ui = await startUi(["--vault", vault], {
+      ARXIV_API_URL: arxiv.url,
+      ARXIV_COMPANION_CONTACT: "tests@example.org",
+      OPENALEX_API_URL: openalex.url,
+      OPENALEX_API_KEY: "test-key",
+      LLM_BASE_URL: llm.url,
+      LLM_MODEL: "scripted-judge",
+      ARXIV_COMPANION_CACHE_DIR: join(work, "cache"),
+      ARXIV_TIMEOUT: "5 seconds"
+    })
+    browser = await openChromium()
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await ui?.stop("SIGKILL")
+    await Promise.all([arxiv?.close(), openalex?.close(), llm?.close()])
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  it("finds papers for the demo note with the live adapters and writes the note on request", async () => {
+    const page = await browser.context.newPage()
+    await page.goto(ui.url)
+    await expect.poll(() => page.locator("#mode").textContent()).toContain("live arXiv and OpenAlex")
+    await page.getByLabel("Search your notes by title").fill("Transformers")
+    await page.getByRole("radio", { name: "Transformers Concept Note" }).check()
+    await page.getByRole("button", { name: "Find papers" }).click()
+    await page.getByRole("heading", { name: "Results" }).waitFor({ timeout: 60_000 })
+    expect(arxiv.requests.length).toBe(1)
+    expect(arxiv.requests[0]!.headers["user-agent"]).toContain("tests@example.org")
+    expect(llm.completions().length).toBeGreaterThan(0)
+    const cards = await page.locator("#cards article").count()
+    const summary = (await page.locator("#summary").textContent()) ?? ""
+    expect(summary).toMatch(new RegExp(`^${cards} of \\d+ candidates kept for “Transformers Concept Note”`))
+    expect(cards).toBeGreaterThan(0)
+    expect(await page.locator("#cards article").first().textContent()).toMatch(/Impact.*OpenAlex/)
+
+    await page.getByRole("button", { name: `Write “${RELATED}” to the vault` }).click()
+    await expect.poll(() => page.locator("#action-status").textContent()).toBe(`Wrote ${RELATED} into the vault.`)
+    const note = readFileSync(join(vault, RELATED), "utf8")
+    expect(note).toContain("[[Transformers Concept Note]]")
+    expect(note).toContain("judge: \"scripted-judge")
+    expect(note).not.toContain("test-key")
+    await page.close()
+  }, 120_000)
+
+  it("cancels a long run from the page: the run on the server stops, and the next one works", async () => {
+    const page = await browser.context.newPage()
+    await page.goto(ui.url)
+    await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
+    const before = arxiv.requests.length
+    arxiv.failNext(Fault.hang())
+    await page.getByLabel("Your question").fill("how do attention mechanisms help neural machine translation?")
+    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    // the run is waiting on arXiv (after the adapter's 3 s politeness gap)
+    await expect.poll(() => arxiv.requests.length, { timeout: 15_000 }).toBe(before + 1)
+    expect(await running()).toBe(1)
+    await page.getByRole("button", { name: "Cancel" }).click()
+    await expect.poll(() => page.locator("#run-status").textContent()).toBe("Cancelled.")
+    expect(await running()).toBe(0)
+    expect(await page.locator("#results").isHidden()).toBe(true)
+    expect(await page.getByRole("button", { name: "Ask arXiv" }).isEnabled()).toBe(true)
+
+    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    // the hung request itself is the response cache's: it goes on (for any other caller waiting on the
+    // same answer) until ARXIV_TIMEOUT, holding arXiv's one connection; then the retry answers this run
+    await page.getByRole("heading", { name: "Results" }).waitFor({ timeout: 60_000 })
+    expect(await page.locator("#cards article").count()).toBeGreaterThan(0)
+    expect(arxiv.requests.length).toBe(before + 2)
+    await page.close()
+  }, 120_000)
+})
