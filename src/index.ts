@@ -2,7 +2,7 @@
  * arxiv-companion: a study companion for Obsidian concept notes.
  *
  * - Promise API: {@link runCompanion}, {@link askArxiv}.
- * - Effect API: the `Workflow` program, the four ports, the models and errors,
+ * - Effect API: the `Workflow` program, the ports, the models and errors,
  *   and the layers that wire adapters to ports.
  *
  * @since 0.1.0
@@ -27,6 +27,7 @@ export { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
 export { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "./core/ports/QueryBuilderPort.js"
 /** Ask a research question as an Effect program: `Ask.askArxiv(question, options)`. */
 export * as Ask from "./core/ask.js"
+export { type TermStat, type TermLookup, TermStatsPort, type TermStatsService } from "./core/ports/TermStatsPort.js"
 
 /** The companion as an Effect program: `Workflow.runCompanion(prompt, options)`. */
 export * as Workflow from "./core/workflow.js"

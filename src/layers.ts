@@ -15,6 +15,7 @@ import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { ConfigError, Effect, Layer, Option } from "effect"
 import * as FixtureArxiv from "./adapters/fixture/FixtureArxiv.js"
 import * as FixtureOpenAlex from "./adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "./adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "./adapters/judge/LocalJudge.js"
 import * as LiveArxiv from "./adapters/live/LiveArxiv.js"
 import * as LiveOpenAlex from "./adapters/live/LiveOpenAlex.js"
@@ -28,10 +29,11 @@ import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
+import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
 import type { VaultPort } from "./core/ports/VaultPort.js"
 
 /** Every port the companion needs. */
-export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort
+export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort
 
 /** Where the companion reads and writes, and which services it uses. */
 export interface CompanionSetup {
@@ -99,6 +101,7 @@ export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts,
     FixtureArxiv.layer(),
     FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }),
     judgeLayer({ ...setup, offline: true }),
+    ArxivTermStats.layer,
     vaultLayer(setup)
   ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
 
@@ -125,6 +128,7 @@ export const LiveLayer = (
     LiveArxiv.layerConfig().pipe(Layer.mapError(configProblem)),
     LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem)),
     judgeLayer(setup),
+    ArxivTermStats.layer,
     vaultLayer(setup)
   ).pipe(Layer.provide(cache), Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
 }

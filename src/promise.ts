@@ -3,12 +3,14 @@
  *
  * @since 0.1.0
  */
-import { Cause, Effect, Exit, type Layer, Option, ParseResult, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, Option, ParseResult, Schema } from "effect"
+import * as ArxivTermStats from "./adapters/judge/ArxivTermStats.js"
 import { type CompanionError, InvalidArgument } from "./core/errors.js"
 import { CompanionOptions, CompanionReport } from "./core/models.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
+import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
 import type { VaultPort } from "./core/ports/VaultPort.js"
 import { runCompanion as program } from "./core/workflow.js"
 import { askLayer, type AskPorts, companionLayer, type CompanionSetup } from "./layers.js"
@@ -24,8 +26,15 @@ export type CompanionOptionsInput = typeof CompanionOptions.Encoded
 export interface RunCompanionOptions extends CompanionSetup, CompanionOptionsInput {
   /** Cancel the run; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal | undefined
-  /** Replace the adapters entirely (tests, custom ports). Overrides the setup fields. */
-  readonly layer?: Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort, CompanionError> | undefined
+  /**
+   * Replace the adapters (tests, custom ports). Overrides the setup fields. The
+   * shipped arXiv term statistics serve keyword ranking unless the layer
+   * provides its own TermStatsPort.
+   */
+  readonly layer?:
+    | Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort, CompanionError>
+    | Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort, CompanionError>
+    | undefined
 }
 
 const encodeReport = Schema.encodeSync(CompanionReport)
@@ -60,7 +69,8 @@ const pickOptions = (o: RunCompanionOptions): CompanionOptionsInput => ({
  * @since 0.1.0
  */
 export const runCompanion = async (prompt: string, options: RunCompanionOptions): Promise<CompanionReportData> => {
-  const layer = options.layer ?? companionLayer(options)
+  // the right side of a merge wins: a custom layer's own statistics replace the shipped ones
+  const layer = options.layer === undefined ? companionLayer(options) : Layer.merge(ArxivTermStats.layer, options.layer)
   const effect = decodeOptions(pickOptions(options)).pipe(
     Effect.flatMap((opts) => program(prompt, opts)),
     Effect.provide(layer)

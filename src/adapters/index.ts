@@ -6,6 +6,7 @@
  */
 export * as FixtureArxiv from "./fixture/FixtureArxiv.js"
 export * as FixtureOpenAlex from "./fixture/FixtureOpenAlex.js"
+export * as ArxivTermStats from "./judge/ArxivTermStats.js"
 export * as LocalJudge from "./judge/LocalJudge.js"
 export * as RuleQueryBuilder from "./query/RuleQueryBuilder.js"
 export * as LiveArxiv from "./live/LiveArxiv.js"

@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import type { TermStat, TermLookup } from "./ports/TermStatsPort.js"
 import { STOP_WORDS, words } from "./text.js"
 
 /** A note split into its frontmatter and body. */
@@ -71,16 +72,79 @@ export const singular = (w: string): string =>
 
 const MAX_PHRASE = 3
 
+/** A word or phrase of the note with its weight there. */
+export interface NoteTerm {
+  /** The singular forms of its words, joined by spaces. */
+  readonly key: string
+  /** The form the note uses most. */
+  readonly term: string
+  /** Occurrences, a heading or an emphasis counting twice. */
+  readonly weight: number
+  /** Whether the note's title uses one of its words. */
+  readonly inTitle: boolean
+  /** Whether it is a whole phrase of the title ("knowledge distillation" of "Knowledge distillation"). */
+  readonly namesTitle: boolean
+  /** Whether its words are people or institutions the note cites ("Sukhbaatar et al.", "(Gal & Ghahramani)"). */
+  readonly isName: boolean
+  /** Number of words (1 for a single word). */
+  readonly words: number
+}
+
+/** The runs of adjacent content words of a text, as singular keys ("Object detection - R-CNN family" → object detection, r-cnn family). */
+const contentRuns = (text: string): ReadonlySet<string> => {
+  const runs = new Set<string>()
+  for (const clause of text.split(/[.,;:!?()[\]{}"\n]+|\s[-–—]\s/)) {
+    let run: Array<string> = []
+    for (const w of [...words(clause), ""]) {
+      if (w !== "" && isContentWord(w)) {
+        run.push(singular(w))
+        continue
+      }
+      if (run.length > 0) runs.add(run.join(" "))
+      run = []
+    }
+  }
+  return runs
+}
+
+const CAPITALISED = "[A-Z][a-z\u00C0-\u024F'-]+"
+const CITED_NAMES = [
+  new RegExp(`(${CAPITALISED})(?:,? et al\\b)`, "g"),
+  new RegExp(`(${CAPITALISED})\\s*&\\s*(${CAPITALISED})`, "g"),
+  new RegExp(`(${CAPITALISED}(?:,\\s*${CAPITALISED}){2,})`, "g")
+]
+
 /**
- * The note's keywords, most important first.
- *
- * A term is a content word (≥ 3 letters, not a stop word) or a phrase of two
- * or three adjacent content words that recurs or that the author emphasised.
- * Words and phrases are counted by their singular form and shown in the form
- * the note uses most. A phrase absorbs the weight of its words, so "machine
- * translation" is preferred to "machine" and "translation" apart.
+ * People and institutions the note cites: "X et al", "X & Y", lists of three
+ * or more capitalised names, and every capitalised word of a parenthesis that
+ * holds one of those ("(Hermann et al, DeepMind)"). Lower-cased.
  */
-export const extractKeywords = (noteText: string, title = "", limit = 8): ReadonlyArray<Keyword> => {
+const citedNames = (text: string): ReadonlySet<string> => {
+  const names = new Set<string>()
+  const collect = (s: string): boolean => {
+    let found = false
+    for (const re of CITED_NAMES) {
+      for (const m of s.matchAll(re)) {
+        found = true
+        for (const g of m.slice(1)) for (const w of (g ?? "").split(/[,\s]+/)) if (w !== "") names.add(w.toLowerCase())
+      }
+    }
+    return found
+  }
+  collect(text)
+  for (const m of text.matchAll(/\(([^()\n]*)\)/g)) {
+    if (collect(m[1]!)) for (const w of m[1]!.match(/\b[A-Z][A-Za-z]+\b/g) ?? []) names.add(w.toLowerCase())
+  }
+  return names
+}
+
+/**
+ * Every candidate term of a note, unordered: each content word (≥ 3 letters,
+ * not a stop word), and each phrase of two or three adjacent content words
+ * that recurs or that the author emphasised. Words and phrases are counted
+ * by their singular form and shown in the form the note uses most.
+ */
+export const noteTerms = (noteText: string, title = ""): ReadonlyArray<NoteTerm> => {
   const weight = new Map<string, number>()
   const surface = new Map<string, Map<string, number>>()
   const count = (key: string, shown: string, w: number) => {
@@ -103,16 +167,43 @@ export const extractKeywords = (noteText: string, title = "", limit = 8): Readon
     }
   }
   const titleWords = new Set(words(title).map(singular))
-  const scored: Array<Keyword & { readonly key: string }> = []
+  const titleRuns = contentRuns(title)
+  const names = citedNames(splitFrontmatter(noteText).body)
+  const out: Array<NoteTerm> = []
   for (const [key, w] of weight) {
     const parts = key.split(" ")
-    const inTitle = parts.some((p) => titleWords.has(p)) ? 1 : 0
-    if (parts.length === 1) {
-      scored.push({ key, term: key, weight: w + inTitle })
-    } else if (w >= 2) {
-      scored.push({ key, term: key, weight: w * (1 + 0.25 * parts.length) + inTitle })
-    }
+    if (parts.length > 1 && w < 2) continue
+    const forms = [...surface.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    const term = forms[0]![0]
+    out.push({
+      key,
+      term,
+      weight: w,
+      inTitle: parts.some((p) => titleWords.has(p)),
+      namesTitle: titleRuns.has(key),
+      isName: term.split(" ").every((p) => names.has(p)),
+      words: parts.length
+    })
   }
+  return out
+}
+
+/**
+ * The note's keywords by their weight in the note alone, most important
+ * first: the local judge's view of a note. (The companion's search ranks the
+ * same terms against arXiv statistics with {@link rankKeywords}.)
+ *
+ * A phrase absorbs the weight of its words, so "machine translation" is
+ * preferred to "machine" and "translation" apart. The title only boosts words
+ * the body also uses, so a note with an empty body has no keywords.
+ */
+export const extractKeywords = (noteText: string, title = "", limit = 8): ReadonlyArray<Keyword> => {
+  const scored = noteTerms(noteText, title).map((t) => ({
+    key: t.key,
+    term: t.words === 1 ? t.key : t.term,
+    shown: t.term,
+    weight: (t.words === 1 ? t.weight : t.weight * (1 + 0.25 * t.words)) + (t.inTitle ? 1 : 0)
+  }))
   scored.sort((a, b) => b.weight - a.weight || a.key.localeCompare(b.key))
   // greedy selection: a chosen phrase discounts its words and its sub-phrases
   const chosen: Array<Keyword> = []
@@ -122,9 +213,150 @@ export const extractKeywords = (noteText: string, title = "", limit = 8): Readon
     const rest = k.weight - (covered.get(k.key) ?? 0)
     if (rest <= 0.5 * k.weight && k.key.includes(" ") === false && covered.has(k.key)) continue
     if (chosen.some((c) => ` ${c.term} `.includes(` ${k.key} `))) continue
-    const forms = [...surface.get(k.key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    chosen.push({ term: forms[0]![0], weight: rest })
+    chosen.push({ term: k.shown, weight: rest })
     for (const part of k.key.split(" ")) covered.set(part, (covered.get(part) ?? 0) + k.weight)
   }
   return chosen.sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term))
+}
+
+/** A keyword ranked against arXiv statistics, with the evidence for it. */
+export interface RankedKeyword extends Keyword {
+  /** Weight in the note (occurrences; headings, emphasis and the title count more). */
+  readonly noteWeight: number
+  /** Documents of the statistics' corpus that use it (see `count`). */
+  readonly documentFrequency: number
+  readonly count: TermStat["count"]
+  /** How much the term says about a document that uses it: ln(documents / documentFrequency). */
+  readonly informativeness: number
+  readonly phrase: boolean
+  /** Why it was chosen, for the report. */
+  readonly reason: string
+}
+
+/** The knobs of {@link rankKeywords}; `keywordDefaults` holds the measured values. */
+export interface KeywordParams {
+  /** A single word below this informativeness is too common in arXiv text to carry a concept. */
+  readonly minWordInformativeness: number
+  /** A phrase below this informativeness is a common collocation ("neural network"), not a concept. */
+  readonly minPhraseInformativeness: number
+  /** Exponent on the note weight (1 = proportional). */
+  readonly weightPower: number
+  /** Multiplier of a phrase's score over a word's. */
+  readonly phraseBonus: number
+  /** Weight added to a term that is a whole phrase of the note's title (the title usually names the concept). */
+  readonly titleBonus: number
+  /** Rarity beyond this informativeness adds nothing: a word rare in abstracts is not for that more central to the note. */
+  readonly maxInformativeness: number
+}
+
+export const keywordDefaults: KeywordParams = {
+  minWordInformativeness: 2.3,
+  minPhraseInformativeness: 2.3,
+  weightPower: 1,
+  phraseBonus: 1.5,
+  titleBonus: 4,
+  maxInformativeness: 6
+}
+
+/**
+ * Words that say how a note talks, not what it is about. Most are too common
+ * in arXiv abstracts to pass the informativeness bar anyway; these pass it
+ * because abstracts seldom use them while notes, written in plain speech, do.
+ */
+const GENERIC: ReadonlySet<string> = new Set(
+  (
+    "look end better best good bad new old big small large huge lot lots way ways kind thing stuff part parts " +
+    "step steps idea trick tricks fix fixes problem problems issue issues question answer help helps work works " +
+    "compare compute approach approaches data result results method methods model models network networks " +
+    "first second third last next later earlier instead almost basically actually simple simply hard easy " +
+    "fine much many few whole same different various important main key keys cheap expensive fast slow " +
+    "famous popular default usual usually common plain standard original paper papers author authors year years " +
+    "today know known think seem seems want wants try tries give gives take takes keep keeps get gets put puts " +
+    "say says call called come comes go goes run runs tell tells point points number numbers case cases " +
+    "two three four several single double pro pros con cons thought thoughts cheap cheaper long longer short shorter " +
+    "prob init intuition intuitions follow follow-up follow-ups motivation recap tldr aside"
+  ).split(/\s+/)
+)
+
+/** Quantities and judgements that make a phrase vague rather than specific ("two kinds", "different resolutions"). */
+const VAGUE: ReadonlySet<string> = new Set(
+  (
+    "different various several two three four many new better best good bad simple whole same other main key " +
+    "important big huge kind kinds way ways thing things lot lots part parts"
+  ).split(/\s+/)
+)
+
+/**
+ * The note's keywords ranked by how much they say about the concept: weight
+ * in the note times informativeness in arXiv text (inverse document
+ * frequency from `stats`, asked for every term of `terms` in order), phrases
+ * before single words. Common academic words never make a keyword: a word
+ * must clear an informativeness bar and not be a generic word; a phrase must
+ * be counted by the statistics (not built on a boilerplate word) and clear
+ * its own bar. A chosen phrase discounts its words, so "machine translation"
+ * is not followed by "translation".
+ */
+export const rankKeywords = (
+  terms: ReadonlyArray<NoteTerm>,
+  stats: TermLookup,
+  limit = 8,
+  params: KeywordParams = keywordDefaults
+): ReadonlyArray<RankedKeyword> => {
+  // a term that never occurs outside a longer one ("neural machine" in "neural machine translation") adds nothing
+  const subsumed = (t: NoteTerm) =>
+    terms.some((u) => u.words > t.words && u.weight >= t.weight && ` ${u.key} `.includes(` ${t.key} `))
+  const scored: Array<RankedKeyword & { readonly key: string }> = []
+  terms.forEach((t, i) => {
+    const stat = stats.stats[i]
+    if (stat === undefined || stat.ignored || subsumed(t)) return
+    const phrase = t.words > 1 || t.key.includes("-")
+    // words arXiv seldom puts side by side are the note's wording, not a term of the field,
+    // unless they name the note (a concept newer than the statistics)
+    if (t.words > 1 && stat.count !== "exact" && !t.namesTitle) return
+    if (t.isName || (!phrase && (GENERIC.has(t.key) || GENERIC.has(t.term)))) return
+    // "different resolutions", "two kinds": a generic word at either end says nothing the rest does not
+    const ends = t.term.split(" ")
+    if (t.words > 1 && (VAGUE.has(ends[0]!) || VAGUE.has(ends[ends.length - 1]!))) return
+    const informativeness = Math.log(stats.documents / Math.max(1, stat.documentFrequency))
+    if (informativeness < (phrase ? params.minPhraseInformativeness : params.minWordInformativeness)) return
+    const noteWeight = t.weight + (t.namesTitle ? params.titleBonus : t.inTitle ? 1 : 0)
+    const weight = Math.pow(noteWeight, params.weightPower) * Math.min(informativeness, params.maxInformativeness) *
+      (phrase ? params.phraseBonus : 1)
+    scored.push({
+      key: t.key,
+      term: t.term,
+      weight,
+      noteWeight,
+      documentFrequency: stat.documentFrequency,
+      count: stat.count,
+      informativeness,
+      phrase,
+      reason: ""
+    })
+  })
+  scored.sort((a, b) => b.weight - a.weight || b.key.length - a.key.length || a.key.localeCompare(b.key))
+  // greedy selection: a chosen phrase discounts its words and the phrases inside it
+  const chosen: Array<RankedKeyword> = []
+  const covered = new Set<string>()
+  for (const k of scored) {
+    if (chosen.length >= limit) break
+    if (covered.has(k.key)) continue
+    if (chosen.some((c) => ` ${c.term} `.includes(` ${k.term} `))) continue
+    chosen.push({ ...k, reason: explain(k, stats.documents) })
+    const parts = k.key.split(" ")
+    for (let n = 1; n < parts.length; n++) {
+      for (let i = 0; i + n <= parts.length; i++) covered.add(parts.slice(i, i + n).join(" "))
+    }
+  }
+  return chosen
+}
+
+const explain = (k: Omit<RankedKeyword, "reason">, documents: number): string => {
+  const share = k.documentFrequency / documents
+  const where = k.count === "below"
+    ? `rare in arXiv abstracts (fewer than ${k.documentFrequency} of ${documents.toLocaleString("en-US")})`
+    : k.count === "unknown"
+    ? "not counted by the arXiv statistics (it holds a letter, number or function word they skip)"
+    : `in ${share < 0.001 ? "fewer than 0.1" : (share * 100).toFixed(1)}% of arXiv abstracts (${k.documentFrequency.toLocaleString("en-US")} of ${documents.toLocaleString("en-US")})`
+  return `${k.phrase ? "phrase" : "word"} with weight ${k.noteWeight} in the note; ${where}`
 }

@@ -184,11 +184,29 @@ export const PortCalls = Schema.Struct({
 })
 export type PortCalls = typeof PortCalls.Type
 
+/** Why a keyword was chosen: its weight in the note and how rare it is in arXiv text. */
+export class KeywordEvidence extends Schema.Class<KeywordEvidence>("KeywordEvidence")({
+  term: Schema.String,
+  /** Occurrences in the note, headings, emphasis and the title counting more. */
+  noteWeight: Schema.Number,
+  /** Abstracts of the statistics' corpus that use it (see `count`). */
+  documentFrequency: Schema.NonNegativeInt,
+  /** Abstracts in the statistics' corpus. */
+  documents: Schema.NonNegativeInt,
+  /** exact: counted; below: rarer than the statistics record (fewer than documentFrequency); unknown: not countable by them. */
+  count: Schema.Literal("exact", "below", "unknown"),
+  phrase: Schema.Boolean,
+  /** The same, in words. */
+  reason: Schema.String
+}) {}
+
 /** The full, machine-readable result of one companion run. */
 export class CompanionReport extends Schema.Class<CompanionReport>("CompanionReport")({
   prompt: Schema.String,
   note: NoteRef,
   keywords: Schema.Array(Schema.String),
+  /** Why each keyword was chosen, in the order of `keywords`. */
+  keywordEvidence: Schema.Array(KeywordEvidence),
   query: Schema.String,
   options: CompanionOptions,
   candidates: Schema.Array(ScoredPaper),

@@ -16,11 +16,12 @@ import {
   NoteNotFound,
   UnsafeWrite
 } from "./errors.js"
-import { extractKeywords, plainText } from "./keywords.js"
+import { extractKeywords, noteTerms, plainText, rankKeywords } from "./keywords.js"
 import {
   CompanionOptions,
   CompanionReport,
   type Foundations,
+  KeywordEvidence,
   type Impact,
   type PortCalls,
   ScoredPaper
@@ -29,6 +30,7 @@ import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js
 import { ArxivPort } from "./ports/ArxivPort.js"
 import { LlmJudgePort } from "./ports/LlmJudgePort.js"
 import { OpenAlexPort } from "./ports/OpenAlexPort.js"
+import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { assessImpact, decide, rankFoundational, survivors as selectSurvivors } from "./rules.js"
 
@@ -60,6 +62,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const openalex = yield* OpenAlexPort
   const judge = yield* LlmJudgePort
   const vault = yield* VaultPort
+  const termStats = yield* TermStatsPort
   const calls: { -readonly [K in keyof PortCalls]: number } = { arxiv: 0, openalex: 0, judge: 0, vault: 0 }
   const progress = (event: Progress) => hooks.onProgress?.(event) ?? Effect.void
 
@@ -80,7 +83,10 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // 3. read it and take its keywords
   calls.vault++
   const text = yield* vault.readNote(note.path)
-  const keywords = extractKeywords(text, note.title)
+  // candidates by weight in the note, ranked by how much each says in arXiv text
+  const terms = noteTerms(text, note.title)
+  const stats = yield* termStats.lookup(terms.map((t) => t.term))
+  const keywords = rankKeywords(terms, stats)
   if (keywords.length < options.minKeywords) {
     return yield* new NotEnoughInformation({
       detail: `the note "${note.title}" yields ${keywords.length} keyword${keywords.length === 1 ? "" : "s"}` +
@@ -119,7 +125,9 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   }))
   const judging = candidates.length === 0 ? Effect.succeed([]) : Effect.suspend(() => {
     calls.judge++
-    return judge.judge({ title: note.title, text: plainText(text), keywords: keywords.map((k) => k.term) }, candidates)
+    // the judge weighs the note's own emphasis (as on CSFCube), not arXiv rarity
+    const judgeKeywords = extractKeywords(text, note.title).map((k) => k.term)
+    return judge.judge({ title: note.title, text: plainText(text), keywords: judgeKeywords }, candidates)
   })
   const [, judgements] = yield* Effect.all([impactLookup, judging], { concurrency: 2 })
 
@@ -221,6 +229,15 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     prompt,
     note,
     keywords: keywords.map((k) => k.term),
+    keywordEvidence: keywords.map((k) => new KeywordEvidence({
+      term: k.term,
+      noteWeight: k.noteWeight,
+      documentFrequency: k.documentFrequency,
+      documents: stats.documents,
+      count: k.count,
+      phrase: k.phrase,
+      reason: k.reason
+    })),
     query: buildSearchQuery(query, options.categories, options.since),
     options,
     candidates: scored,
@@ -234,4 +251,4 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   prompt: string,
   options?: CompanionOptions,
   hooks?: RunHooks
-) => Effect.Effect<CompanionReport, CompanionError, ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort>
+) => Effect.Effect<CompanionReport, CompanionError, ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort>

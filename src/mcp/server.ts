@@ -29,6 +29,7 @@ import type { CitationsPort } from "../core/ports/CitationsPort.js"
 import type { FullTextPort } from "../core/ports/FullTextPort.js"
 import type { LlmJudgePort } from "../core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "../core/ports/OpenAlexPort.js"
+import type { TermStatsPort } from "../core/ports/TermStatsPort.js"
 import type { VaultPort } from "../core/ports/VaultPort.js"
 import type { Progress } from "../core/workflow.js"
 import * as Tools from "../tools/index.js"
@@ -37,7 +38,7 @@ import * as Render from "./render.js"
 import { zodObjectFromSchema } from "./zodSchema.js"
 
 /** Every port the server's tools use. */
-export type McpPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | FullTextPort | CitationsPort
+export type McpPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort | FullTextPort | CitationsPort
 
 export { instructions, SERVER_VERSION } from "./info.js"
 

@@ -9,6 +9,7 @@ import { Effect, Layer, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as InMemoryVault from "../../src/adapters/vault/InMemoryVault.js"
 import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
 import * as LiveOpenAlex from "../../src/adapters/live/LiveOpenAlex.js"
@@ -40,7 +41,8 @@ describe("runCompanion over the live adapters", () => {
         LiveArxiv.layer({ apiUrl: arxiv.url, minInterval: "10 millis" }),
         LiveOpenAlex.layer({ apiUrl: openalex.url, apiKey: Redacted.make("k-run") }),
         LlmJudge.layer({ apiUrl: llm.url, model: "test/scripted-judge", apiKey: Redacted.make("sk-run") }),
-        InMemoryVault.layer({ "Neural Machine Translation.md": NOTE })
+        InMemoryVault.layer({ "Neural Machine Translation.md": NOTE }),
+        ArxivTermStats.layer
       ).pipe(Layer.provide(http), Layer.provide(cache))
 
       const options = new CompanionOptions({ citationsPerYearThreshold: 5, relevanceThreshold: 0.3 })

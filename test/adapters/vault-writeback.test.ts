@@ -10,6 +10,7 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
 import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
 import { unsafeWriteReason } from "../../src/adapters/vault/vaultPath.js"
@@ -28,7 +29,9 @@ const RELATED = "Topics/Transformers Concept Note — Related Papers.md"
 const OfflinePorts = Layer.succeedContext(
   await Effect.runPromise(
     Effect.scoped(Layer.build(
-      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer).pipe(Layer.provide(NodeContext.layer))
+      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
+        Layer.provide(NodeContext.layer)
+      )
     ))
   )
 )

@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
-import { extractKeywords, plainText, splitFrontmatter } from "../../src/core/keywords.js"
+import { Effect, FastCheck as fc } from "effect"
+import { readFileSync } from "node:fs"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
+import { extractKeywords, noteTerms, plainText, rankKeywords, splitFrontmatter } from "../../src/core/keywords.js"
 import { words } from "../../src/core/text.js"
 
 /** A concept note as a student would write it (frontmatter, headings, bold, links, a code block). */
@@ -117,5 +119,84 @@ describe("splitFrontmatter and plainText", () => {
     assert.include(text, "a link")
     for (const gone of ["hidden", "code", "example.org", "arxiv.org", "#", "**", "[["]) assert.notInclude(text, gone)
     assert.include(text, "bold")
+  })
+})
+
+// ---------------------------------------------------------------------------
+// rankKeywords: the note's terms against the shipped arXiv statistics
+// ---------------------------------------------------------------------------
+
+const arxivStats = ArxivTermStats.makeWith()
+
+const ranked = (text: string, title: string, limit?: number) => {
+  const terms = noteTerms(text, title)
+  const stats = Effect.runSync(arxivStats.lookup(terms.map((t) => t.term)))
+  return rankKeywords(terms, stats, limit)
+}
+
+const demoNote = (file: string) => readFileSync(new URL(`../../examples/vault/${file}`, import.meta.url), "utf8")
+const DEMO_NOTES = ["Transformers Concept Note.md", "Generative Adversarial Networks.md", "Papers/Word Embeddings.md"]
+
+/** Words seen as whole queries before keywords were ranked by informativeness (issue 10), and their kin. */
+const GENERIC_WORDS = [
+  "end", "look", "data", "approach", "approaches", "new", "network", "networks", "better", "compare", "compute",
+  "model", "models", "method", "methods", "results", "result", "keys", "key", "deep", "learning", "training", "way"
+]
+
+describe("rankKeywords", () => {
+  it("never picks a generic academic word, on the demo notes and a student's note", () => {
+    for (const [text, title] of [...DEMO_NOTES.map((f) => [demoNote(f), f.replace(/^.*\//, "").replace(/\.md$/, "")]), [RICH, "Sequence to Sequence Learning"]]) {
+      const kws = ranked(text!, title!, 20)
+      assert.isAtLeast(kws.length, 6, title)
+      for (const k of kws) assert.notInclude(GENERIC_WORDS, k.term, `${title}: ${k.term}`)
+    }
+  })
+
+  it("prefers the informative word to the frequent generic ones", () => {
+    const note = "# Dropout\n\nThe data, the approach, the new results: the model is better, the method is better.\n" +
+      "Look at the data at the end, compare and compute. Data data data, model model model.\n" +
+      "**Dropout** randomly drops units of a neural network during training; dropout prevents co-adaptation.\n"
+    const kws = ranked(note, "Dropout")
+    assert.strictEqual(kws[0]!.term, "dropout")
+    for (const k of kws) assert.notInclude(GENERIC_WORDS, k.term, k.term)
+  })
+
+  it("finds the concepts of the demo notes, a phrase before its own words", () => {
+    const transformers = ranked(demoNote("Transformers Concept Note.md"), "Transformers Concept Note").map((k) => k.term)
+    for (const t of ["attention", "neural machine translation", "encoder-decoder"]) assert.include(transformers, t)
+    for (const part of ["neural", "machine", "translation", "neural machine"]) assert.notInclude(transformers, part)
+    const gan = ranked(demoNote("Generative Adversarial Networks.md"), "Generative Adversarial Networks").map((k) => k.term)
+    assert.strictEqual(gan[0], "generative adversarial network")
+    assert.include(gan, "discriminator")
+    const embeddings = ranked(demoNote("Papers/Word Embeddings.md"), "Word Embeddings").map((k) => k.term)
+    assert.strictEqual(embeddings[0], "word embeddings")
+    assert.include(embeddings, "skip-gram")
+  })
+
+  it("says why each keyword was chosen: its weight in the note and how rare it is in arXiv text", () => {
+    for (const k of ranked(demoNote("Transformers Concept Note.md"), "Transformers Concept Note")) {
+      assert.include(k.reason, `weight ${k.noteWeight} in the note`)
+      assert.match(k.reason, /arXiv/)
+      assert.include(k.reason, k.phrase ? "phrase" : "word")
+      assert.isAbove(k.informativeness, 2)
+    }
+    const attention = ranked(demoNote("Transformers Concept Note.md"), "Transformers Concept Note").find((k) => k.term === "attention")!
+    assert.strictEqual(attention.count, "exact")
+    assert.match(attention.reason, /\d[\d,]* of 36,421/)
+  })
+
+  it("puts the phrase that names the note first, and leaves out the people it cites", () => {
+    const note = "# Knowledge distillation\n\nA small student mimics a big teacher (Hinton, Vinyals, Dean). The student matches the " +
+      "teacher's softened outputs; the teacher is an ensemble. Knowledge distillation compresses models.\n" +
+      "- FitNets (Romero et al.): hints from the teacher's hidden layers.\n- Ba & Caruana: shallow student nets.\n"
+    const kws = ranked(note, "Knowledge distillation").map((k) => k.term)
+    assert.strictEqual(kws[0], "knowledge distillation")
+    for (const name of ["hinton", "vinyals", "dean", "romero", "caruana"]) assert.notInclude(kws, name)
+    assert.include(kws, "teacher")
+  })
+
+  it("has nothing to rank in a note without content words", () => {
+    assert.deepStrictEqual(ranked("# Quick idea\n\nTODO\n", "Quick Idea").length < 2, true)
+    assert.deepStrictEqual(ranked("", "Generative Adversarial Networks"), [])
   })
 })

@@ -5,6 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, TestClock } from "effect"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import { absUrl } from "../../src/core/arxiv.js"
 import { findBlock } from "../../src/core/compose.js"
 import { NotEnoughInformation, NoteNotFound } from "../../src/core/errors.js"
@@ -186,7 +187,8 @@ const setup = (impacts: ReadonlyArray<Impact> = openalexImpacts, source: ImpactS
     arxivLayer(calls),
     openalexLayer(calls, impacts, source, asOf),
     judgeLayer(calls, RELEVANCE),
-    vaultLayer(calls, files)
+    vaultLayer(calls, files),
+    ArxivTermStats.layer
   )
   const run = (prompt: string) => runCompanion(prompt).pipe(Effect.provide(layer))
   return { calls, files, run }

@@ -11,11 +11,13 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
 import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import type * as McpVault from "../../src/adapters/vault/McpVault.js"
 import type { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import type { LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
+import type { TermStatsPort } from "../../src/core/ports/TermStatsPort.js"
 
 export const NODE = process.execPath
 export const FS_SERVER = NodePath.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
@@ -61,11 +63,13 @@ export const read = (root: string, rel: string) => NodeFs.readFileSync(NodePath.
  * The offline corpus (real recorded arXiv and citation data) and the local judge,
  * built once per test file: the fixture services load the corpus on first use and keep it.
  */
-let built: Promise<Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort>> | undefined
-export const offlinePorts = (): Promise<Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort>> =>
+let built: Promise<Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | TermStatsPort>> | undefined
+export const offlinePorts = (): Promise<Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | TermStatsPort>> =>
   built ??= Effect.runPromise(
     Effect.scoped(Layer.build(
-      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer).pipe(Layer.provide(NodeContext.layer))
+      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
+        Layer.provide(NodeContext.layer)
+      )
     ))
   ).then((context) => Layer.succeedContext(context))
 
