@@ -10,12 +10,15 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
 import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as InMemoryVault from "../../src/adapters/vault/InMemoryVault.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { commitPreview, previewCompanion } from "../../src/tools/preview.js"
 
-const Offline = Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer).pipe(Layer.provide(NodeContext.layer))
+const Offline = Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
+  Layer.provide(NodeContext.layer)
+)
 
 const examples = join(import.meta.dirname, "..", "..", "examples", "vault")
 const SOURCE = "Transformers Concept Note.md"
