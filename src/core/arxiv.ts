@@ -47,6 +47,16 @@ const isRealDate = (s: string): boolean => {
 }
 
 /**
+ * The longest search query accepted (characters). arXiv reads its query from
+ * the URL, and longer queries only lose meaning (space-separated terms are
+ * ANDed); the offline search evaluates it recursively. Checked before any work.
+ */
+export const MAX_QUERY_CHARS = 2_000
+
+/** The most categories one search may filter on (arXiv has about 150). */
+export const MAX_CATEGORIES = 200
+
+/**
  * Check a search before anything is sent: every ArxivPort adapter (live and
  * offline) rejects the same requests with the same InvalidArgument.
  */
@@ -54,6 +64,17 @@ export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch,
   const bad = (argument: string, reason: string) => Either.left(new InvalidArgument({ argument, reason }))
   if (request.query.trim() === "" && request.categories.length === 0 && request.since === undefined) {
     return bad("query", "the search is empty; give at least one term, category or date.")
+  }
+  if (request.query.length > MAX_QUERY_CHARS) {
+    return bad(
+      "query",
+      `the query is too long (${request.query.length.toLocaleString("en-US")} characters; at most ${
+        MAX_QUERY_CHARS.toLocaleString("en-US")
+      } characters). Keep the few terms that matter, or split it into several searches.`
+    )
+  }
+  if (request.categories.length > MAX_CATEGORIES) {
+    return bad("category", `${request.categories.length} categories is too many (at most ${MAX_CATEGORIES}).`)
   }
   if (!Number.isInteger(request.maxResults) || request.maxResults < 1 || request.maxResults > 50) {
     return bad("max_results", `${request.maxResults} is outside 1..50.`)

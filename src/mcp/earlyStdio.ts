@@ -25,6 +25,51 @@ export interface EarlyStdioOptions {
   readonly stdout?: NodeJS.WritableStream | undefined
 }
 
+const PARSE_ERROR = -32700
+const INVALID_REQUEST = -32600
+const INVALID_PARAMS = -32602
+
+const errorReply = (id: string | number | null, code: number, message: string) => ({
+  jsonrpc: "2.0" as const,
+  id,
+  error: { code, message }
+})
+
+const isId = (id: unknown): id is string | number => typeof id === "string" || (typeof id === "number" && Number.isFinite(id))
+
+/**
+ * What to do with one parsed frame: pass a well-formed message on, or answer
+ * the JSON-RPC error it deserves (`reply` undefined: a notification, which
+ * gets no answer, is dropped). Checked here, before the SDK sees anything, so
+ * no frame can crash the reader or leave a request unanswered.
+ */
+const checkFrame = (
+  value: unknown
+): { readonly _tag: "Message"; readonly message: Message } | { readonly _tag: "Reject"; readonly reply?: unknown } => {
+  const invalid = (reason: string, id: string | number | null = null) =>
+    ({ _tag: "Reject", reply: errorReply(id, INVALID_REQUEST, `Invalid Request: ${reason}`) }) as const
+  if (Array.isArray(value)) return invalid("batches are not supported; send one message per line")
+  if (typeof value !== "object" || value === null) return invalid("a message must be a JSON object")
+  const m = value as Record<string, unknown>
+  const hasId = "id" in m
+  if (hasId && !isId(m["id"])) return invalid("id must be a string or a number")
+  const id = hasId ? (m["id"] as string | number) : null
+  if (m["jsonrpc"] !== "2.0") return invalid("jsonrpc must be \"2.0\"", id)
+  if ("method" in m) {
+    if (typeof m["method"] !== "string" || m["method"] === "") return invalid("method must be a non-empty string", id)
+    const params = m["params"]
+    if ("params" in m && (typeof params !== "object" || params === null || Array.isArray(params))) {
+      return hasId
+        ? { _tag: "Reject", reply: errorReply(id, INVALID_PARAMS, "Invalid params: params must be an object of named parameters") }
+        : { _tag: "Reject" }
+    }
+    return { _tag: "Message", message: m as unknown as Message }
+  }
+  // a response to one of the server's requests
+  if (hasId && ("result" in m || "error" in m)) return { _tag: "Message", message: m as unknown as Message }
+  return invalid("a message needs a method (request, notification) or a result/error (response)", id)
+}
+
 /** Start reading stdin now; connect an SDK server to the returned transport later. */
 export const earlyStdio = (options: EarlyStdioOptions): Transport => {
   const stdin = options.stdin ?? process.stdin
@@ -76,14 +121,16 @@ export const earlyStdio = (options: EarlyStdioOptions): Transport => {
       const line = buffer.slice(0, nl).replace(/\r$/, "")
       buffer = buffer.slice(nl + 1)
       if (line.trim() === "") continue
-      let message: Message
+      let value: unknown
       try {
-        message = JSON.parse(line) as Message
-      } catch (e) {
-        transport.onerror?.(e instanceof Error ? e : new Error(String(e)))
+        value = JSON.parse(line)
+      } catch {
+        write(errorReply(null, PARSE_ERROR, "Parse error: each line must be one JSON-RPC 2.0 message"))
         continue
       }
-      receive(message)
+      const checked = checkFrame(value)
+      if (checked._tag === "Message") receive(checked.message)
+      else if (checked.reply !== undefined) write(checked.reply)
     }
   }
   stdin.on("data", onData)

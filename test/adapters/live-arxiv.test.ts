@@ -202,7 +202,9 @@ describe("LiveArxiv against the loopback stand-in", () => {
           [{ ...base, maxResults: 0 }, "max_results"],
           [{ ...base, maxResults: 51 }, "max_results"],
           [{ ...base, maxResults: 2.5 }, "max_results"],
-          [{ ...base, query: " ", categories: [] }, "query"]
+          [{ ...base, query: " ", categories: [] }, "query"],
+          // a 1 MB query used to reach arXiv and come back as "unexpected answer; check ARXIV_API_URL"
+          [{ ...base, query: "all:gan ".repeat(131_072) }, "query"]
         ] as const
         for (const [request, argument] of cases) {
           const error = yield* Effect.flip(arxiv.search(request))

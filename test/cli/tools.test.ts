@@ -29,6 +29,15 @@ describe("arxiv-companion search / paper / bibtex (offline corpus)", () => {
     expect(r.stderr).toContain("cs.LG")
   })
 
+  it("search refuses an oversized query in one line, with no stack trace", async () => {
+    const query = Array.from({ length: 8000 }, (_, i) => `term${i}`).join(" ")
+    const r = await run(["search", query, "--offline"])
+    expect(r.code).toBe(1)
+    expect(r.stderr.trim().split("\n")).toHaveLength(1)
+    expect(r.stderr).toMatch(/Invalid query: the query is too long \(\d[\d,]* characters; at most 2,000 characters\)/)
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/Maximum call stack|\n\s+at /)
+  })
+
   it("paper shows metadata and lists ids the corpus does not have", async () => {
     const r = await run(["paper", "arXiv:1409.0473v7", "https://arxiv.org/abs/1406.2661", "1111.99999", "--offline"])
     expect(r.code).toBe(0)

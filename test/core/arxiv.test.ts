@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
-import { absUrl, buildSearchQuery, isCategoryCode, keywordQuery, parseArxivId } from "../../src/core/arxiv.js"
+import { Either, FastCheck as fc } from "effect"
+import { absUrl, buildSearchQuery, isCategoryCode, keywordQuery, MAX_QUERY_CHARS, parseArxivId, validateSearch } from "../../src/core/arxiv.js"
 import { landmarks } from "./fixtures.js"
 
 describe("parseArxivId", () => {
@@ -135,5 +135,18 @@ describe("isCategoryCode", () => {
   it("accepts arXiv category codes and rejects free text", () => {
     for (const ok of ["cs.LG", "stat.ML", "hep-th", "math.AG", "cond-mat.stat-mech", "q-bio.NC"]) assert.isTrue(isCategoryCode(ok), ok)
     for (const bad of ["", "cs LG", "machine learning", "cs.LG OR cs.AI", "cat:cs.LG", "CS.LG"]) assert.isFalse(isCategoryCode(bad), bad)
+  })
+})
+
+describe("validateSearch", () => {
+  it("takes a query up to MAX_QUERY_CHARS and refuses a longer one, naming the limit", () => {
+    const at = "a".repeat(MAX_QUERY_CHARS)
+    assert.isTrue(Either.isRight(validateSearch({ query: at, categories: [], maxResults: 10 })))
+    const over = validateSearch({ query: `${at}b`, categories: [], maxResults: 10 })
+    assert.isTrue(Either.isLeft(over))
+    if (Either.isLeft(over)) {
+      assert.strictEqual(over.left.argument, "query")
+      assert.include(over.left.message, "at most 2,000 characters")
+    }
   })
 })
