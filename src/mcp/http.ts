@@ -1,27 +1,49 @@
 /**
  * Streamable HTTP for the MCP server: one session per client (each with its
- * own McpServer instance), all sessions on the same runtime. Binds 127.0.0.1
- * unless told otherwise, and checks the Host header against the bound
- * address (DNS-rebinding protection) on loopback.
+ * own McpServer instance), all sessions on the same runtime.
+ *
+ * Safe by default: binds 127.0.0.1; checks the Host header on loopback (DNS
+ * rebinding) and the Origin header always (a browser page may only call from
+ * the server's own origin or one allowed explicitly; clients that send no
+ * Origin are not browsers); requires `Authorization: Bearer <token>` whenever
+ * a token is set, and refuses to bind anything but loopback without one;
+ * limits the number of sessions, closes idle ones, and answers 413 for a
+ * body over the limit.
  *
  * @since 0.1.0
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js"
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 /** Options of {@link serveHttp}. */
 export interface HttpOptions {
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1. Any other address needs a `token`. */
   readonly host?: string | undefined
   /** 0 picks a free port. */
   readonly port: number
   /** The endpoint path, default /mcp. */
   readonly path?: string | undefined
-  /** Largest request body accepted, default 4 MB. */
+  /** Largest request body accepted, default 4 MB; larger ones get 413. */
   readonly maxBodyBytes?: number | undefined
+  /**
+   * The bearer token every request must carry (`Authorization: Bearer <token>`).
+   * Required when `host` is not a loopback address.
+   */
+  readonly token?: string | undefined
+  /**
+   * Origins a browser may call from, besides the server's own
+   * (`http://127.0.0.1:<port>`, `http://localhost:<port>`, ...).
+   */
+  readonly allowedOrigins?: ReadonlyArray<string> | undefined
+  /** Sessions open at once, default 32; one more `initialize` gets 503. */
+  readonly maxSessions?: number | undefined
+  /** A session without a request for this long is closed, default 30 minutes. */
+  readonly sessionIdleMillis?: number | undefined
+  /** The clock sessions age by (milliseconds), default Date.now. */
+  readonly now?: (() => number) | undefined
   readonly log?: ((line: string) => void) | undefined
 }
 
@@ -32,40 +54,95 @@ export interface HttpBinding {
   readonly close: () => Promise<void>
 }
 
+class BodyTooLarge extends Error {}
+
 const readBody = (req: IncomingMessage, max: number): Promise<string> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
     let size = 0
+    let done = false
     req.on("data", (c: Buffer) => {
+      if (done) return
       size += c.length
       if (size > max) {
-        reject(new Error("body too large"))
-        req.destroy()
+        done = true
+        // stop reading; the 413 is written by the caller, then the connection closes
+        req.pause()
+        reject(new BodyTooLarge())
       } else chunks.push(c)
     })
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    req.on("error", reject)
+    req.on("end", () => {
+      if (!done) resolve(Buffer.concat(chunks).toString("utf8"))
+    })
+    req.on("error", (e) => {
+      if (!done) reject(e)
+    })
   })
 
-const jsonError = (res: ServerResponse, status: number, code: number, message: string) => {
+const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) => {
   if (res.headersSent) return
-  res.writeHead(status, { "content-type": "application/json" })
+  res.writeHead(status, { "content-type": "application/json", ...headers })
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }))
 }
 
-const isLoopback = (host: string) => host === "127.0.0.1" || host === "localhost" || host === "::1"
+/** Whether `host` is a loopback address (the only binds allowed without a token). */
+export const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)
+
+const digest = (s: string): Buffer => createHash("sha256").update(s).digest()
+
+/** Constant-time comparison of the presented token with the expected one. */
+const tokenMatches = (presented: string, expected: string): boolean =>
+  timingSafeEqual(digest(presented), digest(expected))
 
 /**
  * Serve MCP over Streamable HTTP at `http://host:port/mcp`. `makeServer` is
  * called once per session; it should close over one shared runtime.
+ * Rejects when `host` is not loopback and no `token` is given.
  */
 export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Promise<HttpBinding> => {
   const host = options.host ?? "127.0.0.1"
   const path = options.path ?? "/mcp"
   const max = options.maxBodyBytes ?? 4_000_000
+  const maxSessions = Math.max(1, options.maxSessions ?? 32)
+  const idleMillis = options.sessionIdleMillis ?? 30 * 60_000
+  const now = options.now ?? Date.now
   const log = options.log ?? (() => undefined)
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>()
-  let allowedHosts: Array<string> | undefined
+  const token = options.token === undefined || options.token === "" ? undefined : options.token
+  const loopback = isLoopback(host)
+  if (!loopback && token === undefined) {
+    return Promise.reject(new Error(`binding ${host} (not loopback) needs a bearer token`))
+  }
+  interface Session {
+    readonly transport: StreamableHTTPServerTransport
+    readonly server: McpServer
+    lastSeen: number
+    active: number
+  }
+  const sessions = new Map<string, Session>()
+  let pending = 0
+  let allowedHosts: ReadonlySet<string> = new Set()
+  let allowedOrigins: ReadonlySet<string> = new Set(options.allowedOrigins ?? [])
+
+  const closeSession = (id: string, session: Session) => {
+    sessions.delete(id)
+    void session.server.close().catch(() => undefined)
+  }
+
+  /**
+   * Close sessions without a request for longer than allowed (a session with a
+   * request in flight is never idle; an open GET stream does not count). A
+   * client of a closed session gets 404 and, as the MCP spec asks, initializes again.
+   */
+  const sweep = () => {
+    const t = now()
+    for (const [id, session] of sessions) {
+      if (session.active === 0 && t - session.lastSeen > idleMillis) {
+        log(`closed session ${id.slice(0, 8)}… after ${Math.round((t - session.lastSeen) / 1000)} s idle`)
+        closeSession(id, session)
+      }
+    }
+  }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost")
@@ -73,34 +150,89 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
       res.writeHead(404, { "content-type": "text/plain" }).end(`Not found. The MCP endpoint is ${path}.`)
       return
     }
+    if (loopback && !allowedHosts.has((req.headers.host ?? "").toLowerCase())) {
+      return jsonError(res, 403, -32000, "Forbidden: Host header not allowed (DNS-rebinding protection)")
+    }
+    const origin = req.headers.origin
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
+      return jsonError(res, 403, -32000, `Forbidden: Origin ${origin} is not allowed`)
+    }
+    if (token !== undefined) {
+      const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1]
+      if (presented === undefined || !tokenMatches(presented, token)) {
+        return jsonError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>", {
+          "www-authenticate": "Bearer realm=\"arxiv-companion-mcp\""
+        })
+      }
+    }
+    sweep()
     const sessionId = req.headers["mcp-session-id"]
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined
+    if (existing !== undefined) existing.lastSeen = now()
+    // a request in flight (a long tool call) keeps its session; an open GET stream alone does not
+    if (existing !== undefined && req.method !== "GET") {
+      existing.active++
+      res.on("close", () => {
+        existing.active--
+        existing.lastSeen = now()
+      })
+    }
     if (req.method === "POST") {
+      const declared = Number(req.headers["content-length"] ?? "0")
+      const tooLarge = () =>
+        jsonError(res, 413, -32600, `Request body too large: at most ${max} bytes`, { connection: "close" })
+      if (declared > max) return tooLarge()
       let body: unknown
       try {
         body = JSON.parse(await readBody(req, max))
-      } catch {
+      } catch (e) {
+        if (e instanceof BodyTooLarge) return tooLarge()
         return jsonError(res, 400, -32700, "Parse error: the body must be JSON-RPC")
       }
       if (existing !== undefined) return existing.transport.handleRequest(req, res, body)
       if (sessionId !== undefined) return jsonError(res, 404, -32001, "Session not found: initialize again")
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, "Bad Request: no session; send initialize first")
+      if (sessions.size + pending >= maxSessions) {
+        return jsonError(
+          res,
+          503,
+          -32000,
+          `Too many sessions (${maxSessions} open): close one (DELETE with its mcp-session-id) or wait for idle ones to expire`,
+          { "retry-after": "60" }
+        )
+      }
+      pending++
+      let counted = true
+      const uncount = () => {
+        if (counted) pending--
+        counted = false
+      }
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server })
-        },
-        ...(allowedHosts === undefined ? {} : { enableDnsRebindingProtection: true, allowedHosts })
+          uncount()
+          sessions.set(id, { transport, server, lastSeen: now(), active: 0 })
+        }
       })
       transport.onclose = () => {
+        uncount()
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
       }
       const server = makeServer()
-      await server.connect(transport)
-      return transport.handleRequest(req, res, body)
+      try {
+        await server.connect(transport)
+        await transport.handleRequest(req, res, body)
+      } finally {
+        uncount()
+      }
+      return
     }
     if (req.method === "GET" || req.method === "DELETE") {
-      if (existing === undefined) return jsonError(res, 400, -32000, "Bad Request: unknown or missing mcp-session-id")
+      if (existing === undefined) {
+        return typeof sessionId === "string"
+          ? jsonError(res, 404, -32001, "Session not found: initialize again")
+          : jsonError(res, 400, -32000, "Bad Request: missing mcp-session-id")
+      }
       return existing.transport.handleRequest(req, res)
     }
     res.writeHead(405, { allow: "GET, POST, DELETE" }).end()
@@ -112,20 +244,33 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
       jsonError(res, 500, -32603, "Internal error")
     })
   })
+  const sweeper = setInterval(sweep, Math.max(1000, Math.min(60_000, Math.floor(idleMillis / 2))))
+  sweeper.unref()
 
   return new Promise((resolve, reject) => {
-    server.once("error", reject)
+    server.once("error", (e) => {
+      clearInterval(sweeper)
+      reject(e)
+    })
     server.listen(options.port, host, () => {
       const address = server.address()
       const port = typeof address === "object" && address !== null ? address.port : options.port
-      if (isLoopback(host)) allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
-      const shownHost = host.includes(":") ? `[${host}]` : host
+      const names = ["127.0.0.1", "localhost", "[::1]"]
+      const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host
+      if (!names.includes(shownHost)) names.push(shownHost)
+      allowedHosts = new Set(names.map((n) => `${n}:${port}`.toLowerCase()))
+      allowedOrigins = new Set([
+        ...allowedOrigins,
+        ...names.flatMap((n) => [`http://${n}:${port}`, `https://${n}:${port}`])
+      ].map((o) => o.toLowerCase().replace(/\/+$/, "")))
       resolve({
         server,
         url: `http://${shownHost}:${port}${path}`,
         close: async () => {
+          clearInterval(sweeper)
           await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)))
           sessions.clear()
+          server.closeAllConnections()
           await new Promise<void>((r) => server.close(() => r()))
         }
       })

@@ -26,14 +26,19 @@ Options:
   --offline          Serve the recorded data (arXiv to April 2017, recorded citations); no network
   --http             Serve Streamable HTTP instead of stdio
   --port N           HTTP port (default 3333; 0 picks a free one)
-  --host H           HTTP address to bind (default 127.0.0.1)
+  --host H           HTTP address to bind (default 127.0.0.1); any other address needs a bearer token
+  --token T          Bearer token HTTP clients must send (better: ARXIV_COMPANION_MCP_TOKEN); without one,
+                     a non-loopback bind generates one and prints it once on stderr
+  --allow-origin O   A browser origin allowed to call the HTTP endpoint (repeatable;
+                     or ARXIV_COMPANION_MCP_ORIGINS, comma-separated)
   --vault DIR        The Obsidian vault run_companion writes into (or ARXIV_COMPANION_VAULT)
   --judge local|llm  The relevance judge (default: llm when configured, else local)
   --no-cache         Do not keep live responses on disk
   -h, --help         Show this help
   -v, --version      Show the version
 
-Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_OFFLINE=true, and the adapters' own
+Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_OFFLINE=true, ARXIV_COMPANION_MCP_TOKEN,
+ARXIV_COMPANION_MCP_ORIGINS, and the adapters' own
 (ARXIV_API_URL, OPENALEX_API_KEY, OPENROUTER_API_KEY / LLM_BASE_URL, OBSIDIAN_MCP_URL, ...).
 `
 
@@ -52,6 +57,8 @@ const parse = () => {
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
+        token: { type: "string" },
+        "allow-origin": { type: "string", multiple: true },
         vault: { type: "string" },
         judge: { type: "string" },
         "no-cache": { type: "boolean" },
@@ -91,15 +98,39 @@ const main = async () => {
   let close: () => Promise<void>
   let runtime: { dispose: () => Promise<void>; warm: () => Promise<void> } | undefined
   if (args.http === true) {
-    const [{ serveHttp }, { makeMcpServer }, { lazyRuntime }] = await Promise.all([
+    const [{ isLoopback, serveHttp }, { makeMcpServer }, { lazyRuntime }, { randomBytes }] = await Promise.all([
       import("./http.js"),
       import("./server.js"),
-      import("./runtime.js")
+      import("./runtime.js"),
+      import("node:crypto")
     ])
     const rt = lazyRuntime(setup)
     runtime = rt
-    const binding = await serveHttp(() => makeMcpServer(rt, { offline }), { host: args.host, port, log: stderr })
-    stderr(`listening on ${binding.url}${offline ? " (offline)" : ""}`)
+    const host = args.host ?? "127.0.0.1"
+    let token = args.token ?? (process.env["ARXIV_COMPANION_MCP_TOKEN"]?.trim() || undefined)
+    if (!isLoopback(host)) {
+      stderr(
+        `warning: serving on ${host}, reachable from other machines. Every request needs the bearer token; ` +
+          "run_companion writes into the vault and live calls spend your API keys. Prefer 127.0.0.1 behind an " +
+          "authenticating TLS proxy."
+      )
+      if (token === undefined) {
+        token = randomBytes(32).toString("base64url")
+        stderr(`generated a bearer token for this run (shown once): Authorization: Bearer ${token}`)
+      }
+    }
+    const origins = [
+      ...(args["allow-origin"] ?? []),
+      ...(process.env["ARXIV_COMPANION_MCP_ORIGINS"] ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "")
+    ]
+    const binding = await serveHttp(() => makeMcpServer(rt, { offline }), {
+      host,
+      port,
+      token,
+      allowedOrigins: origins,
+      log: stderr
+    })
+    stderr(`listening on ${binding.url}${offline ? " (offline)" : ""}${token === undefined ? "" : " (bearer token required)"}`)
     close = binding.close
   } else {
     // answer initialize now, from static data; the SDK and the tools load meanwhile
