@@ -1,6 +1,7 @@
 /**
  * Human-readable output of the CLI.
  */
+import { CHANNEL_LABELS } from "../core/channels.js"
 import type { CompanionReportData } from "../promise.js"
 
 const num = (n: number, d = 2) => n.toFixed(d)
@@ -13,20 +14,28 @@ export const renderReport = (r: CompanionReportData): string => {
   lines.push(`Concept note: ${r.note.title} (${r.note.path})`)
   lines.push(`Keywords: ${r.keywords.join(", ")}`)
   lines.push(`arXiv query: ${r.query}`)
+  if (r.citedQuery !== undefined) lines.push(`Most-cited search: ${r.citedQuery}`)
   lines.push(`${r.candidates.length} candidates, ${kept.length} kept.`)
   lines.push("")
   r.survivors.forEach((id, i) => {
     const c = byId.get(id)!
     const impact = c.impact.status === "unknown"
-      ? "impact unknown"
+      ? c.impact.exempt ? `new paper (${num(c.impact.ageYears, 1)} y as of ${c.impact.asOf}), no count needed` : "impact unknown"
       : `${num(c.impact.citationsPerYear ?? 0, 1)} citations/year`
     lines.push(`${i + 1}. ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${id}, ${c.paper.published})`)
     lines.push(`   relevance ${num(c.judgement.relevance)} · novelty ${num(c.judgement.novelty)} · ${impact}`)
+    lines.push(`   found by: ${(c.foundBy ?? ["arxiv-search"]).map((ch) => CHANNEL_LABELS[ch]).join(" + ")}`)
     const f = r.foundations.find((x) => x.arxivId === id)
     if (f !== undefined && f.citations.length > 0) {
       lines.push(`   builds on: ${f.citations.map((x) => `${x.title} (${x.citedByCount} citations)`).join("; ")}`)
     }
   })
+  if (r.alreadyInNote.length > 0) {
+    lines.push("", "Already in your note (not recommended again):")
+    for (const n of r.alreadyInNote) {
+      lines.push(`  - ${n.title === undefined ? "" : `${n.title.replace(/\s+/g, " ")} `}(arXiv:${n.arxivId}), named as ${n.mention}`)
+    }
+  }
   const dropped = r.candidates.filter((c) => !c.decision.kept)
   if (dropped.length > 0) {
     lines.push("", "Dropped:")

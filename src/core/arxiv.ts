@@ -34,6 +34,18 @@ export const parseArxivId = (input: string): ArxivId | undefined => {
   return undefined
 }
 
+/**
+ * The month a paper was first submitted, from its id (`1706.03762` →
+ * 2017-06-01, `hep-th/9901001` → 1999-01-01): exact to the month, no lookup.
+ */
+export const firstVersionFromId = (arxivId: string): string | undefined => {
+  const m = /^(\d{2})(\d{2})\.\d{4,5}$/.exec(arxivId) ?? /\/(\d{2})(\d{2})\d{3}$/.exec(arxivId)
+  if (m === null) return undefined
+  const yy = Number(m[1])
+  const year = yy >= 91 ? 1900 + yy : 2000 + yy
+  return `${year}-${m[2]}-01`
+}
+
 /** The arXiv abstract page of a paper. */
 export const absUrl = (arxivId: string): string => `https://arxiv.org/abs/${arxivId}`
 

@@ -11,7 +11,8 @@
  */
 import { absUrl } from "./arxiv.js"
 import { splitFrontmatter } from "./keywords.js"
-import type { CompanionOptions, Foundations, ImpactSource, NoteRef, ScoredPaper } from "./models.js"
+import { CHANNEL_LABELS } from "./channels.js"
+import type { CompanionOptions, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 
 const BEGIN = /^%% arxiv-companion:begin ([0-9a-f]{8}) %%$/m
 const END = "%% arxiv-companion:end %%"
@@ -84,6 +85,10 @@ export interface RelatedNoteInput {
   readonly impactSource: ImpactSource | undefined
   /** The date papers without a count were aged at, when it is the recording date of the data (offline), not today. */
   readonly impactAsOf?: string | undefined
+  /** The most-cited search (second channel), when it ran. */
+  readonly citedQuery?: string | undefined
+  /** Papers the note already names. */
+  readonly alreadyInNote?: ReadonlyArray<NamedInNote> | undefined
   readonly candidates: ReadonlyArray<ScoredPaper>
   readonly survivors: ReadonlyArray<ScoredPaper>
   readonly foundations: ReadonlyArray<Foundations>
@@ -128,6 +133,15 @@ const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
   return lines
 }
 
+/** How a note names a paper, for the reader. */
+const MENTION_LABELS: Record<NamedInNote["mention"], string> = {
+  "arxiv-id": "arXiv id",
+  "arxiv-url": "arXiv link",
+  doi: "arXiv DOI",
+  title: "title",
+  link: "[[link]]"
+}
+
 /** A relevant candidate that was dropped only because no citation count was recorded for it. */
 export const relevantImpactUnknown = (s: ScoredPaper, relevanceThreshold: number): boolean =>
   !s.decision.kept && s.impact.status === "unknown" && !s.impact.pass && s.judgement.relevance >= relevanceThreshold
@@ -157,6 +171,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   lines.push(`> [!info] Papers related to [[${source.title}]]`)
   lines.push(`> Keywords taken from [[${source.title}]]: ${input.keywords.join(", ")}`)
   lines.push(`> arXiv query: \`${input.query}\``)
+  if (input.citedQuery !== undefined) lines.push(`> Most-cited search: \`${input.citedQuery.replace(/`/g, "'")}\``)
   lines.push(
     `> ${input.candidates.length} candidates judged by ${input.judge}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
   )
@@ -176,10 +191,23 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push(`- Authors: ${p.authors.join(", ")}`)
     lines.push(`- Relevance: ${num(s.judgement.relevance)} · Novelty: ${num(s.judgement.novelty)}`)
     lines.push(`- Impact: ${impactLine(s)}`)
+    if (s.foundBy !== undefined) lines.push(`- Found by: ${s.foundBy.map((c) => CHANNEL_LABELS[c]).join(" · ")}`)
     lines.push(`- Why: ${s.judgement.rationale.replace(/\s+/g, " ")}`)
     lines.push(...foundationLines(input.foundations.find((f) => f.arxivId === p.arxivId)))
     lines.push("")
   })
+  const named = input.alreadyInNote ?? []
+  if (named.length > 0) {
+    lines.push("## Already in your note", "")
+    lines.push("_Papers your note names; they are not recommended again._", "")
+    for (const n of named) {
+      const label = n.title === undefined ? `arXiv ${n.arxivId}` : n.title.replace(/\s+/g, " ")
+      lines.push(`- [${label}](${absUrl(n.arxivId)}) — named as ${MENTION_LABELS[n.mention]}: ${n.text.replace(/`/g, "'")}`)
+      const f = input.foundations.find((x) => x.arxivId === n.arxivId)
+      if (f !== undefined && f.status !== "not-recorded") lines.push(...foundationLines(f).map((l) => `  ${l}`))
+    }
+    lines.push("")
+  }
   const unrecorded = input.candidates.filter((c) => relevantImpactUnknown(c, options.relevanceThreshold))
   if (unrecorded.length > 0) {
     lines.push("## Relevant, impact not recorded", "")

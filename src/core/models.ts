@@ -84,12 +84,28 @@ export const Decision = Schema.Struct({
 })
 export type Decision = typeof Decision.Type
 
+/** The channel that found a candidate: the arXiv search, or the most cited works on the note's phrases. */
+export const Channel = Schema.Literal("arxiv-search", "most-cited")
+
 /** A candidate with its judgement, impact and the decision taken on it. */
 export class ScoredPaper extends Schema.Class<ScoredPaper>("ScoredPaper")({
   paper: Paper,
   judgement: Judgement,
   impact: ImpactAssessment,
-  decision: Decision
+  decision: Decision,
+  /** The channels that found it (absent: the arXiv search alone). */
+  foundBy: Schema.optional(Schema.Array(Channel))
+}) {}
+
+/** A paper the concept note already names, and how it names it. Never recommended as new. */
+export class NamedInNote extends Schema.Class<NamedInNote>("NamedInNote")({
+  arxivId: Schema.String,
+  /** The title, when one of the channels found the paper. */
+  title: Schema.optional(Schema.String),
+  /** How the note names it. */
+  mention: Schema.Literal("arxiv-id", "arxiv-url", "doi", "title", "link"),
+  /** What the note wrote (one line). */
+  text: Schema.String
 }) {}
 
 /** One of the well-established works a survivor builds on. */
@@ -208,8 +224,12 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   /** Why each keyword was chosen, in the order of `keywords`. */
   keywordEvidence: Schema.Array(KeywordEvidence),
   query: Schema.String,
+  /** The most-cited search (second channel), as the citation service ran it; absent when it was not run. */
+  citedQuery: Schema.optional(Schema.String),
   options: CompanionOptions,
   candidates: Schema.Array(ScoredPaper),
+  /** Papers the note already names (by id, URL, arXiv DOI, title or [[link]]); not among the candidates. */
+  alreadyInNote: Schema.Array(NamedInNote),
   survivors: Schema.Array(Schema.String),
   foundations: Schema.Array(Foundations),
   written: Schema.Struct({

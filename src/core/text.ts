@@ -62,3 +62,18 @@ export const shorten = (title: string, max: number): string => {
   const space = cut.lastIndexOf(" ")
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/u, "")}…`
 }
+
+/**
+ * Key phrases made safe for a search service: words only (see `words`), each
+ * phrase once, empty ones dropped, at most `max`. Both citation adapters send
+ * or match exactly these.
+ */
+export const searchPhrases = (phrases: ReadonlyArray<string>, max = 8): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const p of phrases) {
+    const clean = words(p).join(" ")
+    if (clean !== "" && !out.includes(clean)) out.push(clean)
+    if (out.length >= max) break
+  }
+  return out
+}

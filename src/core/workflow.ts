@@ -6,6 +6,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { buildSearchQuery, keywordQuery } from "./arxiv.js"
+import { bareId, mergeChannels } from "./channels.js"
 import { mergeNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
 import {
   type CompanionError,
@@ -23,9 +24,11 @@ import {
   type Foundations,
   KeywordEvidence,
   type Impact,
+  NamedInNote,
   type PortCalls,
   ScoredPaper
 } from "./models.js"
+import { findPaperMentions, matchNamedPapers } from "./namedPapers.js"
 import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js"
 import { ArxivPort } from "./ports/ArxivPort.js"
 import { LlmJudgePort } from "./ports/LlmJudgePort.js"
@@ -48,6 +51,11 @@ export interface RunHooks {
 }
 
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
+
+/** How many of the note's keywords (most informative first) the most-cited channel searches for. */
+const CITED_PHRASES = 4
+/** How many of the most cited works on those phrases join the candidates. */
+const CITED_LIMIT = 20
 
 /**
  * Run the companion for one prompt. Reads the clock for "today"; touches the
@@ -96,32 +104,48 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   }
   yield* progress({ _tag: "Keywords", keywords: keywords.map((k) => k.term) })
 
-  // 4. search arXiv
+  // 4. search arXiv and, side by side, the most cited works with an arXiv location on the
+  // note's key phrases (the second channel); merged, each paper once, labelled by channel
   const query = keywordQuery(keywords)
-  calls.arxiv++
-  const found = yield* arxiv.search({
-    query,
-    categories: options.categories,
-    since: options.since,
-    maxResults: options.maxResults,
-    sortBy: "relevance"
+  const searching = Effect.suspend(() => {
+    calls.arxiv++
+    return arxiv.search({
+      query,
+      categories: options.categories,
+      since: options.since,
+      maxResults: options.maxResults,
+      sortBy: "relevance"
+    })
   })
-  const candidates = found.papers
+  const citedPhrases = keywords.slice(0, CITED_PHRASES).map((k) => k.term)
+  const citing = citedPhrases.length === 0 ? Effect.succeed(undefined) : Effect.suspend(() => {
+    calls.openalex++
+    return openalex.mostCitedArxivWorks({ phrases: citedPhrases, limit: CITED_LIMIT })
+  })
+  const [found, cited] = yield* Effect.all([searching, citing], { concurrency: 2 })
+  const merged = mergeChannels(found.papers, cited?.papers ?? [])
+
+  // papers the note already names are listed as such, never recommended as new
+  const named = matchNamedPapers(findPaperMentions(text), merged.papers, note.title)
+  const namedIds = new Set(named.map((n) => n.arxivId))
+  const candidates = merged.papers.filter((p) => !namedIds.has(p.arxivId))
   yield* progress({ _tag: "Searched", candidates: candidates.length })
 
-  // 5. impact for all candidates in one batched call, and the judge, side by side
-  const ids = candidates.map((p) => p.arxivId)
-  let impactSource: Impact["source"] | undefined
+  // 5. impact for the candidates the most-cited channel did not bring one for, and for the
+  // papers the note names (their reference lists seed "builds on"), in one batched call; the
+  // judge side by side
+  const impacts = new Map<string, Impact>(merged.impacts)
+  const ids = [...candidates.map((p) => p.arxivId).filter((id) => !impacts.has(id)), ...namedIds]
+  let impactSource: Impact["source"] | undefined = cited?.papers[0]?.impact.source
   // the date a paper without a count is aged at: the recording date of offline data, else today
   let impactAsOf: string | undefined
-  const impacts = new Map<string, Impact>()
   const impactLookup = ids.length === 0 ? Effect.void : Effect.suspend(() => {
     calls.openalex++
     return openalex.worksByArxivIds(ids)
   }).pipe(Effect.map((lookup) => {
     impactSource = lookup.source
     impactAsOf = lookup.asOf
-    for (const impact of lookup.impacts) impacts.set(impact.arxivId, impact)
+    for (const impact of lookup.impacts) impacts.set(bareId(impact.arxivId), impact)
   }))
   const judging = candidates.length === 0 ? Effect.succeed([]) : Effect.suspend(() => {
     calls.judge++
@@ -142,13 +166,21 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const scored = candidates.map((paper) => {
     const judgement = judged.get(paper.arxivId)!
     const impact = assessImpact(paper.published, impacts.get(paper.arxivId), impactAsOf ?? today, options)
-    return new ScoredPaper({ paper, judgement, impact, decision: decide(judgement, impact, options) })
+    const foundBy = merged.channels.get(paper.arxivId)
+    return new ScoredPaper({
+      paper,
+      judgement,
+      impact,
+      decision: decide(judgement, impact, options),
+      ...(foundBy === undefined ? {} : { foundBy })
+    })
   })
   const kept = selectSurvivors(scored)
   yield* progress({ _tag: "Judged", kept: kept.length })
 
-  // 7. foundational citations of the survivors, batched in one call
-  const refsOf = new Map(kept.map((s) => [s.paper.arxivId, impacts.get(s.paper.arxivId)?.referencedWorks]))
+  // 7. foundational citations of the survivors and of the papers the note names, batched in one call
+  const founded = [...kept.map((s) => s.paper.arxivId), ...named.map((n) => n.arxivId)]
+  const refsOf = new Map(founded.map((id) => [id, impacts.get(id)?.referencedWorks]))
   const allRefs = [...new Set([...refsOf.values()].flatMap((r) => r ?? []))]
   const resolved = new Map<string, import("./models.js").Work>()
   if (allRefs.length > 0) {
@@ -156,17 +188,26 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     const works = yield* openalex.worksByIds(allRefs)
     for (const w of works.works) resolved.set(w.openalexId, w)
   }
-  const foundations: Array<Foundations> = kept.map((s) => {
-    const refs = refsOf.get(s.paper.arxivId)
-    if (refs === undefined) return { arxivId: s.paper.arxivId, status: "not-recorded", citations: [], unresolved: [] }
-    if (refs.length === 0) return { arxivId: s.paper.arxivId, status: "no-references", citations: [], unresolved: [] }
+  const foundations: Array<Foundations> = founded.map((arxivId) => {
+    const refs = refsOf.get(arxivId)
+    if (refs === undefined) return { arxivId, status: "not-recorded", citations: [], unresolved: [] }
+    if (refs.length === 0) return { arxivId, status: "no-references", citations: [], unresolved: [] }
     const works = refs.flatMap((id) => resolved.get(id) ?? [])
     return {
-      arxivId: s.paper.arxivId,
+      arxivId,
       status: "found",
       citations: rankFoundational(works, options.foundational),
       unresolved: refs.filter((id) => !resolved.has(id))
     }
+  })
+  const alreadyInNote = named.map((n) => {
+    const title = merged.papers.find((p) => p.arxivId === n.arxivId)?.title
+    return new NamedInNote({
+      arxivId: n.arxivId,
+      ...(title === undefined ? {} : { title }),
+      mention: n.mention.kind,
+      text: n.mention.text
+    })
   })
 
   // 8. compose and write beside the source note, never onto it
@@ -182,6 +223,8 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     judge: judge.name,
     impactSource,
     impactAsOf,
+    citedQuery: cited?.query,
+    alreadyInNote,
     candidates: scored,
     survivors: kept,
     foundations
@@ -239,8 +282,10 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       reason: k.reason
     })),
     query: buildSearchQuery(query, options.categories, options.since),
+    ...(cited === undefined ? {} : { citedQuery: cited.query }),
     options,
     candidates: scored,
+    alreadyInNote,
     survivors: kept.map((s) => s.paper.arxivId),
     foundations,
     written,

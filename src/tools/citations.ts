@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { firstVersionFromId } from "../core/arxiv.js"
 import { Clock, Effect } from "effect"
 import { DataNotRecorded, PaperNotFound } from "../core/errors.js"
 import { extractKeywords } from "../core/keywords.js"
@@ -122,17 +123,8 @@ export const findFoundationalCitations = Effect.fn("Tools.findFoundationalCitati
   } satisfies FoundationalResult
 })
 
-/**
- * The month a paper was first submitted, from its id (`1706.03762` →
- * 2017-06-01, `hep-th/9901001` → 1999-01-01): exact to the month, no lookup.
- */
-export const firstVersionFromId = (arxivId: string): string | undefined => {
-  const m = /^(\d{2})(\d{2})\.\d{4,5}$/.exec(arxivId) ?? /\/(\d{2})(\d{2})\d{3}$/.exec(arxivId)
-  if (m === null) return undefined
-  const yy = Number(m[1])
-  const year = yy >= 91 ? 1900 + yy : 2000 + yy
-  return `${year}-${m[2]}-01`
-}
+/** The month a paper was first submitted, from its id (see `core/arxiv.ts`). */
+export { firstVersionFromId }
 
 /** Arguments of {@link scorePaperRelevance}. */
 export interface ScoreRelevanceInput {

@@ -59,9 +59,11 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
         rationale: c.judgement.rationale,
         builds_on: (foundations.get(id)?.citations ?? []).map((f) =>
           `${f.title === "" ? f.openalexId : f.title} (cited by ${f.citedByCount})`
-        )
+        ),
+        found_by: c.foundBy ?? ["arxiv-search"]
       }]
     }),
+    already_in_note: report.alreadyInNote.map((n) => ({ arxiv_id: n.arxivId, title: n.title ?? null, named_as: n.mention })),
     dropped: report.candidates
       .filter((c) => !c.decision.kept)
       .map((c) => ({ arxiv_id: c.paper.arxivId, reasons: c.decision.reasons }))

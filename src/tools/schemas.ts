@@ -180,7 +180,15 @@ export const CompanionResult = Schema.Struct({
     citations_per_year: Schema.NullOr(Schema.Number),
     rationale: Schema.String,
     /** "Title (cited by N)" of its foundational citations. */
-    builds_on: Schema.Array(Schema.String)
+    builds_on: Schema.Array(Schema.String),
+    /** The channels that found it: "arxiv-search" and/or "most-cited". */
+    found_by: Schema.Array(Schema.String)
+  })),
+  /** Papers the note already names (never recommended again), and how it names them. */
+  already_in_note: Schema.Array(Schema.Struct({
+    arxiv_id: Schema.String,
+    title: Schema.NullOr(Schema.String),
+    named_as: Schema.String
   })),
   dropped: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, reasons: Schema.Array(Schema.String) }))
 })

@@ -175,3 +175,46 @@ describe("FixtureOpenAlex.worksByIds", () => {
       assert.strictEqual(e._tag, "InvalidArgument")
     }))
 })
+
+describe("FixtureOpenAlex.mostCitedArxivWorks", () => {
+  it.scoped("the corpus papers holding a phrase, most cited first, with their metadata and one source per count", () =>
+    Effect.gen(function*() {
+      const openalex = yield* port()
+      const r = yield* openalex.mostCitedArxivWorks({ phrases: ["Generative Adversarial"], limit: 5 })
+      assert.include(r.query, `"generative adversarial"`)
+      assert.deepStrictEqual(r.papers.map((p) => p.paper.arxivId), ["1406.2661", "1511.06434", "1609.04802", "1411.1784", "1606.03498"])
+      const counts = r.papers.map((p) => p.impact.citationCount)
+      assert.deepStrictEqual(counts, [...counts].sort((a, b) => b - a))
+      const gan = r.papers[0]!
+      assert.strictEqual(gan.paper.title, "Generative Adversarial Networks")
+      assert.strictEqual(gan.paper.published, "2014-06-10")
+      assert.include(gan.paper.authors, "Ian J. Goodfellow")
+      assert.isAbove(gan.paper.abstract.length, 100)
+      assert.deepStrictEqual([gan.impact.citationCount, gan.impact.source.name, gan.impact.source.recordedOn], [38922, "Semantic Scholar", "2024-02-15"])
+      for (const p of r.papers) assert.match(`${p.paper.title} ${p.paper.abstract}`.toLowerCase(), /generative adversarial/)
+    }))
+
+  it.scoped("any phrase matches (OR), in the title or the abstract, and the counts follow the chosen source", () =>
+    Effect.gen(function*() {
+      const all = yield* (yield* port()).mostCitedArxivWorks({ phrases: ["word embeddings", "word vectors"], limit: 3 })
+      // word2vec is counted only by Google Scholar 2025 (Paper Copilot)
+      assert.deepStrictEqual(all.papers.map((p) => [p.paper.arxivId, p.impact.source.name]), [
+        ["1301.3781", "Google Scholar via Paper Copilot"],
+        ["1408.5882", "Semantic Scholar"],
+        ["1607.04606", "Semantic Scholar"]
+      ])
+      const s2 = yield* (yield* port({ citations: "semantic-scholar" })).mostCitedArxivWorks({ phrases: ["word embeddings", "word vectors"], limit: 3 })
+      assert.notInclude(s2.papers.map((p) => p.paper.arxivId), "1301.3781")
+      assert.isTrue(s2.papers.every((p) => p.impact.source.name === "Semantic Scholar"))
+    }))
+
+  it.scoped("no usable phrase finds nothing; a limit outside 1..100 is refused", () =>
+    Effect.gen(function*() {
+      const openalex = yield* port()
+      assert.deepStrictEqual((yield* openalex.mostCitedArxivWorks({ phrases: [], limit: 5 })).papers, [])
+      assert.deepStrictEqual((yield* openalex.mostCitedArxivWorks({ phrases: ["  ", "\"()*"], limit: 5 })).papers, [])
+      assert.deepStrictEqual((yield* openalex.mostCitedArxivWorks({ phrases: ["qwxzqv plorb"], limit: 5 })).papers, [])
+      const e = failure(yield* Effect.exit(openalex.mostCitedArxivWorks({ phrases: ["attention"], limit: 0 })))
+      assert.strictEqual(e._tag, "InvalidArgument")
+    }))
+})

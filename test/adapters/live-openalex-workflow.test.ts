@@ -49,16 +49,24 @@ describe("runCompanion over the live adapters", () => {
       const run = runCompanion(`Find papers related to my "Neural Machine Translation" note`, options).pipe(Effect.provide(ports))
       const report = yield* run
 
-      assert.strictEqual(report.candidates.length, 10)
+      // the arXiv search's 10, and what the most-cited channel found beyond them
+      const searched = report.candidates.filter((c) => c.foundBy?.includes("arxiv-search"))
+      assert.strictEqual(searched.length, 10)
       assert.strictEqual(arxiv.requests.length, 1)
       assert.strictEqual(llm.completions().length, 1)
+      const citedRequests = openalex.requests.filter((r) => r.params["search"] !== undefined)
       const impactRequests = openalex.requests.filter((r) => r.params["filter"]?.startsWith("doi:"))
       const referenceRequests = openalex.requests.filter((r) => r.params["filter"]?.startsWith("openalex:"))
+      assert.strictEqual(citedRequests.length, 1)
       assert.strictEqual(impactRequests.length, 1)
-      assert.strictEqual(impactRequests[0]!.params["filter"]!.split("|").length, report.candidates.length)
+      // impact is asked only for the candidates the most-cited channel did not bring a count for
+      const counted = report.candidates.filter((c) => c.foundBy?.includes("most-cited")).map((c) => c.paper.arxivId)
+      assert.isAbove(counted.length, 0)
+      assert.strictEqual(impactRequests[0]!.params["filter"]!.split("|").length, report.candidates.length - counted.length)
+      for (const id of counted) assert.notInclude(impactRequests[0]!.params["filter"]!, `arxiv.${id}`)
       assert.strictEqual(referenceRequests.length, 1)
-      // 10 candidates: 4 upstream calls in all (arXiv 1, OpenAlex 2, judge 1)
-      assert.strictEqual(arxiv.requests.length + openalex.requests.length + llm.completions().length, 4)
+      // 5 upstream calls in all (arXiv 1, OpenAlex 3, judge 1)
+      assert.strictEqual(arxiv.requests.length + openalex.requests.length + llm.completions().length, 5)
 
       // GNMT is among the candidates with its live OpenAlex count
       const gnmt = report.candidates.find((c) => c.paper.arxivId === "1609.08144")
@@ -75,6 +83,6 @@ describe("runCompanion over the live adapters", () => {
       yield* run
       assert.strictEqual(arxiv.requests.length, 1)
       assert.strictEqual(llm.completions().length, 1)
-      assert.strictEqual(openalex.requests.length, 1 + referenceRequests.length)
+      assert.strictEqual(openalex.requests.length, 3)
     }))
 })

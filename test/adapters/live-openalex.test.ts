@@ -152,6 +152,56 @@ describe("LiveOpenAlex.worksByIds", () => {
     }))
 })
 
+describe("LiveOpenAlex.mostCitedArxivWorks", () => {
+  it.scopedLive("one works search, arXiv-only, sorted by citations, with the metadata the judge needs", () =>
+    Effect.gen(function*() {
+      const standIn = yield* openAlexStandIn()
+      const openalex = yield* port(standIn)
+      const r = yield* openalex.mostCitedArxivWorks({
+        phrases: ["Word Embeddings", "distributed representations", "translation", "word embeddings"],
+        limit: 10
+      })
+      assert.strictEqual(standIn.worksRequests().length, 1)
+      const sent = standIn.worksRequests()[0]!
+      assert.strictEqual(sent.path, "/works")
+      // phrases quoted, OR-ed, each once; only works arXiv lists; most cited first; per_page = the limit
+      assert.strictEqual(sent.params["search"], `"word embeddings" OR "distributed representations" OR translation`)
+      assert.strictEqual(sent.params["filter"], "indexed_in:arxiv")
+      assert.strictEqual(sent.params["sort"], "cited_by_count:desc")
+      assert.strictEqual(sent.params["per_page"], "10")
+      for (const f of ["abstract_inverted_index", "authorships", "locations", "cited_by_count", "referenced_works"]) {
+        assert.include(sent.params["select"]!.split(","), f)
+      }
+      assert.strictEqual(sent.status, 200)
+
+      assert.deepStrictEqual(r.papers.map((p) => p.paper.arxivId), ["1310.4546", "1609.08144", "1806.03537"])
+      const counts = r.papers.map((p) => p.impact.citationCount)
+      assert.deepStrictEqual(counts, [18057, 5625, 144])
+      const [w2v, gnmt] = r.papers
+      // word2vec's merged record carries another DOI and the year 2025: the arXiv id comes from its
+      // locations and the date from the id, never from the merged record
+      assert.strictEqual(w2v!.paper.published, "2013-10-01")
+      assert.strictEqual(w2v!.impact.openalexId, "W2153579005")
+      assert.match(w2v!.paper.abstract, /^The recently introduced continuous Skip-gram model/)
+      assert.include(w2v!.paper.authors, "Tomáš Mikolov")
+      // GNMT's record is the preprint's own (arXiv DOI): its date is arXiv's
+      assert.strictEqual(gnmt!.paper.published, "2016-09-26")
+      assert.strictEqual(gnmt!.paper.title, "Google's Neural Machine Translation System: Bridging the Gap between Human and Machine Translation")
+      assert.strictEqual(gnmt!.impact.source.name, "OpenAlex")
+      assert.deepStrictEqual(gnmt!.impact.referencedWorks, ["W1968594024", "W2121879602", "W2964121744", "W2251743902"])
+    }))
+
+  it.scopedLive("sends nothing for no usable phrase or a limit outside 1..100", () =>
+    Effect.gen(function*() {
+      const standIn = yield* openAlexStandIn()
+      const openalex = yield* port(standIn)
+      assert.deepStrictEqual((yield* openalex.mostCitedArxivWorks({ phrases: ["", " ()\"*"], limit: 5 })).papers, [])
+      const bad = yield* Effect.exit(openalex.mostCitedArxivWorks({ phrases: ["attention"], limit: 101 }))
+      assert.isTrue(Exit.isFailure(bad))
+      assert.strictEqual(standIn.worksRequests().length, 0)
+    }))
+})
+
 describe("LiveOpenAlex faults", () => {
   it.scopedLive("429 with Retry-After, 503, a truncated body and a reset are retried until an answer", () =>
     Effect.gen(function*() {

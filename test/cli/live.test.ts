@@ -43,6 +43,9 @@ describe("arxiv-companion run, live, against loopback stand-ins", () => {
     const vault = join(work, "vault")
     cpSync(join(root, "examples", "vault"), vault, { recursive: true })
     rmSync(join(vault, "Transformers Concept Note — Related Papers.md"), { force: true })
+    // the student names a paper by its arXiv link: it is listed as already in the note and seeds "builds on"
+    const concept = join(vault, "Transformers Concept Note.md")
+    writeFileSync(concept, `${readFileSync(concept, "utf8")}- GNMT: https://arxiv.org/abs/1609.08144v2\n`)
     const env = {
       ARXIV_API_URL: arxiv.url,
       ARXIV_COMPANION_CONTACT: "tests@example.org",
@@ -58,8 +61,32 @@ describe("arxiv-companion run, live, against loopback stand-ins", () => {
     expect(cold.code).toBe(0)
     const report = JSON.parse(cold.stdout)
     expect(report.candidates.length).toBeGreaterThan(0)
-    expect(report.calls.arxiv).toBe(1)
-    expect(arxiv.requests.length).toBe(1)
+    // the request budget of a cold run: at most 2 to arXiv and 3 to OpenAlex
+    expect(arxiv.requests.length).toBeLessThanOrEqual(2)
+    expect(report.calls.arxiv).toBe(arxiv.requests.length)
+    expect(openalex.requests.length).toBeLessThanOrEqual(3)
+    // the second channel: one works search for the note's key phrases, arXiv-only, most cited first
+    const citedSearches = openalex.requests.filter((r) => r.params["search"] !== undefined)
+    expect(citedSearches.length).toBe(1)
+    expect(citedSearches[0]!.params["filter"]).toBe("indexed_in:arxiv")
+    expect(citedSearches[0]!.params["sort"]).toBe("cited_by_count:desc")
+    expect(report.citedQuery).toContain(citedSearches[0]!.params["search"])
+    // every candidate says which channel found it; the named paper is not one of them
+    for (const c of report.candidates) expect(c.foundBy.length).toBeGreaterThan(0)
+    expect(report.candidates.map((c: { paper: { arxivId: string } }) => c.paper.arxivId)).not.toContain("1609.08144")
+    expect(report.alreadyInNote).toContainEqual({
+      arxivId: "1609.08144",
+      title: "Google's Neural Machine Translation System: Bridging the Gap between Human and Machine Translation",
+      mention: "arxiv-url",
+      text: "https://arxiv.org/abs/1609.08144v2"
+    })
+    // the demo note names Bahdanau et al. by its title in italics: found by a channel, it is recognised too
+    expect(report.alreadyInNote).toContainEqual(expect.objectContaining({ arxivId: "1409.0473", mention: "title" }))
+    for (const n of report.alreadyInNote) {
+      expect(report.candidates.map((c: { paper: { arxivId: string } }) => c.paper.arxivId)).not.toContain(n.arxivId)
+    }
+    // its recorded references were looked up with the survivors' (one works batch)
+    expect(report.foundations.find((f: { arxivId: string }) => f.arxivId === "1609.08144")?.status).toBe("found")
     expect(arxiv.requests[0]!.headers["user-agent"]).toContain("tests@example.org")
     expect(llm.completions().length).toBeGreaterThan(0)
     // impact for every candidate in one batched OpenAlex request (+ one for references when a survivor has some)
@@ -67,6 +94,8 @@ describe("arxiv-companion run, live, against loopback stand-ins", () => {
     expect(impactRequests.length).toBe(1)
     const note = readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8")
     expect(note).toContain("[[Transformers Concept Note]]")
+    expect(note).toContain("## Already in your note")
+    expect(note).toContain("> Most-cited search: ")
     expect(note).toContain("judge: \"scripted-judge")
     expect(note).not.toContain("test-key")
 

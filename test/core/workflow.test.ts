@@ -9,14 +9,14 @@ import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import { absUrl } from "../../src/core/arxiv.js"
 import { findBlock } from "../../src/core/compose.js"
 import { NotEnoughInformation, NoteNotFound } from "../../src/core/errors.js"
-import { type Impact, type ImpactSource, Judgement, NoteRef, type Paper } from "../../src/core/models.js"
+import { Impact, type ImpactSource, Judgement, NoteRef, Paper } from "../../src/core/models.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import { LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
-import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
+import { type CitedPaper, OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { VaultPort } from "../../src/core/ports/VaultPort.js"
 import { ageInYears } from "../../src/core/rules.js"
 import { runCompanion } from "../../src/core/workflow.js"
-import { landmarks, openalexImpacts, openalexSource, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
+import { landmark, landmarks, openalexImpacts, openalexSource, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
 
 // ---------------------------------------------------------------------------
 // In-test ports: each records every call it receives
@@ -27,12 +27,13 @@ interface Calls {
   readonly getPapers: Array<ReadonlyArray<string>>
   readonly impacts: Array<ReadonlyArray<string>>
   readonly works: Array<ReadonlyArray<string>>
+  readonly cited: Array<ReadonlyArray<string>>
   readonly judge: Array<ReadonlyArray<string>>
   readonly vault: Array<string>
   readonly writes: Array<readonly [string, string]>
 }
 
-const newCalls = (): Calls => ({ search: [], getPapers: [], impacts: [], works: [], judge: [], vault: [], writes: [] })
+const newCalls = (): Calls => ({ search: [], getPapers: [], impacts: [], works: [], cited: [], judge: [], vault: [], writes: [] })
 
 /** Terms of an `all:` keyword query, lower-cased. */
 const queryTerms = (query: string): ReadonlyArray<string> =>
@@ -67,7 +68,13 @@ const arxivLayer = (calls: Calls) =>
   })
 
 /** Citation data from one recorded source; reference lists resolve against the recorded OpenAlex works. */
-const openalexLayer = (calls: Calls, impacts: ReadonlyArray<Impact>, source: ImpactSource, asOf?: string) =>
+const openalexLayer = (
+  calls: Calls,
+  impacts: ReadonlyArray<Impact>,
+  source: ImpactSource,
+  asOf?: string,
+  cited: ReadonlyArray<CitedPaper> = []
+) =>
   Layer.succeed(OpenAlexPort, {
     worksByArxivIds: (ids) =>
       Effect.sync(() => {
@@ -85,6 +92,11 @@ const openalexLayer = (calls: Calls, impacts: ReadonlyArray<Impact>, source: Imp
         calls.works.push(ids)
         const works = openalexWorks.filter((w) => ids.includes(w.openalexId))
         return { works, missing: ids.filter((id) => !works.some((w) => w.openalexId === id)) }
+      }),
+    mostCitedArxivWorks: (search) =>
+      Effect.sync(() => {
+        calls.cited.push(search.phrases)
+        return { papers: cited, query: search.phrases.join(" OR ") }
       })
   })
 
@@ -180,12 +192,17 @@ const RELEVANCE = {
 const TODAY = Date.parse("2026-11-29T12:00:00Z")
 const PROMPT = `Find papers related to my "Neural Machine Translation" note`
 
-const setup = (impacts: ReadonlyArray<Impact> = openalexImpacts, source: ImpactSource = openalexSource, asOf?: string) => {
+const setup = (
+  impacts: ReadonlyArray<Impact> = openalexImpacts,
+  source: ImpactSource = openalexSource,
+  asOf?: string,
+  cited: ReadonlyArray<CitedPaper> = []
+) => {
   const calls = newCalls()
   const files = newVault()
   const layer = Layer.mergeAll(
     arxivLayer(calls),
-    openalexLayer(calls, impacts, source, asOf),
+    openalexLayer(calls, impacts, source, asOf, cited),
     judgeLayer(calls, RELEVANCE),
     vaultLayer(calls, files),
     ArxivTermStats.layer
@@ -195,7 +212,7 @@ const setup = (impacts: ReadonlyArray<Impact> = openalexImpacts, source: ImpactS
 }
 
 const totalPortCalls = (c: Calls): number =>
-  c.search.length + c.getPapers.length + c.impacts.length + c.works.length + c.judge.length + c.vault.length
+  c.search.length + c.getPapers.length + c.impacts.length + c.works.length + c.cited.length + c.judge.length + c.vault.length
 
 // ---------------------------------------------------------------------------
 // Tests
@@ -298,11 +315,12 @@ describe("runCompanion", () => {
       // calls per port, as the report counts them and as the ports saw them
       assert.deepStrictEqual(report.calls, {
         arxiv: calls.search.length + calls.getPapers.length,
-        openalex: calls.impacts.length + calls.works.length,
+        openalex: calls.impacts.length + calls.works.length + calls.cited.length,
         judge: calls.judge.length,
         vault: calls.vault.length
       })
-      assert.deepStrictEqual(report.calls, { arxiv: 1, openalex: 2, judge: 1, vault: 4 })
+      // openalex: the most-cited search, the impact batch, the works batch
+      assert.deepStrictEqual(report.calls, { arxiv: 1, openalex: 3, judge: 1, vault: 4 })
 
       // written beside the source note; the source note untouched
       assert.deepStrictEqual(report.written, { path: OUTPUT_PATH, status: "created" })
@@ -333,7 +351,7 @@ describe("runCompanion", () => {
       assert.deepStrictEqual(second.written, { path: OUTPUT_PATH, status: "unchanged" })
       assert.deepStrictEqual(files, snapshot)
       assert.strictEqual(calls.writes.length, writes)
-      assert.deepStrictEqual(second.calls, { arxiv: 1, openalex: 2, judge: 1, vault: 3 })
+      assert.deepStrictEqual(second.calls, { arxiv: 1, openalex: 3, judge: 1, vault: 3 })
       assert.deepStrictEqual(second.survivors, first.survivors)
     }))
 
@@ -387,7 +405,7 @@ describe("runCompanion", () => {
       assert.strictEqual(calls.impacts.length, 1)
       assert.strictEqual(calls.works.length, 0)
       assert.isTrue(report.foundations.every((f) => f.status === "not-recorded"))
-      assert.strictEqual(report.calls.openalex, 1)
+      assert.strictEqual(report.calls.openalex, 2) // the most-cited search and the impact batch
       const written = files.get(OUTPUT_PATH)!
       assert.include(written, "Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15")
       assert.include(written, "- Builds on: no reference list recorded for this paper")
@@ -418,6 +436,81 @@ describe("runCompanion", () => {
       assert.include(written.slice(written.indexOf("## Dropped candidates")), "1301.3781")
       assert.include(written, "- Impact: no citation count recorded; new paper (0.5 y old as of 2017-04-06): exempt")
       assert.include(written, "> Papers without a recorded count are aged as of 2017-04-06")
+    }))
+
+  it.effect("merges the most-cited channel with the arXiv search: each paper once, labelled with the channels that found it", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const s2 = (id: string) => s2Impacts.find((i) => i.arxivId === id)!
+      // the most-cited channel finds Bahdanau (as version 2: the same paper) and GAN, which the search does not
+      const cited: ReadonlyArray<CitedPaper> = [
+        { paper: new Paper({ ...landmark("1409.0473"), arxivId: "1409.0473v2" }), impact: new Impact({ ...s2("1409.0473"), arxivId: "1409.0473v2" }) },
+        { paper: landmark("1406.2661"), impact: s2("1406.2661") }
+      ]
+      const { calls, files, run } = setup(openalexImpacts, openalexSource, undefined, cited)
+      const report = yield* run(PROMPT)
+      assert.strictEqual(calls.cited.length, 1)
+      assert.deepStrictEqual(calls.cited[0], report.keywords.slice(0, 4))
+      assert.strictEqual(report.citedQuery, report.keywords.slice(0, 4).join(" OR "))
+      const ids = report.candidates.map((c) => c.paper.arxivId)
+      assert.strictEqual(ids.filter((id) => id === "1409.0473").length, 1)
+      assert.notInclude(ids, "1409.0473v2")
+      assert.include(ids, "1406.2661")
+      const of = (id: string) => report.candidates.find((c) => c.paper.arxivId === id)!
+      assert.deepStrictEqual(of("1409.0473").foundBy, ["arxiv-search", "most-cited"])
+      assert.deepStrictEqual(of("1406.2661").foundBy, ["most-cited"])
+      assert.deepStrictEqual(of("1609.08144").foundBy, ["arxiv-search"])
+      // the counts the channel ranked by are used, not asked for again
+      assert.notInclude(calls.impacts[0]!, "1409.0473")
+      assert.notInclude(calls.impacts[0]!, "1406.2661")
+      assert.strictEqual(of("1409.0473").impact.citationCount, 24423)
+      assert.include(report.survivors, "1409.0473")
+      // both channels' papers were judged, in one call
+      assert.strictEqual(calls.judge.length, 1)
+      assert.includeMembers([...calls.judge[0]!], ["1409.0473", "1406.2661"])
+      const written = files.get(OUTPUT_PATH)!
+      assert.include(written, `> Most-cited search: \`${report.citedQuery}\``)
+      const bahdanau = written.slice(written.indexOf("(https://arxiv.org/abs/1409.0473)"))
+      assert.include(bahdanau.slice(0, bahdanau.indexOf("\n###")), "- Found by: arXiv search · most cited on the note's phrases")
+    }))
+
+  it.effect("papers the note names are listed as already in it, never recommended, and seed \"builds on\"", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      files.set(
+        CONCEPT_PATH,
+        `${CONCEPT}\n## Read so far\n- https://arxiv.org/abs/1409.0473v1 (the alignment paper)\n` +
+          `- GNMT, doi:10.48550/arXiv.1609.08144\n- "Sequence to Sequence Learning with Neural Networks"\n`
+      )
+      const report = yield* run(PROMPT)
+      assert.deepStrictEqual(report.alreadyInNote.map((n) => [n.arxivId, n.mention]), [
+        ["1409.0473", "arxiv-url"],
+        ["1609.08144", "doi"],
+        ["1409.3215", "title"]
+      ])
+      assert.strictEqual(report.alreadyInNote[2]!.title, "Sequence to Sequence Learning with Neural Networks")
+      const ids = report.candidates.map((c) => c.paper.arxivId)
+      for (const id of ["1409.0473", "1609.08144", "1409.3215"]) {
+        assert.notInclude(ids, id)
+        assert.notInclude(report.survivors, id)
+      }
+      // the named papers' impacts come in the same batch, and GNMT's recorded references seed "builds on"
+      assert.strictEqual(calls.impacts.length, 1)
+      assert.includeMembers([...calls.impacts[0]!], ["1409.0473", "1609.08144", "1409.3215"])
+      const gnmt = report.foundations.find((f) => f.arxivId === "1609.08144")!
+      assert.strictEqual(gnmt.status, "found")
+      assert.sameMembers([...calls.works[0]!], [...new Set([
+        ...openalexImpacts.find((i) => i.arxivId === "1609.08144")!.referencedWorks!,
+        ...report.survivors.flatMap((id) => openalexImpacts.find((i) => i.arxivId === id)?.referencedWorks ?? [])
+      ])])
+      const written = files.get(OUTPUT_PATH)!
+      const section = written.slice(written.indexOf("## Already in your note"))
+      assert.include(section, "- [Neural Machine Translation by Jointly Learning to Align and Translate](https://arxiv.org/abs/1409.0473) — named as arXiv link")
+      assert.include(section, "named as arXiv DOI: 10.48550/arXiv.1609.08144")
+      assert.include(section, "named as title: Sequence to Sequence Learning with Neural Networks")
+      assert.include(section, "  - unresolved references: W1968594024")
+      assert.isBelow(written.indexOf("## Kept papers"), written.indexOf("## Already in your note"))
     }))
 
   it.effect("writes an honest empty result when the search finds nothing, without calling the judge or OpenAlex", () =>

@@ -21,6 +21,15 @@
  *   arXiv version among its locations (arxiv.org/abs/<id>): that is how a
  *   merged record (recorded: word2vec, W2153579005, with doi 10.57702/… and
  *   publication_year 2025) reaches a client asking for the arXiv DOI.
+ * - `search=` (the works search): OpenAlex's boolean syntax reduced to what the
+ *   companion sends and simple variants: quoted phrases and words, `OR`
+ *   between alternatives, juxtaposition as AND; matched case-insensitively on
+ *   whole words of the title and the abstract (rebuilt from
+ *   `abstract_inverted_index`); OpenAlex's stemming and full-text matching are
+ *   not imitated. `filter=indexed_in:arxiv` keeps records whose `indexed_in`
+ *   lists arXiv. `sort=cited_by_count:desc|asc` orders by citations (the
+ *   default order of every list here is already by citations, descending);
+ *   another sort field answers 400.
  * - `/works/W…` and `/works/doi:…` singletons; anything unknown gets the
  *   recorded 404 HTML page.
  *
@@ -198,7 +207,39 @@ const loadReplays = (): Map<string, { readonly path: string; readonly status: nu
   return replays
 }
 
-const FILTERS = new Set(["doi", "openalex", "ids.openalex", "cites", "cited_by"])
+const FILTERS = new Set(["doi", "openalex", "ids.openalex", "cites", "cited_by", "indexed_in"])
+
+/** The words of a text, lower-case, for whole-word matching. */
+const wordsOf = (text: string): Array<string> => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+
+/** A record's title and abstract (from its inverted index) as words. */
+const recordWords = (record: Json): Array<string> => {
+  const index = (record["abstract_inverted_index"] ?? {}) as Record<string, Array<number>>
+  const slots: Array<string> = []
+  for (const [word, positions] of Object.entries(index)) for (const at of positions) slots[at] = word
+  return wordsOf(`${String(record["title"] ?? record["display_name"] ?? "")} . ${slots.join(" ")}`)
+}
+
+/** Does `hay` hold `needle` as consecutive words? */
+const holds = (hay: ReadonlyArray<string>, needle: ReadonlyArray<string>): boolean => {
+  if (needle.length === 0) return false
+  for (let i = 0; i + needle.length <= hay.length; i++) {
+    if (needle.every((w, j) => hay[i + j] === w)) return true
+  }
+  return false
+}
+
+/**
+ * A works search: alternatives separated by OR, each a conjunction of quoted
+ * phrases and words. Parentheses are ignored (the companion sends none).
+ */
+const matchesSearch = (record: Json, search: string): boolean => {
+  const hay = recordWords(record)
+  return search.split(/\s+OR\s+/).some((alternative) => {
+    const parts = [...alternative.matchAll(/"([^"]*)"|([^\s"()]+)/g)].map((m) => wordsOf(m[1] ?? m[2]!)).filter((w) => w.length > 0)
+    return parts.length > 0 && parts.every((p) => holds(hay, p))
+  })
+}
 
 /** Start the stand-in on 127.0.0.1 with an OS-chosen port. */
 export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {}): Promise<OpenAlexStandIn> => {
@@ -256,6 +297,8 @@ export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {})
       } else if (key === "openalex" || key === "ids.openalex") {
         const ids = new Set(values.map((v) => shortId(v).toUpperCase()))
         records = records.filter((r) => ids.has(shortId(r["id"] as string)))
+      } else if (key === "indexed_in") {
+        records = records.filter((r) => ((r["indexed_in"] as Array<string> | undefined) ?? []).some((i) => values.includes(i)))
       } else if (key === "cites") {
         const ids = new Set(values.map((v) => `https://openalex.org/${shortId(v).toUpperCase()}`))
         records = records.filter((r) => ((r["referenced_works"] as Array<string> | undefined) ?? []).some((w) => ids.has(w)))
@@ -264,7 +307,16 @@ export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {})
         records = records.filter((r) => refs.has(r["id"] as string))
       }
     }
-    records.sort((a, b) => (b["cited_by_count"] as number) - (a["cited_by_count"] as number) || String(a["id"]).localeCompare(String(b["id"])))
+    const search = url.searchParams.get("search")
+    if (search !== null) records = records.filter((r) => matchesSearch(r, search))
+    const sort = url.searchParams.get("sort")
+    if (sort !== null && !/^cited_by_count(?::(?:desc|asc))?$/.test(sort)) {
+      return error(`${sort.replace(/:.*$/, "")} is not a valid sort field here.`)
+    }
+    const direction = sort === "cited_by_count:asc" ? -1 : 1
+    records.sort((a, b) =>
+      direction * ((b["cited_by_count"] as number) - (a["cited_by_count"] as number)) || String(a["id"]).localeCompare(String(b["id"]))
+    )
     const cursor = url.searchParams.get("cursor")
     const offset = cursor !== null && cursor !== "*" ? Number(Buffer.from(cursor, "base64url").toString()) : (Number(url.searchParams.get("page") ?? "1") - 1) * perPage
     const page = records.slice(offset, offset + perPage)

@@ -98,7 +98,8 @@ describe("tool functions", () => {
       Effect.provide(LocalJudge.layer),
       Effect.provide(Layer.succeed(OpenAlexPort, {
         worksByArxivIds: () => Effect.fail(new UpstreamUnavailable({ service: "OpenAlex", reason: "no API key", status: 401 })),
-        worksByIds: () => Effect.die("not called")
+        worksByIds: () => Effect.die("not called"),
+        mostCitedArxivWorks: () => Effect.die("not called")
       }))
     ))
 
@@ -116,7 +117,8 @@ describe("tool functions", () => {
       Effect.provide(LocalJudge.layer),
       Effect.provide(Layer.succeed(OpenAlexPort, {
         worksByArxivIds: () => Effect.fail(new UpstreamUnavailable({ service: "OpenAlex", reason: "no API key", status: 401 })),
-        worksByIds: () => Effect.die("not called")
+        worksByIds: () => Effect.die("not called"),
+        mostCitedArxivWorks: () => Effect.die("not called")
       }))
     ))
 

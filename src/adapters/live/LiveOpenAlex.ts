@@ -11,6 +11,13 @@
  * - `worksByIds`: one `/works?filter=openalex:W1|W2|...` request per 50 ids;
  *   ids that do not resolve are reported as missing, empty titles get a
  *   fallback.
+ * - `mostCitedArxivWorks`: ONE `/works?search=<phrases OR-ed>&filter=indexed_in:arxiv
+ *   &sort=cited_by_count:desc&per_page=<limit>` request (`indexed_in:arxiv`:
+ *   works arXiv lists, per OpenAlex's indexes). Each record becomes a Paper
+ *   (title, abstract rebuilt from `abstract_inverted_index`, authors, the
+ *   arXiv date when the record is the preprint's, else the month of the id)
+ *   and an Impact, so no arXiv request is needed for these papers. Records
+ *   without an arXiv id of their own are skipped.
  *
  * Configuration: OPENALEX_API_URL (default https://api.openalex.org),
  * OPENALEX_API_KEY (sent as `api_key`, required by OpenAlex since
@@ -20,14 +27,25 @@
  */
 import type { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { parseArxivId } from "../../core/arxiv.js"
+import { firstVersionFromId, parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument } from "../../core/errors.js"
-import { Impact, ImpactSource, Work } from "../../core/models.js"
-import { type ImpactLookup, OpenAlexPort, type OpenAlexService, type WorkLookup } from "../../core/ports/OpenAlexPort.js"
+import { Impact, ImpactSource, Paper, Work } from "../../core/models.js"
 import {
+  type CitedLookup,
+  type CitedPaper,
+  type CitedSearch,
+  type ImpactLookup,
+  OpenAlexPort,
+  type OpenAlexService,
+  type WorkLookup
+} from "../../core/ports/OpenAlexPort.js"
+import { searchPhrases } from "../../core/text.js"
+import {
+  abstractOf,
   arxivDoi,
   arxivKey,
   arxivKeysOf,
+  authorsOf,
   bareDoi,
   makeClient,
   type OpenAlexClientOptions,
@@ -59,6 +77,13 @@ export const IMPACT_FIELDS = [
   "cited_by_count",
   "referenced_works"
 ] as const
+
+/** The fields `mostCitedArxivWorks` asks for: the impact fields and what the judge reads. */
+export const CITED_FIELDS = [...IMPACT_FIELDS, "abstract_inverted_index", "authorships"] as const
+
+/** The `search` value for key phrases: each phrase quoted (matched as a phrase), OR-ed. */
+export const citedSearchQuery = (phrases: ReadonlyArray<string>): string =>
+  phrases.map((p) => (p.includes(" ") ? `"${p}"` : p)).join(" OR ")
 
 /** The fields `worksByIds` asks for. */
 export const WORK_FIELDS = ["id", "doi", "title", "display_name", "publication_year", "cited_by_count", "ids", "locations"] as const
@@ -193,8 +218,78 @@ export const make = Effect.fn("LiveOpenAlex.make")(function*(options: LiveOpenAl
     return { works, missing } satisfies WorkLookup
   })
 
-  return { worksByArxivIds, worksByIds } satisfies OpenAlexService
+  const mostCitedArxivWorks = Effect.fn("OpenAlexPort.mostCitedArxivWorks")(function*(search: CitedSearch) {
+    if (!Number.isInteger(search.limit) || search.limit < 1 || search.limit > 100) {
+      return yield* new InvalidArgument({ argument: "limit", reason: `${search.limit} is outside 1..100.` })
+    }
+    const phrases = searchPhrases(search.phrases)
+    const query = citedSearchQuery(phrases)
+    if (phrases.length === 0) return { papers: [], query } satisfies CitedLookup
+    const page = yield* http.getJson(
+      "/works",
+      [
+        ["search", query],
+        ["filter", "indexed_in:arxiv"],
+        ["sort", "cited_by_count:desc"],
+        ["select", CITED_FIELDS.join(",")],
+        ["per_page", String(search.limit)]
+      ],
+      WorkList
+    )
+    const papers: Array<CitedPaper> = []
+    const seen = new Set<string>()
+    for (const record of page.results) {
+      const cited = citedPaperOf(record)
+      if (cited === undefined || seen.has(cited.paper.arxivId)) continue
+      seen.add(cited.paper.arxivId)
+      papers.push(cited)
+    }
+    return { papers, query: `${query} (OpenAlex, most cited, arXiv only)` } satisfies CitedLookup
+  })
+
+  return { worksByArxivIds, worksByIds, mostCitedArxivWorks } satisfies OpenAlexService
 })
+
+/**
+ * A search hit as a Paper and its Impact. Its arXiv id comes from its own
+ * arXiv DOI, else its only arXiv location; a record pointing to several
+ * arXiv papers (a merge gone wrong) or none is skipped.
+ */
+export const citedPaperOf = (record: WorkRecord): CitedPaper | undefined => {
+  const ownDoi = typeof record.doi === "string" ? /^10\.48550\/arxiv\.(.+)$/.exec(bareDoi(record.doi))?.[1] : undefined
+  const keys = [...arxivKeysOf(record)]
+  const key = ownDoi !== undefined ? arxivKey(ownDoi) : keys.length === 1 ? keys[0] : undefined
+  const parsed = key === undefined ? undefined : parseArxivId(key)
+  if (parsed === undefined) return undefined
+  const arxivId = parsed.id
+  // the record's date is arXiv's only when the record is the preprint's; else the id's month
+  const ownDate = ownDoi !== undefined && typeof record.publication_date === "string" &&
+      /^\d{4}-\d{2}-\d{2}$/.test(record.publication_date)
+    ? record.publication_date
+    : undefined
+  const published = ownDate ?? firstVersionFromId(arxivId)
+  if (published === undefined) return undefined
+  const openalexId = shortWorkId(record.id)
+  const refs = (record.referenced_works ?? []).flatMap((w) => shortWorkId(w) ?? [])
+  return {
+    paper: new Paper({
+      arxivId,
+      title: titleOf(record),
+      abstract: abstractOf(record),
+      authors: [...authorsOf(record)],
+      published,
+      categories: []
+    }),
+    impact: new Impact({
+      arxivId,
+      ...(openalexId === undefined ? {} : { openalexId }),
+      citationCount: record.cited_by_count ?? 0,
+      publicationDate: published,
+      ...(refs.length > 0 ? { referencedWorks: refs } : {}),
+      source: SOURCE
+    })
+  }
+}
 
 const isBetter = (candidate: WorkRecord, current: WorkRecord, key: string): boolean => {
   const a = candidate.cited_by_count ?? 0

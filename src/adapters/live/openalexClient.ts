@@ -90,9 +90,38 @@ export const WorkRecord = Schema.Struct({
   locations: Schema.optional(Schema.NullOr(Schema.Array(LocationRecord))),
   primary_location: Schema.optional(Schema.NullOr(LocationRecord)),
   cited_by_count: Schema.optional(Schema.NullOr(Schema.NonNegativeInt)),
-  referenced_works: Schema.optional(Schema.NullOr(Schema.Array(Schema.String)))
+  referenced_works: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+  /** word → positions; OpenAlex ships abstracts only this way */
+  abstract_inverted_index: Schema.optional(
+    Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.NonNegativeInt) }))
+  ),
+  authorships: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({
+    author: Schema.optional(Schema.NullOr(Schema.Struct({ display_name: NullableString }))),
+    raw_author_name: NullableString
+  }))))
 })
 export type WorkRecord = typeof WorkRecord.Type
+
+/** Abstracts longer than this many words are not rebuilt (a bound for hostile positions). */
+const MAX_ABSTRACT_WORDS = 5_000
+
+/** The abstract of a record, rebuilt from OpenAlex's inverted index ("" when there is none). */
+export const abstractOf = (record: WorkRecord): string => {
+  const index = record.abstract_inverted_index
+  if (index === undefined || index === null) return ""
+  const slots: Array<string> = []
+  for (const [word, positions] of Object.entries(index)) {
+    for (const at of positions) if (at < MAX_ABSTRACT_WORDS) slots[at] = word
+  }
+  return slots.filter((w) => w !== undefined).join(" ").replace(/\s+/g, " ").trim()
+}
+
+/** The authors of a record, in order. */
+export const authorsOf = (record: WorkRecord): ReadonlyArray<string> =>
+  (record.authorships ?? []).flatMap((a) => {
+    const name = (a.author?.display_name ?? a.raw_author_name ?? "").trim()
+    return name === "" ? [] : [name]
+  })
 
 /** A `/works` list page. */
 export const WorkList = Schema.Struct({
