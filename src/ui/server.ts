@@ -27,7 +27,8 @@ import { loopbackHosts, loopbackOrigins, newToken, refuse } from "../http/guard.
 import { companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
 import { VaultPort } from "../core/ports/VaultPort.js"
-import type { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
+import { LlmJudgePort } from "../core/ports/LlmJudgePort.js"
+import { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import { askArxivTool } from "../tools/ask.js"
 import { progressLine } from "../tools/companion.js"
 import { exportBibtex } from "../tools/papers.js"
@@ -145,6 +146,34 @@ const pageLine = (e: Progress): string =>
       ? `Done: ${e.path} is already up to date`
       : `Done: ready to write ${e.path} (nothing is written until you press “Write to vault”)`
     : progressLine(e)
+
+/**
+ * Progress of a question, read off the ports it goes through (the query
+ * written, the papers found) — the ask use case itself has no progress hook.
+ */
+const askProgress = (emit: (tag: string, text: string) => Effect.Effect<void>) =>
+<A, E, R>(ask: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const builder = yield* QueryBuilderPort
+    const arxiv = yield* ArxivPort
+    const judge = yield* LlmJudgePort
+    return yield* ask.pipe(
+      Effect.provideService(QueryBuilderPort, {
+        ...builder,
+        build: (question) =>
+          builder.build(question).pipe(Effect.tap((b) => emit("QueryBuilt", `arXiv query (${b.builder}): ${b.query}`)))
+      }),
+      Effect.provideService(ArxivPort, {
+        ...arxiv,
+        search: (search) =>
+          arxiv.search(search).pipe(
+            Effect.tap((found) =>
+              emit("Searched", `Found ${found.total} matching papers on arXiv; re-ranking ${found.papers.length} with ${judge.name}`)
+            )
+          )
+      })
+    )
+  })
 
 /** The static files of the page, read once at start. */
 interface Assets {
@@ -264,7 +293,8 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
             return { type: "result", id, view: noteView(preview.report, preview.writes.length > 0) } as const
           }))
           : askArxivTool({ question: request.question, top: request.top }).pipe(
-            Effect.map((answer) => ({ type: "result", id, view: askView(answer) }) as const)
+            Effect.map((answer) => ({ type: "result", id, view: askView(answer) }) as const),
+            askProgress((tag, text) => emit({ type: "progress", tag, text }))
           )
         const program = work.pipe(
           Effect.catchAll((error) => Effect.succeed<RunEvent>({ type: "failure", ...failureOf(error) })),

@@ -21,6 +21,7 @@ export interface PaperCard {
   readonly rationale: string
   /** Absent for answers to a question (no citation lookup there). */
   readonly impact?: {
+    /** One sentence, with the day the paper's age is counted to. */
     readonly text: string
     readonly citationsPerYear?: number | undefined
     readonly citationCount?: number | undefined
@@ -79,11 +80,11 @@ const impactOf = (s: ScoredPaper): PaperCard["impact"] => {
   const source = i.source === undefined ? undefined : describeSource(i.source)
   const text = i.status === "unknown"
     ? i.exempt
-      ? `No citation count recorded; new paper (${fixed(i.ageYears, 1)} years old on ${i.asOf}), exempt from the impact bar`
-      : "Impact unknown: no citation record"
-    : `${fixed(i.citationsPerYear ?? 0, 1)} citations/year (${i.citationCount ?? 0} citations over ${fixed(i.ageYears, 1)} years${
-      i.exempt ? "; new paper, exempt" : ""
-    })`
+      ? `No citation count recorded; a new paper (${fixed(i.ageYears, 1)} years old on ${i.asOf}), exempt from the impact bar`
+      : "Impact unknown: no citation count recorded"
+    : `${fixed(i.citationsPerYear ?? 0, 1)} citations/year: ${i.citationCount ?? 0} citations in ${fixed(i.ageYears, 1)} years to ${i.asOf}${
+      i.exempt ? " (a new paper, exempt from the impact bar)" : ""
+    }`
   return { text, citationsPerYear: i.citationsPerYear, citationCount: i.citationCount, source, asOf: i.asOf }
 }
 

@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     const first = page.locator("#cards article").first()
     const text = (await first.textContent()) ?? ""
     expect(text).toMatch(/Relevance\s*0\.\d\d/)
-    expect(text).toMatch(/Impact.*(citations\/year|exempt).*age counted to \d{4}-\d{2}-\d{2}/)
+    expect(text).toMatch(/Impact(\d+\.\d citations\/year: \d+ citations in \d+\.\d years to|No citation count recorded; a new paper \(\d\.\d years old on) \d{4}-\d{2}-\d{2}/)
     expect(text).toMatch(/· (19|20)\d\d ·/)
     expect(await first.getByRole("link", { name: /^PDF of / }).getAttribute("href")).toMatch(/^https:\/\/arxiv\.org\/pdf\//)
     // nothing in the vault yet: the page shows the result first
@@ -111,6 +111,10 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.getByRole("button", { name: "Ask arXiv" }).click()
     await page.getByRole("heading", { name: "Results" }).waitFor()
     expect(await cardTitles(page)).toEqual(cli.papers.map((p) => p.title))
+    const progress = await page.getByRole("log").locator("li").allTextContents()
+    expect(progress[0]).toBe("Turning the question into an arXiv query")
+    expect(progress[1]).toMatch(/^arXiv query \(rules\): .*generative adversarial/)
+    expect(progress[2]).toMatch(/^Found \d+ matching papers on arXiv; re-ranking \d+ with local/)
     expect(await page.locator("#summary").textContent()).toContain("arXiv query: ")
     expect(await page.getByRole("button", { name: /^Write/ }).isVisible()).toBe(false)
     expect(errors).toEqual([])

@@ -84,9 +84,11 @@ const handle = (event) => {
       addProgress(event.text)
       break
     case "progress":
+      if (performance.getEntriesByName("first-step").length === 0) performance.mark("first-step")
       addProgress(event.text)
       break
     case "result":
+      performance.mark("result")
       $("run-status").textContent = "Done."
       render(event.id, event.view)
       break
@@ -172,7 +174,7 @@ const card = (p, i) => {
   if (p.novelty !== undefined) rows.push(["Novelty", p.novelty.toFixed(2)])
   if (p.impact !== undefined) {
     const source = p.impact.source === undefined ? "" : ` — ${p.impact.source}`
-    rows.push(["Impact", `${p.impact.text}${source}; age counted to ${p.impact.asOf}`])
+    rows.push(["Impact", `${p.impact.text}${source}`])
   }
   const dl = el("dl", {}, ...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]))
   const parts = [
@@ -196,7 +198,7 @@ const card = (p, i) => {
     p.links.doi === undefined ? undefined : link(p.links.doi, "DOI", `DOI of ${p.title}`))
   const bib = el("button", { type: "button", class: "secondary", text: "Copy BibTeX", "aria-label": `Copy BibTeX for ${p.title}` })
   bib.addEventListener("click", () => copyBibtex([p.arxivId]))
-  parts.push(links, bib)
+  parts.push(el("div", { class: "row" }, links, bib))
   return el("article", { class: "card", "aria-labelledby": titleId }, ...parts)
 }
 
@@ -340,6 +342,7 @@ const start = async () => {
   })
   try {
     info = await api("/api/info")
+    performance.mark("ready")
     $("mode").textContent = `Vault: ${info.vault} · ${info.offline ? "offline (recorded data)" : "live arXiv and OpenAlex"}`
   } catch (e) {
     $("mode").textContent = ""
@@ -348,6 +351,7 @@ const start = async () => {
     return
   }
   await loadNotes()
+  performance.mark("notes-listed")
 }
 
 void start()
