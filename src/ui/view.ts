@@ -82,7 +82,7 @@ const impactOf = (s: ScoredPaper): PaperCard["impact"] => {
     ? i.exempt
       ? `No citation count recorded; a new paper (${fixed(i.ageYears, 1)} years old on ${i.asOf}), exempt from the impact bar`
       : "Impact unknown: no citation count recorded"
-    : `${fixed(i.citationsPerYear ?? 0, 1)} citations/year: ${i.citationCount ?? 0} citations in ${fixed(i.ageYears, 1)} years to ${i.asOf}${
+    : `${fixed(i.citationsPerYear ?? 0, 1)} citations/year: ${(i.citationCount ?? 0).toLocaleString("en-US")} citations in ${fixed(i.ageYears, 1)} years to ${i.asOf}${
       i.exempt ? " (a new paper, exempt from the impact bar)" : ""
     }`
   return { text, citationsPerYear: i.citationsPerYear, citationCount: i.citationCount, source, asOf: i.asOf }

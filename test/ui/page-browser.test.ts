@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     const first = page.locator("#cards article").first()
     const text = (await first.textContent()) ?? ""
     expect(text).toMatch(/Relevance\s*0\.\d\d/)
-    expect(text).toMatch(/Impact(\d+\.\d citations\/year: \d+ citations in \d+\.\d years to|No citation count recorded; a new paper \(\d\.\d years old on) \d{4}-\d{2}-\d{2}/)
+    expect(text).toMatch(/Impact(\d+\.\d citations\/year: [\d,]+ citations in \d+\.\d years to|No citation count recorded; a new paper \(\d\.\d years old on) \d{4}-\d{2}-\d{2}/)
     expect(text).toMatch(/· (19|20)\d\d ·/)
     expect(await first.getByRole("link", { name: /^PDF of / }).getAttribute("href")).toMatch(/^https:\/\/arxiv\.org\/pdf\//)
     // nothing in the vault yet: the page shows the result first
