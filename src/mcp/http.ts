@@ -15,8 +15,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js"
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { bearerToken, isLoopback, tokenMatches } from "../http/guard.js"
 
 /** Options of {@link serveHttp}. */
 export interface HttpOptions {
@@ -86,14 +87,7 @@ const jsonError = (res: ServerResponse, status: number, code: number, message: s
 }
 
 /** Whether `host` is a loopback address (the only binds allowed without a token). */
-export const isLoopback = (host: string): boolean =>
-  host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)
-
-const digest = (s: string): Buffer => createHash("sha256").update(s).digest()
-
-/** Constant-time comparison of the presented token with the expected one. */
-const tokenMatches = (presented: string, expected: string): boolean =>
-  timingSafeEqual(digest(presented), digest(expected))
+export { isLoopback }
 
 /**
  * Serve MCP over Streamable HTTP at `http://host:port/mcp`. `makeServer` is
@@ -158,7 +152,7 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
       return jsonError(res, 403, -32000, `Forbidden: Origin ${origin} is not allowed`)
     }
     if (token !== undefined) {
-      const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1]
+      const presented = bearerToken(req.headers.authorization)
       if (presented === undefined || !tokenMatches(presented, token)) {
         return jsonError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>", {
           "www-authenticate": "Bearer realm=\"arxiv-companion-mcp\""

@@ -98,11 +98,11 @@ const main = async () => {
   let close: () => Promise<void>
   let runtime: { dispose: () => Promise<void>; warm: () => Promise<void> } | undefined
   if (args.http === true) {
-    const [{ isLoopback, serveHttp }, { makeMcpServer }, { lazyRuntime }, { randomBytes }] = await Promise.all([
+    const [{ isLoopback, serveHttp }, { makeMcpServer }, { lazyRuntime }, { newToken }] = await Promise.all([
       import("./http.js"),
       import("./server.js"),
       import("./runtime.js"),
-      import("node:crypto")
+      import("../http/guard.js")
     ])
     const rt = lazyRuntime(setup)
     runtime = rt
@@ -115,7 +115,7 @@ const main = async () => {
           "authenticating TLS proxy."
       )
       if (token === undefined) {
-        token = randomBytes(32).toString("base64url")
+        token = newToken()
         stderr(`generated a bearer token for this run (shown once): Authorization: Bearer ${token}`)
       }
     }
