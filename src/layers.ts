@@ -24,10 +24,12 @@ import * as ResponseCache from "./adapters/live/ResponseCache.js"
 import * as FileSystemVault from "./adapters/vault/FileSystemVault.js"
 import * as McpVault from "./adapters/vault/McpVault.js"
 import * as RuleQueryBuilder from "./adapters/query/RuleQueryBuilder.js"
+import * as NotionPages from "./adapters/live/NotionPages.js"
 import { InvalidArgument } from "./core/errors.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
+import type { PagePort } from "./core/ports/PagePort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
 import type { VaultPort } from "./core/ports/VaultPort.js"
@@ -164,3 +166,17 @@ export const askLayer = (setup: CompanionSetup): Layer.Layer<AskPorts, InvalidAr
     judgeLayer(setup).pipe(Layer.provide(NodeHttpClient.layerUndici)),
     queryBuilderLayer(setup)
   )
+
+/**
+ * Where `ask` may save an answer, built only for what is asked: the vault
+ * (a note) and Notion (NOTION_TOKEN, NOTION_PARENT_PAGE_ID). `ask` finds
+ * them as optional services, so an unrequested one is never set up.
+ */
+export const askSaveLayer = (
+  setup: CompanionSetup,
+  want: { readonly note?: boolean | undefined; readonly page?: boolean | undefined }
+): Layer.Layer<VaultPort | PagePort, InvalidArgument> => {
+  const vault: Layer.Layer<VaultPort, InvalidArgument> | Layer.Layer<never> = want.note === true ? vaultLayer(setup) : Layer.empty
+  const pages: Layer.Layer<PagePort> | Layer.Layer<never> = want.page === true ? NotionPages.layerConfig() : Layer.empty
+  return Layer.merge(vault, pages) as Layer.Layer<VaultPort | PagePort, InvalidArgument>
+}

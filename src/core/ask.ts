@@ -7,14 +7,26 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
+import { answerDocument, answerNote, answerNotePath } from "./answerNote.js"
 import { buildSearchQuery } from "./arxiv.js"
-import { type ArxivError, InvalidArgument, JudgeFailed, NotEnoughInformation, UpstreamUnavailable } from "./errors.js"
+import {
+  type ArxivError,
+  InvalidArgument,
+  JudgeFailed,
+  NotEnoughInformation,
+  type PageNotSaved,
+  UpstreamUnavailable,
+  type VaultError
+} from "./errors.js"
 import { IsoDate, type Paper } from "./models.js"
 import { ArxivPort } from "./ports/ArxivPort.js"
 import { LlmJudgePort } from "./ports/LlmJudgePort.js"
+import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
+import { VaultPort } from "./ports/VaultPort.js"
 import { wordCount } from "./question.js"
+import { writeGenerated, type Written } from "./writeBack.js"
 
 /** Limits of one question. */
 export class AskOptions extends Schema.Class<AskOptions>("AskOptions")({
@@ -35,6 +47,8 @@ export interface AskedPaper {
   readonly searchRank: number
   readonly relevance: number
   readonly rationale: string
+  /** A short summary of the paper (whole sentences of its abstract). */
+  readonly summary?: string | undefined
 }
 
 /** How the query was made and what was sent. */
@@ -137,3 +151,52 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
   question: string,
   options?: AskOptions
 ) => Effect.Effect<AskAnswer, AskError, QueryBuilderPort | ArxivPort | LlmJudgePort>
+
+/** Where to save an answer. */
+export interface SaveTargets {
+  /** Write a note with this title into the vault. */
+  readonly note?: string | undefined
+  /** Publish a page (titled like the note, else by the question). */
+  readonly page?: boolean | undefined
+}
+
+/** Where an answer was saved. */
+export interface Saved {
+  readonly note?: Written | undefined
+  readonly page?: PublishedPage | undefined
+}
+
+const titleOfQuestion = (question: string): string => {
+  const flat = question.replace(/\s+/g, " ").trim()
+  return flat.length <= 100 ? flat : `${flat.slice(0, 99)}…`
+}
+
+/**
+ * Save an answer: a note in the vault (merged by the safe-write rules: the
+ * user's edits are never overwritten) and/or a page (Notion). The vault and
+ * the page service are optional services: asking for one that is not
+ * provided is an InvalidArgument saying how to configure it.
+ */
+export const saveAnswer = Effect.fn("Ask.save")(function*(answer: AskAnswer, targets: SaveTargets) {
+  let note: Written | undefined
+  let page: PublishedPage | undefined
+  if (targets.note !== undefined) {
+    const title = targets.note.trim()
+    if (title === "") return yield* new InvalidArgument({ argument: "save", reason: "the note title is empty; give one, e.g. --save \"GAN training\"" })
+    const vault = yield* Effect.serviceOption(VaultPort)
+    if (Option.isNone(vault)) {
+      return yield* new InvalidArgument({ argument: "save", reason: "no vault is configured; pass --vault DIR or set ARXIV_COMPANION_VAULT" })
+    }
+    const now = yield* Clock.currentTimeMillis
+    const nowIso = new Date(now).toISOString().replace(/\.\d{3}Z$/, "Z")
+    note = yield* writeGenerated(vault.value, answerNotePath(title), answerNote(answer, title), nowIso, nowIso.slice(0, 10))
+  }
+  if (targets.page === true) {
+    const pages = yield* Effect.serviceOption(PagePort)
+    if (Option.isNone(pages)) {
+      return yield* new InvalidArgument({ argument: "notion", reason: "no page service is configured; set NOTION_TOKEN and NOTION_PARENT_PAGE_ID" })
+    }
+    page = yield* pages.value.createPage(targets.note?.trim() || titleOfQuestion(answer.question), answerDocument(answer))
+  }
+  return { ...(note === undefined ? {} : { note }), ...(page === undefined ? {} : { page }) } satisfies Saved
+}) as (answer: AskAnswer, targets: SaveTargets) => Effect.Effect<Saved, InvalidArgument | VaultError | PageNotSaved>

@@ -94,12 +94,12 @@ export interface RelatedNoteInput {
   readonly foundations: ReadonlyArray<Foundations>
 }
 
-const LINE_BREAKS = /[\r\n\v\f\u0085\u2028\u2029]+/g
+export const LINE_BREAKS = /[\r\n\v\f\u0085\u2028\u2029]+/g
 const num = (n: number, digits = 2): string => n.toFixed(digits)
 const int = (n: number): string => n.toLocaleString("en-US")
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim()
-// JSON leaves U+2028/U+2029 raw; escaped, a value stays on its line for any reader
-const yamlString = (s: string): string => JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
+/** A YAML string value (JSON-quoted; U+2028/U+2029 escaped so a value stays on its line for any reader). */
+export const yamlString = (s: string): string => JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
 
 /** "Semantic Scholar, recorded 2024-02-15" */
 export const describeSource = (s: ImpactSource): string =>
@@ -267,11 +267,31 @@ export const managedFrontmatter = (input: RelatedNoteInput, updated: string): Re
 
 const wrapBlock = (block: string): string => `%% arxiv-companion:begin ${hash32(block)} %%\n${block}\n${END}`
 
-/** A whole new note: frontmatter, then the marked block. */
-export const composeNote = (input: RelatedNoteInput, updated: string): string => {
-  const fm = managedFrontmatter(input, updated).map(([k, v]) => `${k}: ${v}`).join("\n")
-  return `---\n${fm}\n---\n${wrapBlock(composeBlock(input))}\n`
+/**
+ * A note the companion generates: the block between its markers, and the
+ * frontmatter keys it owns (given the `updated` time). Any generated note —
+ * related papers, the answer to a question — is merged by the same rules.
+ */
+export interface GeneratedNote {
+  /** The block's body, one line per line (no raw line breaks inside untrusted strings). */
+  readonly block: string
+  readonly frontmatter: (updated: string) => ReadonlyArray<readonly [string, string]>
 }
+
+/** The related-papers note of a companion run. */
+export const relatedNote = (input: RelatedNoteInput): GeneratedNote => ({
+  block: composeBlock(input),
+  frontmatter: (updated) => managedFrontmatter(input, updated)
+})
+
+/** A whole new generated note: frontmatter, then the marked block. */
+export const composeGenerated = (note: GeneratedNote, updated: string): string => {
+  const fm = note.frontmatter(updated).map(([k, v]) => `${k}: ${v}`).join("\n")
+  return `---\n${fm}\n---\n${wrapBlock(note.block)}\n`
+}
+
+/** A whole new related-papers note: frontmatter, then the marked block. */
+export const composeNote = (input: RelatedNoteInput, updated: string): string => composeGenerated(relatedNote(input), updated)
 
 /** The generated block found in a note, if any. */
 export interface ExistingBlock {
@@ -384,26 +404,30 @@ export type MergeResult =
  * - otherwise: Update, replacing only the block and the managed keys; every
  *   other byte (user text before/after the block, other properties) is kept.
  */
-export const mergeNote = (existing: string | undefined, input: RelatedNoteInput, now: string): MergeResult => {
-  if (existing === undefined) return { _tag: "Create", content: composeNote(input, now) }
+export const mergeNote = (existing: string | undefined, input: RelatedNoteInput, now: string): MergeResult =>
+  mergeGenerated(existing, relatedNote(input), now)
+
+/** Merge any generated note into the existing one, by the rules of {@link mergeNote}. */
+export const mergeGenerated = (existing: string | undefined, note: GeneratedNote, now: string): MergeResult => {
+  if (existing === undefined) return { _tag: "Create", content: composeGenerated(note, now) }
   const found = findBlock(existing)
-  const block = composeBlock(input)
+  const block = note.block
   if (found === undefined) {
     // a note with this name but no block: keep every byte of it, add our properties (so the
     // next identical run finds it unchanged) and append our block
     const userTags = readTags(splitFrontmatter(existing).frontmatter)
-    const head = withFrontmatter(existing, withUserTags(managedFrontmatter(input, now), userTags))
+    const head = withFrontmatter(existing, withUserTags(note.frontmatter(now), userTags))
     const sep = head.endsWith("\n") ? "\n" : "\n\n"
     return { _tag: "Update", content: `${head}${sep}${wrapBlock(block)}\n` }
   }
-  if (found.editedByUser) return { _tag: "UserEdited", content: composeNote(input, now) }
+  if (found.editedByUser) return { _tag: "UserEdited", content: composeGenerated(note, now) }
   const { frontmatter } = splitFrontmatter(existing)
   const current = readManaged(frontmatter)
   const userTags = readTags(frontmatter)
-  const managedNow = withUserTags(managedFrontmatter(input, current.get("updated") ?? now), userTags)
+  const managedNow = withUserTags(note.frontmatter(current.get("updated") ?? now), userTags)
   const sameFrontmatter = managedNow.every(([k, v]) => current.get(k) === v)
   if (found.block === block && sameFrontmatter) return { _tag: "Unchanged" }
-  const managed = withUserTags(managedFrontmatter(input, now), userTags)
+  const managed = withUserTags(note.frontmatter(now), userTags)
   const before = existing.slice(0, found.start)
   const after = existing.slice(found.end)
   return { _tag: "Update", content: `${withFrontmatter(before, managed)}${wrapBlock(block)}${after}` }

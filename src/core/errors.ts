@@ -155,3 +155,15 @@ export class GeneratedNoteNamed extends Schema.TaggedError<GeneratedNoteNamed>("
       `name the concept note instead, e.g. "${this.source}".`
   }
 }
+
+/** A page service (Notion) did not save the page; `archived` says whether a partly written page was put in the trash. */
+export class PageNotSaved extends Schema.TaggedError<PageNotSaved>("arxiv-companion/PageNotSaved")(
+  "PageNotSaved",
+  { service: Schema.String, reason: Schema.String, status: Schema.optional(Schema.Number), archived: Schema.optional(Schema.String) }
+) {
+  override get message(): string {
+    const status = this.status === undefined ? "" : ` (HTTP ${this.status})`
+    const archived = this.archived === undefined ? "" : ` The partly written page ${this.archived} was moved to the trash.`
+    return `${this.service} did not save the page${status}: ${this.reason}.${archived}`
+  }
+}

@@ -4,10 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { buildSearchQuery, keywordQuery } from "./arxiv.js"
 import { bareId, mergeChannels } from "./channels.js"
-import { mergeNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
+import { relatedNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
 import {
   type CompanionError,
   GeneratedNoteNamed,
@@ -35,6 +35,7 @@ import { LlmJudgePort } from "./ports/LlmJudgePort.js"
 import { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
+import { writeGenerated } from "./writeBack.js"
 import { assessImpact, decide, rankFoundational, survivors as selectSurvivors } from "./rules.js"
 
 /** Progress events, for a CLI's stderr or an MCP progress notification. */
@@ -230,42 +231,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     foundations
   }
   const nowIso = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
-  calls.vault++
-  const existing = yield* vault.readNoteIfExists(target)
-  const merge = mergeNote(Option.getOrUndefined(existing), input, nowIso)
-  let written: CompanionReport["written"]
-  switch (merge._tag) {
-    case "Unchanged":
-      written = { path: target, status: "unchanged" }
-      break
-    case "UserEdited": {
-      // the user's version stays; the result goes to a dated sibling, merged like the note
-      // itself, so a sibling the user has edited too is never overwritten either
-      for (let n = 1; ; n++) {
-        const sibling = target.replace(/\.md$/, n === 1 ? ` (${today}).md` : ` (${today} ${n}).md`)
-        calls.vault++
-        const current = yield* vault.readNoteIfExists(sibling)
-        const next = mergeNote(Option.getOrUndefined(current), input, nowIso)
-        if (next._tag === "UserEdited") {
-          if (n < 20) continue
-          // twenty edited siblings today: write nothing rather than overwrite one
-          written = { path: target, status: "kept-user-edits" }
-          break
-        }
-        if (next._tag !== "Unchanged") {
-          calls.vault++
-          yield* vault.writeNote(sibling, next.content)
-        }
-        written = { path: sibling, status: "kept-user-edits" }
-        break
-      }
-      break
-    }
-    default:
-      calls.vault++
-      yield* vault.writeNote(target, merge.content)
-      written = { path: target, status: merge._tag === "Create" ? "created" : "updated" }
-  }
+  const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, today, () => calls.vault++)
   yield* progress({ _tag: "Written", path: written.path, status: written.status })
 
   return new CompanionReport({

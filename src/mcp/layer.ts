@@ -12,9 +12,10 @@ import * as FixtureCitations from "../adapters/fixture/FixtureCitations.js"
 import * as FixtureFullText from "../adapters/fixture/FixtureFullText.js"
 import * as LiveFullText from "../adapters/live/LiveFullText.js"
 import * as LiveOpenAlexCitations from "../adapters/live/LiveOpenAlexCitations.js"
+import * as NotionPages from "../adapters/live/NotionPages.js"
 import { type InvalidArgument, VaultUnavailable } from "../core/errors.js"
 import { VaultPort, type VaultService } from "../core/ports/VaultPort.js"
-import { type CompanionSetup, companionLayer, responseCacheLayer, vaultLayer } from "../layers.js"
+import { type CompanionSetup, companionLayer, queryBuilderLayer, responseCacheLayer, vaultLayer } from "../layers.js"
 import type { McpPorts } from "./server.js"
 
 /** A vault whose every call fails with the reason it could not be set up. */
@@ -40,5 +41,7 @@ export const mcpLayer = (setup: CompanionSetup): Layer.Layer<McpPorts, InvalidAr
       Layer.provide(NodeHttpClient.layerUndici),
       Layer.provide(NodeContext.layer)
     )
-  return Layer.provideMerge(extras, companion)
+  // ask_arxiv: the query builder, and Notion for notion: true (it says what to set when unconfigured)
+  const ask = Layer.merge(queryBuilderLayer(setup), NotionPages.layerConfig())
+  return Layer.merge(Layer.provideMerge(extras, companion), ask)
 }

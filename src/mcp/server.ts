@@ -30,6 +30,8 @@ import type { FullTextPort } from "../core/ports/FullTextPort.js"
 import type { LlmJudgePort } from "../core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "../core/ports/OpenAlexPort.js"
 import type { TermStatsPort } from "../core/ports/TermStatsPort.js"
+import type { PagePort } from "../core/ports/PagePort.js"
+import type { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import type { VaultPort } from "../core/ports/VaultPort.js"
 import type { Progress } from "../core/workflow.js"
 import * as Tools from "../tools/index.js"
@@ -38,7 +40,16 @@ import * as Render from "./render.js"
 import { zodObjectFromSchema } from "./zodSchema.js"
 
 /** Every port the server's tools use. */
-export type McpPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort | FullTextPort | CitationsPort
+export type McpPorts =
+  | ArxivPort
+  | OpenAlexPort
+  | LlmJudgePort
+  | VaultPort
+  | TermStatsPort
+  | FullTextPort
+  | CitationsPort
+  | QueryBuilderPort
+  | PagePort
 
 export { instructions, SERVER_VERSION } from "./info.js"
 
@@ -84,7 +95,8 @@ const outputs = {
   relevance: zodObjectFromSchema(Tools.RelevanceResult).shape,
   read: zodObjectFromSchema(Tools.ReadPaperResult).shape,
   categories: zodObjectFromSchema(Tools.CategoriesResult).shape,
-  companion: zodObjectFromSchema(Tools.CompanionResult).shape
+  companion: zodObjectFromSchema(Tools.CompanionResult).shape,
+  ask: zodObjectFromSchema(Tools.AskResult).shape
 }
 
 // idempotent/destructive hints only mean something for tools that write; openWorldHint defaults to true
@@ -323,6 +335,21 @@ export const registerAll = (
       )
     return run("run_companion", Tools.runCompanionTool(args, { onProgress }), Tools.CompanionResult, Render.companion, extra)
   })
+
+  tool("ask_arxiv", {
+    title: "Ask arXiv",
+    description: "Research question → arXiv query (returned) → results re-ranked → best papers with links. Authors, " +
+      "categories, years can be in the question. save_as: vault note title; notion: publish a page.",
+    inputSchema: {
+      question: z.string(),
+      top: int("top", 1, 20).default(3),
+      max_results: int("max_results", 1, 50).default(50),
+      save_as: z.string().optional(),
+      notion: z.boolean().optional()
+    },
+    outputSchema: outputs.ask,
+    annotations: { readOnlyHint: false, destructiveHint: false }
+  }, (args, extra) => run("ask_arxiv", Tools.askArxivTool(args), Tools.AskResult, Tools.renderAnswer, extra))
 
   // tools/list without the converter's boilerplate ($schema, closed output objects, task hints): same meaning, ~30% smaller
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.map(toolDefinition) }))

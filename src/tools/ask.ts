@@ -6,9 +6,9 @@
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
-import { type AskAnswer, askArxiv, AskOptions } from "../core/ask.js"
+import { type AskAnswer, askArxiv, AskOptions, type Saved, saveAnswer } from "../core/ask.js"
 import { absUrl } from "../core/arxiv.js"
-import { categoriesArg, dateArg, intArg } from "./arguments.js"
+import { categoriesArg, dateArg, intArg, textArg } from "./arguments.js"
 
 /** Arguments of {@link askArxivTool} (snake_case, as MCP hosts send them). */
 export interface AskInput {
@@ -22,6 +22,10 @@ export interface AskInput {
   readonly categories?: ReadonlyArray<string> | undefined
   /** Only papers first submitted on or after YYYY-MM-DD. */
   readonly since_date?: string | undefined
+  /** Save the answer as a note with this title in the vault. */
+  readonly save_as?: string | undefined
+  /** Publish the answer as a Notion page. */
+  readonly notion?: boolean | undefined
 }
 
 /** One paper of an answer. */
@@ -36,38 +40,37 @@ export const AskedPaper = Schema.Struct({
   pdf_url: Schema.String
 })
 
-/** The answer to a question: the query sent and how it was written, and the top papers. */
+/** The answer to a question: the query sent and who wrote it, and the top papers. */
 export const AskResult = Schema.Struct({
   question: Schema.String,
   /** The search_query arXiv received. */
   query: Schema.String,
-  /** "rules" or the model that wrote the query; attempts, fallback and what happened. */
-  query_builder: Schema.Struct({
-    name: Schema.String,
-    attempts: Schema.NonNegativeInt,
-    fell_back: Schema.Boolean,
-    notes: Schema.Array(Schema.String)
-  }),
+  /** Who wrote the query: "rules" or the model. */
+  builder: Schema.String,
+  /** True when the model's query was unusable and the rule-based one was sent. */
+  fell_back: Schema.Boolean,
+  /** What happened on the way (a retry, a fallback and why). */
+  notes: Schema.Array(Schema.String),
   total: Schema.NonNegativeInt,
   candidates: Schema.NonNegativeInt,
   judge: Schema.String,
   papers: Schema.Array(AskedPaper),
-  message: Schema.optional(Schema.String)
+  message: Schema.optional(Schema.String),
+  /** The vault note written: path and created/updated/unchanged/kept-user-edits. */
+  note: Schema.optional(Schema.Struct({ path: Schema.String, status: Schema.String })),
+  notion_url: Schema.optional(Schema.String)
 })
 export type AskResult = typeof AskResult.Type
 
 const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
 
 /** The answer as tool data. */
-export const toAskResult = (answer: AskAnswer): AskResult => ({
+export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => ({
   question: answer.question,
   query: answer.query.sent,
-  query_builder: {
-    name: answer.query.builder,
-    attempts: answer.query.attempts,
-    fell_back: answer.query.fellBack,
-    notes: answer.query.notes
-  },
+  builder: answer.query.builder,
+  fell_back: answer.query.fellBack,
+  notes: answer.query.notes,
   total: answer.total,
   candidates: answer.candidates,
   judge: answer.judge,
@@ -81,7 +84,9 @@ export const toAskResult = (answer: AskAnswer): AskResult => ({
     abs_url: absUrl(paper.arxivId),
     pdf_url: `https://arxiv.org/pdf/${paper.arxivId}`
   })),
-  ...(answer.message === undefined ? {} : { message: answer.message })
+  ...(answer.message === undefined ? {} : { message: answer.message }),
+  ...(saved.note === undefined ? {} : { note: { path: saved.note.path, status: saved.note.status } }),
+  ...(saved.page === undefined ? {} : { notion_url: saved.page.url })
 })
 
 /** Options of a question from tool arguments (checked; unset ones take the defaults). */
@@ -93,9 +98,41 @@ export const askOptions = Effect.fn("Tools.askOptions")(function*(input: Omit<As
   return new AskOptions({ top, maxResults, categories, ...(since === undefined ? {} : { since }) })
 })
 
-/** Answer a research question with the most relevant arXiv papers. */
+/**
+ * Answer a research question with the most relevant arXiv papers; with
+ * `save_as` / `notion`, also save the answer (the vault and the page service
+ * are optional services: asking for one that is not provided says how to
+ * configure it).
+ */
 export const askArxivTool = Effect.fn("Tools.askArxiv")(function*(input: AskInput) {
   const options = yield* askOptions(input)
+  if (input.save_as !== undefined) yield* textArg("save_as", input.save_as, "a note title, e.g. \"GAN training\"")
   const answer = yield* askArxiv(input.question, options)
-  return toAskResult(answer)
+  const saved = input.save_as === undefined && input.notion !== true
+    ? {}
+    : yield* saveAnswer(answer, { note: input.save_as, page: input.notion === true })
+  return toAskResult(answer, saved)
 })
+
+/** The answer as text: the query sent, then each paper with its links. */
+export const renderAnswer = (r: AskResult): string => {
+  const lines = [`Question: ${r.question}`, `arXiv query (${r.builder}): ${r.query}`]
+  for (const note of r.notes) lines.push(`  note: ${note}`)
+  lines.push(`${r.candidates} of ${r.total} matching papers re-ranked by ${r.judge}.`, "")
+  if (r.message !== undefined) lines.push(r.message)
+  r.papers.forEach((p, i) => {
+    const authors = `${p.authors.slice(0, 3).join(", ")}${p.authors.length > 3 ? " et al." : ""}`
+    lines.push(`${i + 1}. ${oneLine(p.title)} (${p.published_date})`)
+    lines.push(`   ${authors}`)
+    lines.push(`   relevance ${p.relevance.toFixed(2)} · ${p.abs_url} · ${p.pdf_url}`)
+    lines.push(`   ${oneLine(p.rationale)}`)
+  })
+  if (r.note !== undefined || r.notion_url !== undefined) lines.push("")
+  if (r.note !== undefined) {
+    const verb = ({ created: "Wrote", updated: "Updated", unchanged: "Unchanged (no rewrite):" } as Record<string, string>)[r.note.status] ??
+      "You edited the saved answer, so it was kept; this answer was written to"
+    lines.push(`${verb} ${r.note.path}`)
+  }
+  if (r.notion_url !== undefined) lines.push(`Notion page: ${r.notion_url}`)
+  return lines.join("\n")
+}

@@ -3,7 +3,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
 
 const root = join(import.meta.dirname, "..", "..")
 const cli = join(root, "dist", "cli.js") // built by test/support/build.ts
@@ -40,5 +43,34 @@ describe("arxiv-companion ask (offline corpus)", () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toContain("Not enough information")
     expect(r.stderr).toContain("one word")
+  })
+
+  it("--save writes the answer into the vault; --notion publishes it, retrying a 429, and never prints the token", async () => {
+    const vault = mkdtempSync(join(tmpdir(), "ask-cli-vault-"))
+    const notion = await startNotionStandIn()
+    try {
+      notion.failNext(NotionFault.rateLimited("0", "create"))
+      const r = await run(
+        ["ask", "how do LSTMs learn long-term dependencies", "--offline", "--save", "LSTM reading", "--vault", vault, "--notion"],
+        { NOTION_TOKEN: notion.token, NOTION_PARENT_PAGE_ID: notion.parentPageId, NOTION_API_URL: notion.url }
+      )
+      expect(r.stderr).toBe("")
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("Wrote LSTM reading.md")
+      expect(readFileSync(join(vault, "LSTM reading.md"), "utf8")).toContain("arxiv-companion:begin")
+      const [page] = [...notion.pages.values()]
+      expect(page!.title).toBe("LSTM reading")
+      expect(r.stdout).toContain(`Notion page: https://www.notion.so/LSTM-reading-${page!.id.replace(/-/g, "")}`)
+      expect(notion.requests.map((q) => q.status)).toEqual([429, 200])
+      expect(r.stdout + r.stderr).not.toContain(notion.token)
+    } finally {
+      await notion.close()
+    }
+  })
+
+  it("--notion without NOTION_TOKEN exits 1 saying what to set", async () => {
+    const r = await run(["ask", "how do LSTMs learn long-term dependencies", "--offline", "--notion"], { NOTION_TOKEN: "", NOTION_PARENT_PAGE_ID: "" })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("NOTION_TOKEN")
   })
 })

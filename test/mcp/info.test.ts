@@ -71,7 +71,7 @@ describe("static initialize", () => {
     await new Promise((r) => setTimeout(r, 50))
     // initialize answered once; tools/list answered by the SDK server after connecting
     assert.deepEqual(lines.map((l) => l["id"]), [1, 2, 3])
-    assert.strictEqual(((lines[2]!["result"] as { tools: Array<unknown> }).tools).length, 13)
+    assert.strictEqual(((lines[2]!["result"] as { tools: Array<unknown> }).tools).length, 14)
     assert.deepEqual(server.server.getClientVersion(), { name: "c", version: "0" })
     await server.close()
   })

@@ -5,13 +5,19 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Redacted } from "effect"
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import * as NotionPages from "../../src/adapters/live/NotionPages.js"
+import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
 import * as RuleQueryBuilder from "../../src/adapters/query/RuleQueryBuilder.js"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
 import { QueryBuilderPort } from "../../src/core/ports/QueryBuilderPort.js"
 import { askArxivTool } from "../../src/tools/ask.js"
+import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
 
 const Offline = Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
 
@@ -36,7 +42,7 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
     Effect.gen(function*() {
       const r = yield* askArxivTool({ question: "what are the main ways to stabilise GAN training?" })
       assert.strictEqual(r.query, "((stabilise OR stabilize) AND (gan OR \"generative adversarial\"))")
-      assert.deepEqual(r.query_builder, { name: "rules", attempts: 0, fell_back: false, notes: [] })
+      assert.deepEqual([r.builder, r.fell_back, r.notes], ["rules", false, []])
       assert.strictEqual(r.papers.length, 3)
       assert.strictEqual(r.candidates, Math.min(50, r.total))
       for (const p of r.papers) {
@@ -93,9 +99,9 @@ describe("a query arXiv rejects", () => {
   it.effect("falls back to the rule-based query, and the report says so", () =>
     Effect.gen(function*() {
       const r = yield* askArxivTool({ question: "how do LSTMs learn long-term dependencies" })
-      assert.strictEqual(r.query_builder.name, "test-model")
-      assert.isTrue(r.query_builder.fell_back)
-      assert.match(r.query_builder.notes[0]!, /arXiv rejected the query .*unbalanced.*rule-based query was sent instead/)
+      assert.strictEqual(r.builder, "test-model")
+      assert.isTrue(r.fell_back)
+      assert.match(r.notes[0]!, /arXiv rejected the query .*unbalanced.*rule-based query was sent instead/)
       assert.include(r.query, "(\"long-term dependencies\" OR (\"long-term\" AND dependencies))")
       assert.isAbove(r.papers.length, 0)
     }).pipe(Effect.provide(layerWith("ti:(lstm OR \"long short-term memory\"))"))), { timeout: 60_000 })
@@ -104,7 +110,7 @@ describe("a query arXiv rejects", () => {
     Effect.gen(function*() {
       const r = yield* askArxivTool({ question: "how do LSTMs learn long-term dependencies", top: 1 })
       assert.strictEqual(r.query, "(ti:lstm)")
-      assert.isFalse(r.query_builder.fell_back)
+      assert.isFalse(r.fell_back)
       assert.match(r.papers[0]!.title, /LSTM/i)
     }).pipe(Effect.provide(layerWith("ti:lstm"))), { timeout: 60_000 })
 })
@@ -124,4 +130,60 @@ describe("askArxiv (the Promise API)", () => {
     const error = await askArxiv("distillation", { offline: true }).then(() => undefined, (e: unknown) => e)
     assert.strictEqual((error as { _tag: string })._tag, "NotEnoughInformation")
   }, 60_000)
+})
+
+describe("saving an answer", () => {
+  const base = Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
+  const question = "how do LSTMs learn long-term dependencies"
+
+  it.effect("--save writes a note by the safe-write rules: created, then unchanged, a user's edit kept", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "ask-vault-"))
+      const vault = FileSystemVault.layer({ root: dir }).pipe(Layer.provide(NodeContext.layer))
+      const ask = (save_as: string) => askArxivTool({ question, save_as }).pipe(Effect.provide(Layer.merge(base, vault)))
+      const first = yield* ask("LSTM ../../escape")
+      assert.deepEqual(first.note, { path: "LSTM .. .. escape.md", status: "created" })
+      assert.deepEqual(readdirSync(dir), ["LSTM .. .. escape.md"])
+      const text = readFileSync(join(dir, "LSTM .. .. escape.md"), "utf8")
+      assert.match(text, /^---\nquestion: "how do LSTMs learn long-term dependencies"\nquery: /)
+      for (const p of first.papers) assert.include(text, `[PDF](${p.pdf_url})`)
+      const again = yield* ask("LSTM ../../escape")
+      assert.strictEqual(again.note!.status, "unchanged")
+      writeFileSync(join(dir, "LSTM .. .. escape.md"), text.replace("## 1.", "## 1. (my pick)"))
+      const edited = yield* ask("LSTM ../../escape")
+      assert.strictEqual(edited.note!.status, "kept-user-edits")
+      assert.match(edited.note!.path, /^LSTM \.\. \.\. escape \(\d{4}-\d{2}-\d{2}\)\.md$/)
+      assert.include(readFileSync(join(dir, "LSTM .. .. escape.md"), "utf8"), "(my pick)")
+    }), { timeout: 60_000 })
+
+  it.effect("--save without a vault says how to configure one; nothing is searched twice", () =>
+    Effect.gen(function*() {
+      const e = yield* Effect.flip(askArxivTool({ question, save_as: "x" }).pipe(Effect.provide(base)))
+      assert.include(e.message, "no vault is configured")
+      const blank = yield* Effect.flip(askArxivTool({ question, save_as: "  " }).pipe(Effect.provide(base)))
+      assert.strictEqual(blank._tag, "InvalidArgument")
+    }), { timeout: 60_000 })
+
+  it.live("--notion publishes the answer as a page, whole or not at all", () =>
+    Effect.acquireUseRelease(
+      Effect.promise(() => startNotionStandIn()),
+      (s) =>
+        Effect.gen(function*() {
+          const notion = (batchSize?: number) =>
+            NotionPages.layer({ token: Redacted.make(s.token), parentPageId: s.parentPageId, baseUrl: s.url, batchSize, retryBaseDelay: "10 millis" })
+          const r = yield* askArxivTool({ question, notion: true, top: 3 }).pipe(Effect.provide(Layer.merge(base, notion())))
+          const page = [...s.pages.values()][0]!
+          assert.strictEqual(r.notion_url?.endsWith(page.id.replace(/-/g, "")), true)
+          assert.strictEqual(page.title, question)
+          const links = page.blocks.flatMap((b) => b.links)
+          for (const p of r.papers) assert.includeMembers(links, [p.abs_url, p.pdf_url])
+          assert.include(page.blocks.map((b) => b.text).join("\n"), r.query)
+          // a failure mid-append: the partial page goes to the trash and the answer is an error
+          s.failNext(NotionFault.validation("body.children[0].bulleted_list_item.rich_text should be defined.", "append"))
+          const e = yield* Effect.flip(askArxivTool({ question, notion: true }).pipe(Effect.provide(Layer.merge(base, notion(5)))))
+          assert.include(e.message, "moved to the trash")
+          assert.deepEqual([...s.pages.values()].map((p) => p.inTrash), [false, true])
+        }),
+      (s) => Effect.promise(() => s.close())
+    ), { timeout: 60_000 })
 })
