@@ -24,6 +24,7 @@ import * as ResponseCache from "./adapters/live/ResponseCache.js"
 import * as FileSystemVault from "./adapters/vault/FileSystemVault.js"
 import * as McpVault from "./adapters/vault/McpVault.js"
 import * as RuleQueryBuilder from "./adapters/query/RuleQueryBuilder.js"
+import * as LlmQueryBuilder from "./adapters/live/LlmQueryBuilder.js"
 import * as NotionPages from "./adapters/live/NotionPages.js"
 import { InvalidArgument } from "./core/errors.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
@@ -153,14 +154,33 @@ export const companionLayer = (
 ): Layer.Layer<CompanionPorts, InvalidArgument> =>
   setup.offline === true ? OfflineLayer(setup) : LiveLayer(setup, cache)
 
+/** A setup for `ask`: the companion's, and who writes the arXiv query. */
+export interface AskSetup extends CompanionSetup {
+  /** "rules" (offline, deterministic) or "llm" (the judge's endpoint). Default: llm when configured and not offline. */
+  readonly queryBuilder?: "rules" | "llm" | undefined
+}
+
 /** Every port `ask` needs. */
 export type AskPorts = ArxivPort | LlmJudgePort | QueryBuilderPort
 
-/** The query builder a setup asks for (rules: offline, deterministic). */
-export const queryBuilderLayer = (_setup: CompanionSetup): Layer.Layer<QueryBuilderPort, InvalidArgument> => RuleQueryBuilder.layer
+/**
+ * The query builder a setup asks for: explicit, else the LLM when one is
+ * configured (as for the judge) and the setup is not offline, else rules
+ * (offline, deterministic).
+ */
+export const queryBuilderLayer = (setup: AskSetup): Layer.Layer<QueryBuilderPort, InvalidArgument> =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
+      const choice = setup.queryBuilder ?? (configured && setup.offline !== true ? "llm" : "rules")
+      return choice === "rules"
+        ? RuleQueryBuilder.layer
+        : LlmQueryBuilder.layerConfig().pipe(Layer.mapError(configProblem), Layer.provide(NodeHttpClient.layerUndici))
+    })
+  )
 
 /** What `ask` needs: arXiv (offline or live), the judge and the query builder. */
-export const askLayer = (setup: CompanionSetup): Layer.Layer<AskPorts, InvalidArgument> =>
+export const askLayer = (setup: AskSetup): Layer.Layer<AskPorts, InvalidArgument> =>
   Layer.mergeAll(
     arxivLayer(setup),
     judgeLayer(setup).pipe(Layer.provide(NodeHttpClient.layerUndici)),

@@ -13,7 +13,7 @@ import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
 import type { VaultPort } from "./core/ports/VaultPort.js"
 import { runCompanion as program } from "./core/workflow.js"
-import { askLayer, type AskPorts, askSaveLayer, companionLayer, type CompanionSetup } from "./layers.js"
+import { askLayer, type AskPorts, askSaveLayer, type AskSetup, companionLayer, type CompanionSetup } from "./layers.js"
 import { type AskInput, type AskResult, askArxivTool } from "./tools/ask.js"
 
 /** The plain-data report `runCompanion` resolves with (JSON-ready). */
@@ -94,7 +94,7 @@ const runToPromise = async <A, E>(effect: Effect.Effect<A, E>, signal: AbortSign
 export type AskAnswerData = AskResult
 
 /** Options of {@link askArxiv}. */
-export interface AskArxivOptions extends CompanionSetup, Omit<AskInput, "question"> {
+export interface AskArxivOptions extends AskSetup, Omit<AskInput, "question"> {
   /** Cancel the question; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal | undefined
   /** Replace the adapters entirely (tests, custom ports). Overrides the setup fields. */

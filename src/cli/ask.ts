@@ -3,11 +3,11 @@
  * research question.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Layer, Option } from "effect"
+import { Config, Console, Effect, Layer, Option } from "effect"
 import { askLayer, askSaveLayer } from "../layers.js"
 import { askArxivTool, renderAnswer } from "../tools/ask.js"
 import { reportFailure } from "./failure.js"
-import { cacheDir, judge, json, noCache, offline, vault } from "./run.js"
+import { cacheDir, judge, json, noCache, offline, vault, withEnv } from "./run.js"
 
 const question = Args.text({ name: "question" }).pipe(
   Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\".")
@@ -23,6 +23,11 @@ const categories = Options.text("categories").pipe(
 )
 const since = Options.text("since").pipe(Options.optional, Options.withDescription("Only papers first submitted on or after YYYY-MM-DD."))
 
+const queryBuilder = withEnv(
+  Options.choice("query-builder", ["rules", "llm"]),
+  Config.literal("rules", "llm")("ARXIV_COMPANION_QUERY_BUILDER"),
+  "Who writes the arXiv query: rules (offline) or llm (the judge's endpoint: OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured and not --offline."
+)
 const save = Options.text("save").pipe(
   Options.optional,
   Options.withDescription("Also write the answer as a note with this title into the vault (--vault or ARXIV_COMPANION_VAULT).")
@@ -34,7 +39,7 @@ const notion = Options.boolean("notion").pipe(
 /** The `ask` command. */
 export const askCommand = Command.make(
   "ask",
-  { question, top, maxResults, categories, since, save, notion, vault, offline, json, judge, noCache, cacheDir },
+  { question, top, maxResults, categories, since, save, notion, vault, offline, json, judge, queryBuilder, noCache, cacheDir },
   (a) =>
     askArxivTool({
       question: a.question,
@@ -51,6 +56,7 @@ export const askCommand = Command.make(
           vault: Option.getOrUndefined(a.vault),
           offline: a.offline,
           judge: Option.getOrUndefined(a.judge),
+          queryBuilder: Option.getOrUndefined(a.queryBuilder),
           cache: a.noCache ? false : undefined,
           cacheDir: Option.getOrUndefined(a.cacheDir)
         }

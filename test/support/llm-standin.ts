@@ -38,6 +38,7 @@ export type LlmFault =
   | { readonly _tag: "RejectMaxTokens" }
   | { readonly _tag: "RejectTemperature" }
   | { readonly _tag: "Reset" }
+  | { readonly _tag: "Query"; readonly query: string }
 
 /** Ready-made faults. */
 export const LlmFault = {
@@ -61,7 +62,9 @@ export const LlmFault = {
   rejectMaxTokens: (): LlmFault => ({ _tag: "RejectMaxTokens" }),
   /** A 400 refusing a temperature other than the default, as some reasoning models do. */
   rejectTemperature: (): LlmFault => ({ _tag: "RejectTemperature" }),
-  reset: (): LlmFault => ({ _tag: "Reset" })
+  reset: (): LlmFault => ({ _tag: "Reset" }),
+  /** A well-formed query-writing answer carrying this query (bad syntax, unknown fields, ...). */
+  query: (query: string): LlmFault => ({ _tag: "Query", query })
 } as const
 
 /** A request as the stand-in saw it. */
@@ -88,6 +91,11 @@ export interface LlmStandInOptions {
   readonly barrier?: number
   /** When set, only `Authorization: Bearer <requiredKey>` is accepted. A wrong key is echoed back in the 401 body. */
   readonly requiredKey?: string
+  /**
+   * Query-writing answers that are malformed (prose, not JSON), as a share
+   * of all such answers, drawn from a seeded generator (reproducible).
+   */
+  readonly malformedQueries?: { readonly rate: number; readonly seed: number }
 }
 
 /** A running stand-in. */
@@ -180,6 +188,50 @@ export const scriptedJudge = (
   })
 }
 
+const QUERY_STOP = new Set(
+  ("what which how why who are is the main ways way to of for in on and with from by do does can papers paper that " +
+    "this these best known recent work works approaches methods method use using into about between versus vs").split(" ")
+)
+const EXPANSIONS: Record<string, string> = {
+  gan: "\"generative adversarial\"",
+  gans: "\"generative adversarial\"",
+  lstm: "\"long short-term memory\"",
+  lstms: "\"long short-term memory\"",
+  rl: "\"reinforcement learning\"",
+  cnn: "\"convolutional neural network\"",
+  rnn: "\"recurrent neural network\"",
+  vae: "\"variational autoencoder\"",
+  nmt: "\"neural machine translation\""
+}
+
+/**
+ * The scripted query writer: what a plain instruction-following model might
+ * write, and no better. Surnames after "by" become `au:`; the first three
+ * other content words (4+ letters) each become `(ti:w OR abs:w)`, an acronym
+ * with its expansion ORed in; the groups are ANDed.
+ */
+export const scriptedQuery = (question: string): string => {
+  const authors = [...question.matchAll(/\bby ([A-Z][a-z]+(?: [A-Z][a-z]+)?)/g)].map((m) => m[1]!.split(" ").at(-1)!)
+  const rest = question.replace(/\bby [A-Z][a-z]+(?: [A-Z][a-z]+)?/g, " ")
+  const words = (rest.toLowerCase().match(/[a-z0-9-]+/g) ?? []).filter((w) => !QUERY_STOP.has(w) && (w.length >= 4 || EXPANSIONS[w] !== undefined))
+  const groups = [...new Set(words)].slice(0, 3).map((w) =>
+    EXPANSIONS[w] === undefined ? `(ti:${w} OR abs:${w})` : `(ti:${w} OR abs:${w} OR abs:${EXPANSIONS[w]})`
+  )
+  return [...authors.map((a) => `au:${a}`), ...groups].join(" AND ")
+}
+
+/** A seeded generator in [0, 1) (mulberry32). */
+const seeded = (seed: number) => {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
 /** Start the stand-in on 127.0.0.1 with an OS-chosen port. */
 export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<LlmStandIn> => {
   const faults: Array<LlmFault> = []
@@ -190,6 +242,7 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
     for (const go of held.splice(0)) go()
   }
   let maxInFlight = 0
+  const draw = seeded(options.malformedQueries?.seed ?? 1)
 
   const server = http.createServer((req, res) => {
     const chunks: Array<Buffer> = []
@@ -265,6 +318,16 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
       }
       if (fault?._tag === "ErrorIn200") {
         return send(200, JSON.stringify({ error: { message: "Provider returned error", code: 502 } }))
+      }
+      const format = body.response_format as { json_schema?: { name?: string } } | undefined
+      if (format?.json_schema?.name === "arxiv_query" || body.messages.some((m) => /query for the arXiv API/.test(m.content))) {
+        if (fault?._tag === "Query") return send(200, completion(JSON.stringify({ query: fault.query })))
+        if (fault?._tag === "InvalidJson") return send(200, completion("The best query is probably ti:GAN AND abs:training."))
+        if (options.malformedQueries !== undefined && draw() < options.malformedQueries.rate) {
+          return send(200, completion("Sure! Here is a query you could use: ti:GAN AND abs:stable training"))
+        }
+        const question = /^Question: (.*)$/m.exec(body.messages.find((m) => m.role === "user")?.content ?? "")?.[1] ?? ""
+        return send(200, completion(JSON.stringify({ query: scriptedQuery(question) })))
       }
       let judgements = scriptedJudge(body.messages)
       if (fault?._tag === "MissingPaper") judgements = judgements.slice(0, -1)

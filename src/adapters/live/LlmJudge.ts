@@ -86,7 +86,7 @@ export interface LlmJudgeOptions {
 }
 
 /** The chat completion fields the judge reads; everything else is ignored. */
-const ChatCompletion = Schema.Struct({
+export const ChatCompletion = Schema.Struct({
   choices: Schema.optional(Schema.Array(Schema.Struct({
     message: Schema.optional(Schema.NullOr(Schema.Struct({
       content: Schema.optional(Schema.NullOr(Schema.String))
@@ -131,6 +131,15 @@ const chunk = <A>(items: ReadonlyArray<A>, size: number): Array<Array<A>> => {
   return out
 }
 
+/** A function that removes a secret (and a masked echo of it, "sk-or-v1-abc***xyz") from text an upstream sent. */
+export const scrubber = (secret: string) => (text: string): string => {
+  if (secret.length < 4) return text
+  let out = text.split(secret).join("<redacted>")
+  const prefix = secret.slice(0, Math.min(12, Math.floor(secret.length / 2)))
+  if (prefix.length >= 8) out = out.split(prefix).join("<redacted>")
+  return out
+}
+
 /** Build the judge from the context's HttpClient. Nothing is sent until `judge` runs. */
 export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOptions) {
   const model = options.model
@@ -155,14 +164,7 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   const client = yield* HttpClient.HttpClient
 
   /** Whatever an upstream says goes through here: some servers echo the key they were sent. */
-  const scrub = (text: string): string => {
-    if (secret.length < 4) return text
-    let out = text.split(secret).join("<redacted>")
-    // a masked echo such as "sk-or-v1-abc***xyz" still shows a long prefix
-    const prefix = secret.slice(0, Math.min(12, Math.floor(secret.length / 2)))
-    if (prefix.length >= 8) out = out.split(prefix).join("<redacted>")
-    return out
-  }
+  const scrub = scrubber(secret)
   const failed = (reason: string) => new JudgeFailed({ model, reason: scrub(reason) })
 
   const describe = (response: TextResponse): string => {

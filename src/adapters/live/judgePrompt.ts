@@ -168,6 +168,18 @@ export const jsonCandidates = (content: string): ReadonlyArray<string> => {
   return [...slices.map((x) => x.json), text]
 }
 
+/** The first JSON value that parses among the candidates of a model's answer; undefined when none does. */
+export const parseJsonIn = (content: string): { readonly json: unknown } | undefined => {
+  for (const candidate of jsonCandidates(content)) {
+    try {
+      return { json: JSON.parse(candidate) as unknown }
+    } catch {
+      // try the next candidate
+    }
+  }
+  return undefined
+}
+
 /** The most likely JSON text inside a model's answer. */
 export const extractJson = (content: string): string => jsonCandidates(content)[0]!
 
@@ -179,19 +191,9 @@ export const decodeAnswer = (
   content: string,
   papers: ReadonlyArray<JudgedPaper>
 ): Either.Either<ReadonlyArray<Judgement>, string> => {
-  let json: unknown = undefined
-  let parsed = false
-  for (const candidate of jsonCandidates(content)) {
-    try {
-      json = JSON.parse(candidate)
-      parsed = true
-      break
-    } catch {
-      // try the next candidate
-    }
-  }
-  if (!parsed) return Either.left("it is not valid JSON")
-  if (Array.isArray(json)) json = { judgements: json }
+  const parsed = parseJsonIn(content)
+  if (parsed === undefined) return Either.left("it is not valid JSON")
+  const json = Array.isArray(parsed.json) ? { judgements: parsed.json } : parsed.json
   const decoded = Schema.decodeUnknownEither(JudgeAnswer)(json, { errors: "first" })
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]

@@ -1,0 +1,150 @@
+/**
+ * `npm run eval:ask` — how often `ask` puts the landmark papers of a research
+ * question in its top 3 and top 10, over the 20 questions of
+ * eval/ask/questions.jsonl, on the offline corpus with the local judge:
+ *
+ * - the rule-based query builder (the default);
+ * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
+ *   writes the query, answering well-formed JSON every time;
+ * - the same stand-in answering malformed JSON (prose) 1 time in 3 (seeded),
+ *   with the share of questions whose query needed the retry or the
+ *   rule-based fallback.
+ *
+ * Recall@k is the share of a question's expected papers in the top k,
+ * averaged over questions; intervals are 95% bootstrap intervals over
+ * questions (5,000 draws, fixed seed). `--json` prints the figures as JSON.
+ */
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
+import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
+import * as LlmQueryBuilder from "../src/adapters/live/LlmQueryBuilder.js"
+import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
+import { type AskAnswer, askArxiv, AskOptions } from "../src/core/ask.js"
+import type { ArxivPort } from "../src/core/ports/ArxivPort.js"
+import type { QueryBuilderPort } from "../src/core/ports/QueryBuilderPort.js"
+import { startLlmStandIn } from "../test/support/llm-standin.js"
+import { repoRoot, seededRandom } from "./retrieval-data.js"
+
+interface Question {
+  readonly question: string
+  readonly expected: ReadonlyArray<string>
+}
+
+interface Row {
+  readonly question: string
+  readonly at3: number
+  readonly at10: number
+  readonly query: string
+  readonly retried: boolean
+  readonly fellBack: boolean
+  readonly missing: ReadonlyArray<string>
+}
+
+const questions: ReadonlyArray<Question> = readFileSync(join(repoRoot, "eval", "ask", "questions.jsonl"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim() !== "")
+  .map((l) => JSON.parse(l) as Question)
+
+const mean = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+
+/** 95% bootstrap interval of the mean over questions (fixed seed: reproducible). */
+const bootstrap = (xs: ReadonlyArray<number>, draws = 5000): readonly [number, number] => {
+  const random = seededRandom(12)
+  const means: Array<number> = []
+  for (let k = 0; k < draws; k++) {
+    let sum = 0
+    for (let i = 0; i < xs.length; i++) sum += xs[Math.floor(random() * xs.length)]!
+    means.push(sum / xs.length)
+  }
+  means.sort((a, b) => a - b)
+  return [means[Math.floor(draws * 0.025)]!, means[Math.floor(draws * 0.975)]!]
+}
+
+const score = (q: Question, answer: AskAnswer): Row => {
+  const ids = answer.papers.map((p) => p.paper.arxivId)
+  const hit = (k: number) => q.expected.filter((id) => ids.slice(0, k).includes(id)).length / q.expected.length
+  return {
+    question: q.question,
+    at3: hit(3),
+    at10: hit(10),
+    query: answer.query.sent,
+    retried: answer.query.attempts > 1 && !answer.query.fellBack,
+    fellBack: answer.query.fellBack,
+    missing: q.expected.filter((id) => !ids.includes(id))
+  }
+}
+
+const run = (builder: Layer.Layer<QueryBuilderPort>, arxiv: Layer.Layer<ArxivPort>) =>
+  Effect.forEach(questions, (q) =>
+    askArxiv(q.question, new AskOptions({ top: 10 })).pipe(Effect.map((a) => score(q, a))), { concurrency: 1 }).pipe(
+    Effect.provide(Layer.mergeAll(builder, arxiv, LocalJudge.layer))
+  )
+
+const pct = (x: number): string => `${(100 * x).toFixed(0)}%`
+const interval = (xs: ReadonlyArray<number>): string => {
+  const [lo, hi] = bootstrap(xs)
+  return `${pct(mean(xs))} [${pct(lo)}, ${pct(hi)}]`
+}
+
+const main = async () => {
+  const json = process.argv.includes("--json")
+  // one corpus for every run: the layer is built once (memoised) and shared
+  const arxiv = FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer))
+  const clean = await startLlmStandIn()
+  const flaky = await startLlmStandIn({ malformedQueries: { rate: 1 / 3, seed: 20170331 } })
+  const llm = (url: string) =>
+    LlmQueryBuilder.layer({ apiUrl: url, model: "scripted stand-in", retryBaseDelay: "5 millis" }).pipe(Layer.provide(NodeHttpClient.layer))
+  try {
+    const runs = await Effect.runPromise(
+      Effect.gen(function*() {
+        const shared = yield* Layer.memoize(arxiv)
+        return {
+          rules: yield* run(RuleQueryBuilder.layer, shared),
+          llm: yield* run(llm(clean.url), shared),
+          llmMalformed: yield* run(llm(flaky.url), shared)
+        }
+      }).pipe(Effect.scoped)
+    )
+    const summary = Object.fromEntries(
+      Object.entries(runs).map(([name, rows]) => [name, {
+        recallAt3: mean(rows.map((r) => r.at3)),
+        recallAt3Interval: bootstrap(rows.map((r) => r.at3)),
+        recallAt10: mean(rows.map((r) => r.at10)),
+        recallAt10Interval: bootstrap(rows.map((r) => r.at10)),
+        retried: rows.filter((r) => r.retried).length,
+        fellBack: rows.filter((r) => r.fellBack).length,
+        needed: bootstrap(rows.map((r) => (r.retried || r.fellBack ? 1 : 0))),
+        questions: rows.length
+      }])
+    )
+    if (json) {
+      console.log(JSON.stringify({ summary, runs }, null, 2))
+      return
+    }
+    console.log(`${questions.length} questions, offline corpus, local judge; recall of the expected papers (95% bootstrap interval)\n`)
+    console.log("builder                          | top 3            | top 10           | retry | fallback")
+    console.log("---------------------------------|------------------|------------------|-------|---------")
+    const label = { rules: "rules", llm: "scripted LLM stand-in", llmMalformed: "stand-in, malformed JSON 1 in 3" } as const
+    for (const [name, rows] of Object.entries(runs) as Array<[keyof typeof label, ReadonlyArray<Row>]>) {
+      console.log(
+        `${label[name].padEnd(33)}| ${interval(rows.map((r) => r.at3)).padEnd(17)}| ${interval(rows.map((r) => r.at10)).padEnd(17)}| ` +
+          `${String(rows.filter((r) => r.retried).length).padStart(5)} | ${String(rows.filter((r) => r.fellBack).length).padStart(8)}`
+      )
+    }
+    const flakyRows = runs.llmMalformed
+    const needed = flakyRows.map((r) => (r.retried || r.fellBack ? 1 : 0))
+    console.log(`\nWith malformed JSON 1 in 3: ${needed.filter((x) => x === 1).length} of ${flakyRows.length} questions needed the retry or the fallback (${interval(needed)}).`)
+    console.log("\nPer question (rules): top-3 / top-10 recall, expected papers not in the top 10, query")
+    for (const r of runs.rules) {
+      console.log(`  ${pct(r.at3).padStart(4)} ${pct(r.at10).padStart(4)}  ${r.question}${r.missing.length > 0 ? `  [missing ${r.missing.join(", ")}]` : ""}\n             ${r.query}`)
+    }
+  } finally {
+    await clean.close()
+    await flaky.close()
+  }
+}
+
+await main()

@@ -1,0 +1,111 @@
+/**
+ * The LLM query builder against the loopback OpenAI-compatible stand-in
+ * (scripted query writer): the model's query checked by the arXiv query
+ * parser, sent back once when unusable, the rule-based query when the second
+ * answer is unusable too or the endpoint is down; and, end to end, a query
+ * arXiv rejects (HTTP 400, against the arXiv stand-in) replaced by the rules.
+ */
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Redacted } from "effect"
+import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
+import * as LlmQueryBuilder from "../../src/adapters/live/LlmQueryBuilder.js"
+import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import { askArxivTool } from "../../src/tools/ask.js"
+import { arxivStandIn, Fault } from "../support/arxiv-standin.js"
+import { captureLogs } from "../support/logs.js"
+import { LlmFault, llmStandIn, scriptedQuery } from "../support/llm-standin.js"
+
+const KEY = "sk-test-query-builder-0123456789"
+const builder = (url: string) =>
+  LlmQueryBuilder.make({ apiUrl: url, model: "scripted-writer", apiKey: Redacted.make(KEY), retryBaseDelay: "5 millis" }).pipe(
+    Effect.provide(NodeHttpClient.layer)
+  )
+const Q = "what are the main ways to stabilise GAN training?"
+
+describe("LlmQueryBuilder", () => {
+  it.live("sends the model's query as written, with the rule-based query as the fallback", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const llm = yield* llmStandIn({ requiredKey: KEY })
+      const built = yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
+      assert.strictEqual(built.query, scriptedQuery(Q))
+      assert.strictEqual(built.builder, "scripted-writer")
+      assert.strictEqual(built.fallback, "(stabilise OR stabilize) AND (gan OR \"generative adversarial\")")
+      assert.deepEqual([built.attempts, built.fellBack, built.notes], [1, false, []])
+      const request = llm.completions()[0]!.body
+      assert.deepEqual((request.response_format as { json_schema: { name: string } }).json_schema.name, "arxiv_query")
+      assert.include(request.messages![1]!.content, Q)
+    })))
+
+  it.live("an answer that is not JSON is sent back once with the error; the second answer is used", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const llm = yield* llmStandIn()
+      llm.failNext(LlmFault.invalidJson())
+      const built = yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
+      assert.strictEqual(built.query, scriptedQuery(Q))
+      assert.deepEqual([built.attempts, built.fellBack], [2, false])
+      assert.match(built.notes[0]!, /answer 1 was unusable: it is not valid JSON; it was sent back with the error/)
+      const second = llm.completions()[1]!.body.messages!
+      assert.strictEqual(second.at(-2)!.role, "assistant")
+      assert.include(second.at(-1)!.content, "it is not valid JSON")
+    })))
+
+  it.live("bad syntax, then an unknown field: the rule-based query is used and the notes say why", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const llm = yield* llmStandIn()
+      llm.failNext(LlmFault.query("ti:(GAN AND stable"), LlmFault.query("title:GAN AND abstract:\"stable training\""))
+      const built = yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
+      assert.strictEqual(built.query, "(stabilise OR stabilize) AND (gan OR \"generative adversarial\")")
+      assert.isUndefined(built.fallback)
+      assert.deepEqual([built.attempts, built.fellBack], [2, true])
+      assert.match(built.notes[0]!, /answer 1 was unusable: .*syntax error: missing '\)'/)
+      assert.match(built.notes[0]!, /answer 2 was unusable: .*unknown fields "title:", "abstract:".*the rule-based query was used/)
+      assert.include(llm.completions()[1]!.body.messages!.at(-1)!.content, "missing ')'")
+    })))
+
+  it.live("an endpoint that stays down or refuses the key: rules, a note, and the key never shows", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const llm = yield* llmStandIn({ requiredKey: "another-key" })
+      const { exit, lines } = yield* captureLogs(Effect.flatMap(builder(llm.url), (b) => b.build(Q)))
+      assert.strictEqual(exit._tag, "Success")
+      if (exit._tag !== "Success") return
+      assert.isTrue(exit.value.fellBack)
+      assert.match(exit.value.notes[0]!, /could not be reached \(HTTP 401.*<redacted>.*rule-based query was used/)
+      for (const text of [...exit.value.notes, ...lines]) assert.notInclude(text, KEY)
+      const down = yield* llmStandIn()
+      down.failNext(LlmFault.serverError(), LlmFault.serverError(), LlmFault.serverError())
+      const built = yield* Effect.flatMap(builder(down.url), (b) => b.build(Q))
+      assert.isTrue(built.fellBack)
+      assert.strictEqual(down.completions().length, 3)
+    })))
+
+  it.live("a one-word question fails before the model is asked", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const llm = yield* llmStandIn()
+      const e = yield* Effect.flip(Effect.flatMap(builder(llm.url), (b) => b.build("what are the best papers?")))
+      assert.strictEqual(e._tag, "NotEnoughInformation")
+      assert.strictEqual(llm.completions().length, 0)
+    })))
+
+  it.live("end to end: a model query arXiv rejects (HTTP 400) is replaced by the rule-based query", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const llm = yield* llmStandIn()
+      const arxiv = yield* arxivStandIn({ padSearches: true })
+      arxiv.failNext(Fault.errorFeed("search_query"))
+      const layer = Layer.mergeAll(
+        LiveArxiv.layer({ apiUrl: arxiv.url, minInterval: "5 millis", retry: { baseDelay: "5 millis", maxDelay: "20 millis" } }).pipe(
+          Layer.provide(Layer.mergeAll(NodeHttpClient.layer, ResponseCache.layerDisabled))
+        ),
+        LocalJudge.layer,
+        LlmQueryBuilder.layer({ apiUrl: llm.url, model: "scripted-writer", retryBaseDelay: "5 millis" }).pipe(Layer.provide(NodeHttpClient.layer))
+      ).pipe(Layer.provide(NodeContext.layer))
+      const r = yield* askArxivTool({ question: Q, max_results: 10 }).pipe(Effect.provide(layer))
+      assert.strictEqual(r.builder, "scripted-writer")
+      assert.isTrue(r.fell_back)
+      assert.match(r.notes[0]!, /arXiv rejected the query .*rule-based query was sent instead/)
+      const queries = arxiv.requests.map((q) => new URL(q.url, "http://x").searchParams.get("search_query"))
+      assert.deepEqual(queries, [`(${scriptedQuery(Q)})`, "((stabilise OR stabilize) AND (gan OR \"generative adversarial\"))"])
+      assert.strictEqual(r.query, queries[1])
+    })))
+})
