@@ -26,6 +26,7 @@ import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { wordCount } from "./question.js"
+import { extractiveSummary } from "./summary.js"
 import { writeGenerated, type Written } from "./writeBack.js"
 
 /** Limits of one question. */
@@ -134,6 +135,8 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
     .map(({ judgement, paper, searchRank }) => ({ paper, searchRank, relevance: judgement.relevance, rationale: judgement.rationale }))
     .sort((a, b) => b.relevance - a.relevance || a.searchRank - b.searchRank)
     .slice(0, options.top)
+    // the shared extractive summariser: whole sentences of the abstract, chosen with the question's key terms
+    .map((p) => ({ ...p, summary: extractiveSummary(p.paper, built.keywords).text }))
 
   const { fallback: _fallback, query: _query, ...how } = built
   return {

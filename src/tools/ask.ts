@@ -35,6 +35,8 @@ export const AskedPaper = Schema.Struct({
   authors: Schema.Array(Schema.String),
   published_date: Schema.String,
   relevance: Schema.Number,
+  /** Whole sentences of the abstract: what the paper does and its key result. */
+  summary: Schema.String,
   rationale: Schema.String,
   abs_url: Schema.String,
   pdf_url: Schema.String
@@ -74,12 +76,13 @@ export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => 
   total: answer.total,
   candidates: answer.candidates,
   judge: answer.judge,
-  papers: answer.papers.map(({ paper, rationale, relevance }) => ({
+  papers: answer.papers.map(({ paper, rationale, relevance, summary }) => ({
     arxiv_id: paper.arxivId,
     title: oneLine(paper.title),
     authors: paper.authors,
     published_date: paper.published,
     relevance: Math.round(relevance * 1000) / 1000,
+    summary: summary ?? "",
     rationale,
     abs_url: absUrl(paper.arxivId),
     pdf_url: `https://arxiv.org/pdf/${paper.arxivId}`
@@ -125,7 +128,7 @@ export const renderAnswer = (r: AskResult): string => {
     lines.push(`${i + 1}. ${oneLine(p.title)} (${p.published_date})`)
     lines.push(`   ${authors}`)
     lines.push(`   relevance ${p.relevance.toFixed(2)} · ${p.abs_url} · ${p.pdf_url}`)
-    lines.push(`   ${oneLine(p.rationale)}`)
+    if (p.summary !== "") lines.push(`   ${oneLine(p.summary)}`)
   })
   if (r.note !== undefined || r.notion_url !== undefined) lines.push("")
   if (r.note !== undefined) {

@@ -15,6 +15,7 @@ import * as NotionPages from "../../src/adapters/live/NotionPages.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
 import * as RuleQueryBuilder from "../../src/adapters/query/RuleQueryBuilder.js"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
+import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { QueryBuilderPort } from "../../src/core/ports/QueryBuilderPort.js"
 import { askArxivTool } from "../../src/tools/ask.js"
 import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
@@ -52,6 +53,13 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       }
       const relevance = r.papers.map((p) => p.relevance)
       assert.deepEqual(relevance, [...relevance].sort((a, b) => b - a))
+      // each summary is whole sentences of the paper's own abstract (the shared extractive summariser)
+      const { papers } = yield* Effect.flatMap(ArxivPort, (a) => a.getPapers(r.papers.map((p) => p.arxiv_id)))
+      for (const p of r.papers) {
+        const abstract = papers.find((x) => x.arxivId === p.arxiv_id)!.abstract.replace(/\s+/g, " ")
+        assert.isAbove(p.summary.length, 40)
+        for (const sentence of p.summary.split(/(?<=\.) (?=[A-Z])/)) assert.include(abstract, sentence)
+      }
     }))
 
   it.effect("recognises an author and keeps --top papers", () =>
