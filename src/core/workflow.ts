@@ -37,6 +37,7 @@ import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { writeGenerated } from "./writeBack.js"
 import { assessImpact, decide, rankFoundational, survivors as selectSurvivors } from "./rules.js"
+import { words } from "./text.js"
 
 /** Progress events, for a CLI's stderr or an MCP progress notification. */
 export type Progress =
@@ -57,6 +58,8 @@ const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
 const CITED_PHRASES = 4
 /** How many of the most cited works on those phrases join the candidates. */
 const CITED_LIMIT = 20
+/** How many titles the note names are searched for too (each adds one place to the limit). */
+const NAMED_TITLES = 4
 
 /**
  * Run the companion for one prompt. Reads the clock for "today"; touches the
@@ -118,16 +121,22 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       sortBy: "relevance"
     })
   })
-  const citedPhrases = keywords.slice(0, CITED_PHRASES).map((k) => k.term)
+  // the note's own mentions: a title it names (four words or more, as titles are) joins the most-cited
+  // search, so a paper named by title is found, recognised and listed instead of recommended
+  const mentions = findPaperMentions(text)
+  const namedTitles = mentions.titles.map((t) => t.text).filter((t) => words(t).length >= 4).slice(0, NAMED_TITLES)
+  const citedPhrases = [...keywords.slice(0, CITED_PHRASES).map((k) => k.term), ...namedTitles]
   const citing = citedPhrases.length === 0 ? Effect.succeed(undefined) : Effect.suspend(() => {
     calls.openalex++
-    return openalex.mostCitedArxivWorks({ phrases: citedPhrases, limit: CITED_LIMIT })
+    return openalex.mostCitedArxivWorks({ phrases: citedPhrases, limit: CITED_LIMIT + namedTitles.length })
   })
   const [found, cited] = yield* Effect.all([searching, citing], { concurrency: 2 })
-  const merged = mergeChannels(found.papers, cited?.papers ?? [])
+  // a --since date holds for both channels
+  const citedPapers = (cited?.papers ?? []).filter((c) => options.since === undefined || c.paper.published >= options.since)
+  const merged = mergeChannels(found.papers, citedPapers)
 
   // papers the note already names are listed as such, never recommended as new
-  const named = matchNamedPapers(findPaperMentions(text), merged.papers, note.title)
+  const named = matchNamedPapers(mentions, merged.papers, note.title)
   const namedIds = new Set(named.map((n) => n.arxivId))
   const candidates = merged.papers.filter((p) => !namedIds.has(p.arxivId))
   yield* progress({ _tag: "Searched", candidates: candidates.length })

@@ -9,7 +9,7 @@ import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import { absUrl } from "../../src/core/arxiv.js"
 import { findBlock } from "../../src/core/compose.js"
 import { NotEnoughInformation, NoteNotFound } from "../../src/core/errors.js"
-import { Impact, type ImpactSource, Judgement, NoteRef, Paper } from "../../src/core/models.js"
+import { CompanionOptions, Impact, type ImpactSource, Judgement, NoteRef, Paper } from "../../src/core/models.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import { LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
 import { type CitedPaper, OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
@@ -207,7 +207,7 @@ const setup = (
     vaultLayer(calls, files),
     ArxivTermStats.layer
   )
-  const run = (prompt: string) => runCompanion(prompt).pipe(Effect.provide(layer))
+  const run = (prompt: string, options?: CompanionOptions) => runCompanion(prompt, options).pipe(Effect.provide(layer))
   return { calls, files, run }
 }
 
@@ -450,7 +450,7 @@ describe("runCompanion", () => {
       const { calls, files, run } = setup(openalexImpacts, openalexSource, undefined, cited)
       const report = yield* run(PROMPT)
       assert.strictEqual(calls.cited.length, 1)
-      assert.deepStrictEqual(calls.cited[0], report.keywords.slice(0, 4))
+      assert.deepStrictEqual(calls.cited[0], report.keywords.slice(0, 4)) // the note names no title
       assert.strictEqual(report.citedQuery, report.keywords.slice(0, 4).join(" OR "))
       const ids = report.candidates.map((c) => c.paper.arxivId)
       assert.strictEqual(ids.filter((id) => id === "1409.0473").length, 1)
@@ -474,6 +474,18 @@ describe("runCompanion", () => {
       assert.include(bahdanau.slice(0, bahdanau.indexOf("\n###")), "- Found by: arXiv search · most cited on the note's phrases")
     }))
 
+  it.effect("a --since date holds for the most-cited channel too", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const s2 = (id: string) => s2Impacts.find((i) => i.arxivId === id)!
+      const cited = [{ paper: landmark("1406.2661"), impact: s2("1406.2661") }, { paper: landmark("1701.06538"), impact: s2("1701.06538") }]
+      const { run } = setup(openalexImpacts, openalexSource, undefined, cited)
+      const report = yield* run(PROMPT, new CompanionOptions({ since: "2015-01-01" }))
+      const ids = report.candidates.map((c) => c.paper.arxivId)
+      assert.notInclude(ids, "1406.2661") // first version 2014-06-10
+      assert.include(ids, "1701.06538")
+    }))
+
   it.effect("papers the note names are listed as already in it, never recommended, and seed \"builds on\"", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)
@@ -490,6 +502,8 @@ describe("runCompanion", () => {
         ["1409.3215", "title"]
       ])
       assert.strictEqual(report.alreadyInNote[2]!.title, "Sequence to Sequence Learning with Neural Networks")
+      // the title the note names is searched for by the most-cited channel too (one more place in its limit)
+      assert.include(calls.cited[0]!, "Sequence to Sequence Learning with Neural Networks")
       const ids = report.candidates.map((c) => c.paper.arxivId)
       for (const id of ["1409.0473", "1609.08144", "1409.3215"]) {
         assert.notInclude(ids, id)
