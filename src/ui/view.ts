@@ -31,6 +31,8 @@ export interface PaperCard {
     readonly asOf: string
   } | undefined
   readonly links: { readonly abs: string; readonly pdf: string; readonly doi?: string | undefined }
+  /** How it was found: "the arXiv search", "the most cited works on the note's phrases", or both. */
+  readonly foundBy?: string | undefined
   /** The well-established works it builds on (note runs only). */
   readonly foundations?: {
     readonly text: string
@@ -47,6 +49,8 @@ export interface NoteView {
   readonly candidates: number
   readonly papers: ReadonlyArray<PaperCard>
   readonly dropped: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly reasons: ReadonlyArray<string> }>
+  /** Papers the note already names: never recommended, listed so the user sees they were recognised. */
+  readonly alreadyInNote: ReadonlyArray<{ readonly arxivId: string; readonly title: string }>
   /** What writing does: the target note and whether it is created, updated, unchanged or a sibling. */
   readonly write: { readonly path: string; readonly status: CompanionReport["written"]["status"]; readonly pending: boolean }
 }
@@ -74,6 +78,7 @@ const links = (id: string, doi?: string) => ({
   ...(doi === undefined ? {} : { doi: `https://doi.org/${doi}` })
 })
 const fixed = (n: number, d: number) => n.toFixed(d)
+const CHANNELS = { "arxiv-search": "the arXiv search", "most-cited": "the most cited works on the note's phrases" } as const
 
 const impactOf = (s: ScoredPaper): PaperCard["impact"] => {
   const i = s.impact
@@ -128,12 +133,14 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
         rationale: s.judgement.rationale,
         impact: impactOf(s),
         links: links(id, s.paper.doi),
+        foundBy: (s.foundBy ?? ["arxiv-search"]).map((c) => CHANNELS[c]).join(" and "),
         foundations: foundationsOf(foundations.get(id))
       }]
     }),
     dropped: report.candidates
       .filter((c) => !c.decision.kept)
       .map((c) => ({ arxivId: c.paper.arxivId, title: oneLine(c.paper.title), reasons: c.decision.reasons })),
+    alreadyInNote: report.alreadyInNote.map((n) => ({ arxivId: n.arxivId, title: oneLine(n.title ?? "") || n.text })),
     write: { path: report.written.path, status: report.written.status, pending }
   }
 }

@@ -76,6 +76,12 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     expect(text).toMatch(/Relevance\s*0\.\d\d/)
     expect(text).toMatch(/Impact(\d+\.\d citations\/year: [\d,]+ citations in \d+\.\d years to|No citation count recorded; a new paper \(\d\.\d years old on) \d{4}-\d{2}-\d{2}/)
     expect(text).toMatch(/· (19|20)\d\d ·/)
+    expect(text).toMatch(/Found by(the arXiv search|the most cited works on the note's phrases)/)
+    // papers the note already names are recognised, and said so, not suggested again
+    expect(await page.locator("#summary").textContent()).toContain(
+      "Already in your note, so not suggested again: Neural Machine Translation by Jointly Learning to Align and Translate"
+    )
+    expect(titles).not.toContain("Neural Machine Translation by Jointly Learning to Align and Translate")
     expect(await first.getByRole("link", { name: /^PDF of / }).getAttribute("href")).toMatch(/^https:\/\/arxiv\.org\/pdf\//)
     // nothing in the vault yet: the page shows the result first
     expect(existsSync(join(vault, RELATED))).toBe(false)

@@ -172,6 +172,7 @@ const card = (p, i) => {
   const titleId = `paper-${i}`
   const rows = [["Relevance", p.relevance.toFixed(2)]]
   if (p.novelty !== undefined) rows.push(["Novelty", p.novelty.toFixed(2)])
+  if (p.foundBy !== undefined) rows.push(["Found by", p.foundBy])
   if (p.impact !== undefined) {
     const source = p.impact.source === undefined ? "" : ` — ${p.impact.source}`
     rows.push(["Impact", `${p.impact.text}${source}`])
@@ -205,8 +206,11 @@ const card = (p, i) => {
 const render = (id, view) => {
   result = { id, view }
   const n = view.papers.length
+  const named = view.kind === "note" && view.alreadyInNote.length > 0
+    ? ` Already in your note, so not suggested again: ${view.alreadyInNote.map((p) => p.title).join("; ")}.`
+    : ""
   $("summary").textContent = view.kind === "note"
-    ? `${n} of ${view.candidates} candidates kept for “${view.note.title}”. Keywords: ${view.keywords.join(", ")}.`
+    ? `${n} of ${view.candidates} candidates kept for “${view.note.title}”. Keywords: ${view.keywords.join(", ")}.${named}`
     : `${n} paper${n === 1 ? "" : "s"} for “${view.question}” (${view.candidates} of ${view.total} matches re-ranked by ${view.judge}). arXiv query: ${view.query}${view.message === undefined ? "" : `. ${view.message}`}`
   $("cards").replaceChildren(...view.papers.map(card))
   $("action-status").textContent = ""
