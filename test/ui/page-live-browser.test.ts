@@ -110,4 +110,21 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     expect(arxiv.requests.length).toBe(before + 2)
     await page.close()
   }, 120_000)
+
+  it("stops on SIGTERM with a run in flight: the run is interrupted, the server closed, exit 0", async () => {
+    const page = await browser.context.newPage()
+    await page.goto(ui.url)
+    await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
+    const before = arxiv.requests.length
+    arxiv.failNext(Fault.hang())
+    await page.getByLabel("Your question").fill("which papers compare convolutional and recurrent sequence models?")
+    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    await expect.poll(() => arxiv.requests.length, { timeout: 15_000 }).toBe(before + 1)
+    const { code, stderr } = await ui.stop("SIGTERM")
+    expect(code).toBe(0)
+    expect(stderr).toContain("Stopped: runs in flight were cancelled and the server is closed.")
+    await expect.poll(() => page.locator("#run-status").textContent()).toMatch(/^(Cancelled|Stopped)\.$/)
+    await expect(request(`${ui.origin}/`)).rejects.toThrow(/ECONNREFUSED/)
+    await page.close()
+  }, 60_000)
 })
