@@ -19,6 +19,8 @@ export interface PaperCard {
   readonly relevance: number
   readonly novelty?: number | undefined
   readonly rationale: string
+  /** What the paper does and its key result, in a few sentences. */
+  readonly summary?: string | undefined
   /** Absent for answers to a question (no citation lookup there). */
   readonly impact?: {
     /** One sentence, with the day the paper's age is counted to. */
@@ -162,6 +164,7 @@ export const askView = (answer: AskResult): AskView => ({
     published: p.published_date,
     relevance: p.relevance,
     rationale: p.rationale,
+    summary: p.summary,
     links: { abs: p.abs_url, pdf: p.pdf_url }
   }))
 })

@@ -107,7 +107,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
 
   it("asks a question and shows the papers the CLI's `ask` gives", async () => {
     const question = "what are the main ways to stabilise GAN training?"
-    const cli = await new Promise<{ papers: Array<{ title: string }> }>((resolve, reject) =>
+    const cli = await new Promise<{ papers: Array<{ title: string; summary: string }> }>((resolve, reject) =>
       execFile(process.execPath, [join(root, "dist", "cli.js"), "ask", question, "--offline", "--json"], { cwd: root }, (e, out) =>
         e === null ? resolve(JSON.parse(out)) : reject(e))
     )
@@ -117,6 +117,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.getByRole("button", { name: "Ask arXiv" }).click()
     await page.getByRole("heading", { name: "Results" }).waitFor()
     expect(await cardTitles(page)).toEqual(cli.papers.map((p) => p.title))
+    expect(await page.locator("#cards article .summary").allTextContents()).toEqual(cli.papers.map((p) => p.summary))
     const progress = await page.getByRole("log").locator("li").allTextContents()
     expect(progress[0]).toBe("Turning the question into an arXiv query")
     expect(progress[1]).toMatch(/^arXiv query \(rules\): .*generative adversarial/)
