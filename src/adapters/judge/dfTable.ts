@@ -1,9 +1,10 @@
 /**
- * The shipped document-frequency table, unpacked once on first use.
+ * The shipped document-frequency table (`data/judge/df-table.json`, written
+ * by eval/build-df-table.ts), read and unpacked once per process, on first use.
  *
  * @since 0.1.0
  */
-import { packedDfTable } from "./dfTable.generated.js"
+import { readPackageJson } from "../packageData.js"
 import type { DfTable } from "./score.js"
 
 const unpack = (packed: string): Map<string, number> => {
@@ -15,8 +16,8 @@ const unpack = (packed: string): Map<string, number> => {
   return m
 }
 
-/** Unpack the generated module's format (also used by the evaluation scripts for alternative tables). */
-export const unpackDfTable = (packed: {
+/** The file's format: "stem<TAB>df" lines, sorted. */
+export interface PackedDfTable {
   readonly source: string
   readonly documents: number
   readonly averageLength: number
@@ -24,7 +25,10 @@ export const unpackDfTable = (packed: {
   readonly minBigramDf: number
   readonly unigrams: string
   readonly bigrams: string
-}): DfTable => ({
+}
+
+/** Unpack the data file's format (also used by the evaluation scripts for alternative tables). */
+export const unpackDfTable = (packed: PackedDfTable): DfTable => ({
   source: packed.source,
   documents: packed.documents,
   averageLength: packed.averageLength,
@@ -37,4 +41,4 @@ export const unpackDfTable = (packed: {
 let cached: DfTable | undefined
 
 /** Stem and stem-pair document frequencies over 36k CC0 arXiv abstracts (cs.LG, stat.ML, cs.CL, cs.CV, cs.NE, cs.AI). */
-export const arxivDfTable = (): DfTable => (cached ??= unpackDfTable(packedDfTable))
+export const arxivDfTable = (): DfTable => (cached ??= unpackDfTable(readPackageJson<PackedDfTable>("judge", "df-table.json")))

@@ -1,21 +1,26 @@
 /**
  * The shipped term vectors (a 100-dimension skip-gram word2vec model of 36k
  * CC0 arXiv abstracts, int8, with SIF weights and the corpus's common
- * direction), unpacked once on first use.
+ * direction) in `data/judge/term-vectors.json` (written by
+ * eval/build-term-vectors.ts), read and unpacked once per process, on first use.
  *
  * @since 0.1.0
  */
+import { readPackageJson } from "../packageData.js"
 import type { TermVectors } from "./score.js"
-import { packedTermVectors } from "./termVectors.generated.js"
 
-/** Unpack the generated module's format (also used by the evaluation scripts for alternative models). */
-export const unpackTermVectors = (packed: {
+/** The file's format: one stem per line, SIF weights comma-separated, the int8 vectors in base64. */
+export interface PackedTermVectors {
+  readonly source?: string
   readonly dims: number
   readonly stems: string
   readonly sif: string
   readonly common: ReadonlyArray<number>
   readonly int8Base64: string
-}): TermVectors => {
+}
+
+/** Unpack the data file's format (also used by the evaluation scripts for alternative models). */
+export const unpackTermVectors = (packed: PackedTermVectors): TermVectors => {
   const dims = packed.dims
   const bytes = new Int8Array(Uint8Array.from(Buffer.from(packed.int8Base64, "base64")).buffer)
   const sif = packed.sif.split(",").map(Number)
@@ -38,4 +43,5 @@ export const unpackTermVectors = (packed: {
 let cached: TermVectors | undefined
 
 /** The shipped term vectors, unpacked on first use. */
-export const arxivTermVectors = (): TermVectors => (cached ??= unpackTermVectors(packedTermVectors))
+export const arxivTermVectors = (): TermVectors =>
+  (cached ??= unpackTermVectors(readPackageJson<PackedTermVectors>("judge", "term-vectors.json")))
