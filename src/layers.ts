@@ -1,5 +1,6 @@
 /**
- * The composition root: which adapter serves each port.
+ * The composition root: which adapter serves each port, for the library, the
+ * CLI and the MCP server alike.
  *
  * - offline: the recorded arXiv corpus and citation data, the local judge;
  * - live: arXiv and OpenAlex over HTTP (polite, cached), and the LLM judge
@@ -8,35 +9,32 @@
  * - the vault: a folder on disk when one is given, else an Obsidian MCP server
  *   (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND).
  *
+ * Each adapter module (and the platform's Node layers) is imported when a
+ * layer that needs it is built, not when this module is: a command loads
+ * only what it uses.
+ *
  * @since 0.1.0
  */
 import type { FileSystem, HttpClient, Path } from "@effect/platform"
-import { NodeContext, NodeHttpClient } from "@effect/platform-node"
-import { ConfigError, Effect, Layer, Option } from "effect"
-import * as FixtureArxiv from "./adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "./adapters/fixture/FixtureOpenAlex.js"
-import * as ArxivTermStats from "./adapters/judge/ArxivTermStats.js"
-import * as LocalJudge from "./adapters/judge/LocalJudge.js"
-import * as LiveArxiv from "./adapters/live/LiveArxiv.js"
-import * as LiveOpenAlex from "./adapters/live/LiveOpenAlex.js"
-import * as LlmJudge from "./adapters/live/LlmJudge.js"
-import * as ResponseCache from "./adapters/live/ResponseCache.js"
-import * as FileSystemVault from "./adapters/vault/FileSystemVault.js"
-import * as McpVault from "./adapters/vault/McpVault.js"
-import * as RuleQueryBuilder from "./adapters/query/RuleQueryBuilder.js"
-import * as LlmQueryBuilder from "./adapters/live/LlmQueryBuilder.js"
-import * as NotionPages from "./adapters/live/NotionPages.js"
-import { InvalidArgument } from "./core/errors.js"
+import { Config, ConfigError, Effect, Either, Layer, Option } from "effect"
+import type * as FixtureOpenAlex from "./adapters/fixture/FixtureOpenAlex.js"
+import type * as ResponseCache from "./adapters/live/ResponseCache.js"
+import type { InvalidArgument } from "./core/errors.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
+import type { CitationsPort } from "./core/ports/CitationsPort.js"
+import type { FullTextPort } from "./core/ports/FullTextPort.js"
 import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { PagePort } from "./core/ports/PagePort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
-import type { VaultPort } from "./core/ports/VaultPort.js"
+import { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
 
 /** Every port the companion needs. */
 export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort
+
+/** Every port of the library: the companion's, `ask`'s and the extra tools' (full text, citing works). */
+export type AllPorts = CompanionPorts | QueryBuilderPort | FullTextPort | CitationsPort | PagePort
 
 /** Where the companion reads and writes, and which services it uses. */
 export interface CompanionSetup {
@@ -60,53 +58,159 @@ export interface CompanionSetup {
   readonly cacheDir?: string | undefined
 }
 
+/** The offline citation sources a setup may name (every FixtureOpenAlex.CitationSource, checked by the compiler). */
+const CITATION_SOURCES = Object.keys(
+  { all: true, "semantic-scholar": true, "google-scholar-2025": true, "google-scholar": true } satisfies Record<
+    FixtureOpenAlex.CitationSource,
+    true
+  >
+) as ReadonlyArray<FixtureOpenAlex.CitationSource>
+
+/** An optional setting: unset or blank is undefined, else `parse` reads it (undefined: not a valid value). */
+const setting = <A>(name: string, expected: string, parse: (value: string) => A | undefined): Config.Config<A | undefined> =>
+  Config.option(Config.string(name)).pipe(
+    Config.mapOrFail((value) => {
+      const text = Option.getOrElse(value, () => "").trim()
+      if (text === "") return Either.right(undefined)
+      const parsed = parse(text)
+      return parsed === undefined
+        ? Either.left(ConfigError.InvalidData([name], `Expected ${expected}, got "${text}"`))
+        : Either.right(parsed)
+    })
+  )
+
+const BOOLEAN: Readonly<Record<string, boolean>> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
+const bool = (value: string) => BOOLEAN[value.toLowerCase()]
+const oneOf = <L extends string>(values: ReadonlyArray<L>) => (value: string): L | undefined =>
+  (values as ReadonlyArray<string>).includes(value) ? value as L : undefined
+
+/**
+ * A setup read from the environment, each field overridden by `overrides`
+ * when given there (a face's flags): ARXIV_COMPANION_VAULT,
+ * ARXIV_COMPANION_OFFLINE, ARXIV_COMPANION_OFFLINE_CITATIONS,
+ * ARXIV_COMPANION_JUDGE (local | llm), ARXIV_COMPANION_CACHE (false: no
+ * on-disk cache) and ARXIV_COMPANION_CACHE_DIR. Blank values count as unset.
+ */
+export const setupConfig = (overrides: CompanionSetup = {}): Config.Config<CompanionSetup> =>
+  Config.all({
+    vault: setting("ARXIV_COMPANION_VAULT", "a folder", (s) => s),
+    offline: setting("ARXIV_COMPANION_OFFLINE", "true or false", bool),
+    offlineCitations: setting("ARXIV_COMPANION_OFFLINE_CITATIONS", `one of ${CITATION_SOURCES.join(", ")}`, oneOf(CITATION_SOURCES)),
+    judge: setting("ARXIV_COMPANION_JUDGE", "local or llm", oneOf(["local", "llm"] as const)),
+    cache: setting("ARXIV_COMPANION_CACHE", "true or false", bool),
+    cacheDir: setting("ARXIV_COMPANION_CACHE_DIR", "a folder", (s) => s)
+  }).pipe(
+    Config.map((env): CompanionSetup => ({
+      vault: overrides.vault ?? env.vault,
+      offline: overrides.offline ?? env.offline,
+      offlineCitations: overrides.offlineCitations ?? env.offlineCitations,
+      judge: overrides.judge ?? env.judge,
+      cache: overrides.cache ?? env.cache,
+      cacheDir: overrides.cacheDir ?? env.cacheDir
+    }))
+  )
+
+// -----------------------------------------------------------------------------
+// the modules behind the layers, imported when a layer is built
+
+const load = <A>(module: () => Promise<A>): Effect.Effect<A> => Effect.promise(module)
+const Modules = {
+  errors: () => import("./core/errors.js"),
+  NodeContext: () => import("@effect/platform-node/NodeContext"),
+  NodeHttpClient: () => import("@effect/platform-node/NodeHttpClient"),
+  FixtureArxiv: () => import("./adapters/fixture/FixtureArxiv.js"),
+  FixtureOpenAlex: () => import("./adapters/fixture/FixtureOpenAlex.js"),
+  FixtureCitations: () => import("./adapters/fixture/FixtureCitations.js"),
+  FixtureFullText: () => import("./adapters/fixture/FixtureFullText.js"),
+  LocalJudge: () => import("./adapters/judge/LocalJudge.js"),
+  ArxivTermStats: () => import("./adapters/judge/ArxivTermStats.js"),
+  LiveArxiv: () => import("./adapters/live/LiveArxiv.js"),
+  LiveOpenAlex: () => import("./adapters/live/LiveOpenAlex.js"),
+  LiveOpenAlexCitations: () => import("./adapters/live/LiveOpenAlexCitations.js"),
+  LiveFullText: () => import("./adapters/live/LiveFullText.js"),
+  LlmJudge: () => import("./adapters/live/LlmJudge.js"),
+  ResponseCache: () => import("./adapters/live/ResponseCache.js"),
+  FileSystemVault: () => import("./adapters/vault/FileSystemVault.js"),
+  McpVault: () => import("./adapters/vault/McpVault.js"),
+  RuleQueryBuilder: () => import("./adapters/query/RuleQueryBuilder.js"),
+  LlmQueryBuilder: () => import("./adapters/live/LlmQueryBuilder.js"),
+  NotionPages: () => import("./adapters/live/NotionPages.js")
+}
+
+type Errors = typeof import("./core/errors.js")
+
 /** A configuration problem, as the typed error users see. */
-const configProblem = (error: ConfigError.ConfigError) =>
-  new InvalidArgument({ argument: "configuration", reason: String(error).replace(/^\(?Missing data at /, "missing ") })
+const configProblem = (errors: Errors) => (error: ConfigError.ConfigError): InvalidArgument =>
+  new errors.InvalidArgument({ argument: "configuration", reason: String(error).replace(/^\(?Missing data at /, "missing ") })
+
+/**
+ * A layer whose modules are imported when it is built; `make` gets the core's
+ * errors module, for the configuration problems it reports.
+ */
+const lazyLayer = <ROut, E, RIn, E2 = never>(
+  make: (errors: Errors) => Effect.Effect<Layer.Layer<ROut, E, RIn>, E2>
+): Layer.Layer<ROut, E | E2, RIn> => Layer.unwrapEffect(Effect.flatMap(load(Modules.errors), make))
+
+/** Node's file system and path services. */
+export const nodeContextLayer: Layer.Layer<FileSystem.FileSystem | Path.Path> = lazyLayer(() =>
+  Effect.map(load(Modules.NodeContext), (m) => m.layer)
+)
+
+/** Node's HTTP client (undici). */
+export const httpClientLayer: Layer.Layer<HttpClient.HttpClient> = lazyLayer(() =>
+  Effect.map(load(Modules.NodeHttpClient), (m) => m.layerUndici)
+)
+
+// -----------------------------------------------------------------------------
+// the ports
 
 /** The vault: a folder when given, else an Obsidian MCP server from the environment. */
 export const vaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort, InvalidArgument> =>
   setup.vault !== undefined
-    ? FileSystemVault.layer({ root: setup.vault }).pipe(Layer.provide(NodeContext.layer))
-    : Layer.unwrapEffect(
-      McpVault.optionsConfig.pipe(
-        Effect.mapError(configProblem),
-        Effect.flatMap(Option.match({
-          onNone: () =>
-            Effect.fail(
-              new InvalidArgument({
-                argument: "vault",
-                reason: "no vault configured. Pass --vault DIR (or set ARXIV_COMPANION_VAULT), or set OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND to reach Obsidian over MCP."
-              })
-            ),
-          onSome: (options) => Effect.succeed(McpVault.layer(options).pipe(Layer.provide(NodeHttpClient.layerUndici)))
-        }))
-      )
+    ? lazyLayer(() =>
+      Effect.map(load(Modules.FileSystemVault), (FileSystemVault) =>
+        FileSystemVault.layer({ root: setup.vault! }).pipe(Layer.provide(nodeContextLayer)))
     )
+    : lazyLayer((errors) =>
+      Effect.map(load(Modules.McpVault), (McpVault) =>
+      Layer.unwrapEffect(
+        McpVault.optionsConfig.pipe(
+          Effect.mapError(configProblem(errors)),
+          Effect.flatMap(Option.match({
+            onNone: () =>
+              Effect.fail(
+                new errors.InvalidArgument({
+                  argument: "vault",
+                  reason: "no vault configured. Pass --vault DIR (or set ARXIV_COMPANION_VAULT), or set OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND to reach Obsidian over MCP."
+                })
+              ),
+            onSome: (options) => Effect.succeed(McpVault.layer(options).pipe(Layer.provide(httpClientLayer)))
+          }))
+        )
+      )))
 
-/** The judge a setup asks for: explicit, else the LLM judge when one is configured, else local. */
-export const judgeLayer = (
-  setup: CompanionSetup
-): Layer.Layer<LlmJudgePort, InvalidArgument, HttpClient.HttpClient> =>
-  Layer.unwrapEffect(
+/** A vault whose every call fails with the reason it could not be set up. */
+export const unavailableVault = (errors: Errors, reason: string): VaultService => {
+  const fail = Effect.fail(new errors.VaultUnavailable({ vault: "(not configured)", reason }))
+  return { name: "(not configured)", listNotes: () => fail, readNote: () => fail, readNoteIfExists: () => fail, writeNote: () => fail }
+}
+
+/** The vault of a setup; a setup error becomes a vault that reports it on use (the MCP server's tools work without one). */
+export const tolerantVaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort> =>
+  Layer.catchAll(vaultLayer(setup), (error) =>
+    lazyLayer((errors) => Effect.succeed(Layer.succeed(VaultPort, unavailableVault(errors, error.reason)))))
+
+/** The judge a setup asks for: explicit, else the LLM judge when one is configured (and not offline), else local. */
+export const judgeLayer = (setup: CompanionSetup): Layer.Layer<LlmJudgePort, InvalidArgument> =>
+  lazyLayer((errors) =>
     Effect.gen(function*() {
+      const LlmJudge = yield* load(Modules.LlmJudge)
       const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
       const choice = setup.judge ?? (configured && setup.offline !== true ? "llm" : "local")
-      return choice === "local"
-        ? LocalJudge.layer
-        : LlmJudge.layerConfig().pipe(Layer.mapError(configProblem))
+      if (choice === "local") return (yield* load(Modules.LocalJudge)).layer
+      return LlmJudge.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer))
     })
   )
-
-/** The recorded arXiv corpus and citation data, the local judge (unless asked otherwise) and the vault. */
-export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
-  Layer.mergeAll(
-    FixtureArxiv.layer(),
-    FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }),
-    judgeLayer({ ...setup, offline: true }),
-    ArxivTermStats.layer,
-    vaultLayer(setup)
-  ).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
 
 /**
  * The on-disk response cache a setup asks for. Pass the same value wherever
@@ -116,36 +220,63 @@ export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts,
 export const responseCacheLayer = (
   setup: Pick<CompanionSetup, "cache" | "cacheDir">
 ): Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path> =>
-  ResponseCache.layerConfig({
-    ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
-    ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
-  })
+  lazyLayer(() =>
+    Effect.map(load(Modules.ResponseCache), (ResponseCache) =>
+    ResponseCache.layerConfig({
+      ...(setup.cache === undefined ? {} : { enabled: setup.cache }),
+      ...(setup.cacheDir === undefined ? {} : { dir: setup.cacheDir })
+    })))
+
+/** The recorded corpus as ArxivPort. */
+const offlineArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
+  Effect.map(load(Modules.FixtureArxiv), (FixtureArxiv) => FixtureArxiv.layer().pipe(Layer.provide(nodeContextLayer)))
+)
+
+/** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
+const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
+
+/** The recorded arXiv corpus and citation data, the local judge (unless asked otherwise) and the vault. */
+export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
+  Layer.mergeAll(
+    offlineArxivLayer,
+    lazyLayer(() =>
+      Effect.map(load(Modules.FixtureOpenAlex), (FixtureOpenAlex) =>
+      FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer)))),
+    judgeLayer({ ...setup, offline: true }),
+    termStatsLayer,
+    vaultLayer(setup)
+  )
+
+/** arXiv over HTTP (ARXIV_API_URL), through the given response cache. */
+const liveArxivLayer = (cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>) =>
+  lazyLayer((errors) =>
+    Effect.map(load(Modules.LiveArxiv), (LiveArxiv) => LiveArxiv.layerConfig().pipe(Layer.mapError(configProblem(errors))))
+  ).pipe(
+    Layer.provide(cache),
+    Layer.provide(httpClientLayer),
+    Layer.provide(nodeContextLayer)
+  )
 
 /** arXiv and OpenAlex over HTTP (ARXIV_API_URL, OPENALEX_API_URL, OPENALEX_API_KEY), cached on disk. */
 export const LiveLayer = (
   setup: CompanionSetup,
   cache = responseCacheLayer(setup)
-): Layer.Layer<CompanionPorts, InvalidArgument> => {
+): Layer.Layer<CompanionPorts, InvalidArgument> =>
   // one cache for the process: arXiv needs it; OpenAlex and the LLM judge use it when present
-  return Layer.mergeAll(
-    LiveArxiv.layerConfig().pipe(Layer.mapError(configProblem)),
-    LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem)),
-    judgeLayer(setup),
-    ArxivTermStats.layer,
+  Layer.mergeAll(
+    liveArxivLayer(cache),
+    lazyLayer((errors) =>
+      Effect.map(load(Modules.LiveOpenAlex), (LiveOpenAlex) => LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem(errors))))
+    )
+      .pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer)),
+    judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
+    termStatsLayer,
     vaultLayer(setup)
-  ).pipe(Layer.provide(cache), Layer.provide(NodeHttpClient.layerUndici), Layer.provide(NodeContext.layer))
-}
+  )
 
 /** arXiv alone, offline or live (for the CLI's search, paper and bibtex commands). */
 export const arxivLayer = (setup: Pick<CompanionSetup, "offline" | "cache" | "cacheDir">): Layer.Layer<ArxivPort, InvalidArgument> =>
-  setup.offline === true
-    ? FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer))
-    : LiveArxiv.layerConfig().pipe(
-      Layer.mapError(configProblem),
-      Layer.provide(responseCacheLayer(setup)),
-      Layer.provide(NodeHttpClient.layerUndici),
-      Layer.provide(NodeContext.layer)
-    )
+  setup.offline === true ? offlineArxivLayer : liveArxivLayer(responseCacheLayer(setup))
 
 /** The layer a setup asks for: offline or live. */
 export const companionLayer = (
@@ -169,23 +300,23 @@ export type AskPorts = ArxivPort | LlmJudgePort | QueryBuilderPort
  * (offline, deterministic).
  */
 export const queryBuilderLayer = (setup: AskSetup): Layer.Layer<QueryBuilderPort, InvalidArgument> =>
-  Layer.unwrapEffect(
+  lazyLayer((errors) =>
     Effect.gen(function*() {
+      const LlmJudge = yield* load(Modules.LlmJudge)
       const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
       const choice = setup.queryBuilder ?? (configured && setup.offline !== true ? "llm" : "rules")
-      return choice === "rules"
-        ? RuleQueryBuilder.layer
-        : LlmQueryBuilder.layerConfig().pipe(Layer.mapError(configProblem), Layer.provide(NodeHttpClient.layerUndici))
+      if (choice === "rules") return (yield* load(Modules.RuleQueryBuilder)).layer
+      const LlmQueryBuilder = yield* load(Modules.LlmQueryBuilder)
+      return LlmQueryBuilder.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer))
     })
   )
 
 /** What `ask` needs: arXiv (offline or live), the judge and the query builder. */
 export const askLayer = (setup: AskSetup): Layer.Layer<AskPorts, InvalidArgument> =>
-  Layer.mergeAll(
-    arxivLayer(setup),
-    judgeLayer(setup).pipe(Layer.provide(NodeHttpClient.layerUndici)),
-    queryBuilderLayer(setup)
-  )
+  Layer.mergeAll(arxivLayer(setup), judgeLayer(setup), queryBuilderLayer(setup))
+
+/** Notion pages (NOTION_TOKEN, NOTION_PARENT_PAGE_ID); unconfigured, it says what to set when used. */
+const notionLayer: Layer.Layer<PagePort> = lazyLayer(() => Effect.map(load(Modules.NotionPages), (m) => m.layerConfig()))
 
 /**
  * Where `ask` may save an answer, built only for what is asked: the vault
@@ -197,6 +328,51 @@ export const askSaveLayer = (
   want: { readonly note?: boolean | undefined; readonly page?: boolean | undefined }
 ): Layer.Layer<VaultPort | PagePort, InvalidArgument> => {
   const vault: Layer.Layer<VaultPort, InvalidArgument> | Layer.Layer<never> = want.note === true ? vaultLayer(setup) : Layer.empty
-  const pages: Layer.Layer<PagePort> | Layer.Layer<never> = want.page === true ? NotionPages.layerConfig() : Layer.empty
+  const pages: Layer.Layer<PagePort> | Layer.Layer<never> = want.page === true ? notionLayer : Layer.empty
   return Layer.merge(vault, pages) as Layer.Layer<VaultPort | PagePort, InvalidArgument>
 }
+
+/** Full text and citing works: recorded offline, else arXiv's HTML/PDF and OpenAlex (cached). */
+const extrasLayer = (
+  setup: CompanionSetup,
+  cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>
+): Layer.Layer<FullTextPort | CitationsPort, never, ArxivPort> =>
+  setup.offline === true
+    ? lazyLayer(() =>
+      Effect.map(
+      Effect.all([load(Modules.FixtureFullText), load(Modules.FixtureCitations)]),
+      ([FixtureFullText, FixtureCitations]) => Layer.merge(FixtureFullText.layer, FixtureCitations.layer())
+    ))
+    : lazyLayer(() =>
+      Effect.map(
+      Effect.all([load(Modules.LiveFullText), load(Modules.LiveOpenAlexCitations)]),
+      ([LiveFullText, LiveOpenAlexCitations]) =>
+        Layer.merge(LiveFullText.layerConfig(), LiveOpenAlexCitations.layerConfig().pipe(Layer.orDie)).pipe(
+          Layer.provide(cache),
+          Layer.provide(httpClientLayer),
+          Layer.provide(nodeContextLayer)
+        )
+    ))
+
+/**
+ * Every port for a setup, as the MCP server serves them: the companion's
+ * (the vault tolerant: without one, every tool but run_companion works, and
+ * run_companion says how to configure it), `ask`'s query builder and Notion
+ * pages, full text and citing works. One response cache for all of them.
+ */
+export const allPortsLayer = (setup: CompanionSetup): Layer.Layer<AllPorts, InvalidArgument> => {
+  const cache = responseCacheLayer(setup)
+  // the composition's vault is replaced by the tolerant one (the right side of a merge wins)
+  const companion = Layer.merge(companionLayer({ ...setup, vault: setup.vault ?? "." }, cache), tolerantVaultLayer(setup))
+  // ask_arxiv: the query builder, and Notion for notion: true (it says what to set when unconfigured)
+  const ask = Layer.merge(queryBuilderLayer(setup), notionLayer)
+  return Layer.merge(Layer.provideMerge(extrasLayer(setup, cache), companion), ask)
+}
+
+/**
+ * Every port, with the setup read through `setupConfig` (the environment;
+ * `overrides` win): the one layer the MCP server runs on. A configuration
+ * problem is an InvalidArgument that names it.
+ */
+export const layerConfig = (overrides: CompanionSetup = {}): Layer.Layer<AllPorts, InvalidArgument> =>
+  lazyLayer((errors) => Effect.map(Effect.mapError(setupConfig(overrides), configProblem(errors)), allPortsLayer))

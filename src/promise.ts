@@ -3,18 +3,18 @@
  *
  * @since 0.1.0
  */
-import { Cause, Effect, Exit, Layer, Option, ParseResult, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Schema } from "effect"
 import * as ArxivTermStats from "./adapters/judge/ArxivTermStats.js"
-import { type CompanionError, InvalidArgument } from "./core/errors.js"
-import { CompanionOptions, CompanionReport } from "./core/models.js"
+import type { CompanionError } from "./core/errors.js"
+import { CompanionOptions, CompanionReport, decodeOptions } from "./core/models.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
 import type { VaultPort } from "./core/ports/VaultPort.js"
-import { runCompanion as program } from "./core/workflow.js"
 import { askLayer, type AskPorts, askSaveLayer, type AskSetup, companionLayer, type CompanionSetup } from "./layers.js"
 import { type AskInput, type AskResult, askArxivTool } from "./tools/ask.js"
+import { companion } from "./tools/companion.js"
 
 /** The plain-data report `runCompanion` resolves with (JSON-ready). */
 export type CompanionReportData = typeof CompanionReport.Encoded
@@ -71,10 +71,8 @@ const pickOptions = (o: RunCompanionOptions): CompanionOptionsInput => ({
 export const runCompanion = async (prompt: string, options: RunCompanionOptions): Promise<CompanionReportData> => {
   // the right side of a merge wins: a custom layer's own statistics replace the shipped ones
   const layer = options.layer === undefined ? companionLayer(options) : Layer.merge(ArxivTermStats.layer, options.layer)
-  const effect = decodeOptions(pickOptions(options)).pipe(
-    Effect.flatMap((opts) => program(prompt, opts)),
-    Effect.provide(layer)
-  )
+  // the same checks as the CLI and the MCP server: one way in
+  const effect = companion(prompt, pickOptions(options)).pipe(Effect.provide(layer))
   return encodeReport(await runToPromise(effect, options.signal))
 }
 
@@ -127,12 +125,5 @@ export const askArxiv = async (question: string, options: AskArxivOptions = {}):
 }
 
 
-/** Decode user options into CompanionOptions, failing with InvalidArgument that names the bad field. */
-export const decodeOptions = (input: CompanionOptionsInput): Effect.Effect<CompanionOptions, InvalidArgument> => {
-  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-  return Schema.decodeUnknown(CompanionOptions)(defined).pipe(
-    Effect.mapError((e) =>
-      new InvalidArgument({ argument: "options", reason: ParseResult.TreeFormatter.formatErrorSync(e) })
-    )
-  )
-}
+/** Decode user options into CompanionOptions (the core's one check), failing with InvalidArgument that names the bad field. */
+export { decodeOptions }

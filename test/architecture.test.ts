@@ -142,6 +142,60 @@ describe("dependency direction", () => {
   })
 })
 
+/** Every module a file imports (static, dynamic, re-export, type or require), with its line. */
+const importsOf = (fileName: string): ReadonlyArray<{ readonly specifier: string; readonly line: number }> => {
+  const source = ts.createSourceFile(fileName, readFileSync(fileName, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const out: Array<{ specifier: string; line: number }> = []
+  const add = (node: ts.Node, specifier: ts.Node | undefined) => {
+    if (specifier !== undefined && ts.isStringLiteralLike(specifier)) {
+      out.push({ specifier: specifier.text, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 })
+    }
+  }
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node, node.moduleSpecifier)
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal)
+    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+      (ts.isIdentifier(node.expression) && node.expression.text === "require"))) add(node, node.arguments[0])
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return out
+}
+
+/** Imports from the files under `from` (folders of src/) into the folders `to`, as "file:line -> target". */
+const crossings = (from: ReadonlyArray<string>, to: ReadonlyArray<string>): ReadonlyArray<string> =>
+  from.flatMap((dir) =>
+    tsFiles(path.join(ROOT, "src", dir)).flatMap((file) =>
+      importsOf(file).flatMap(({ line, specifier }) => {
+        if (!specifier.startsWith(".")) return []
+        const target = path.relative(path.join(ROOT, "src"), path.resolve(path.dirname(file), specifier)).split(path.sep)
+        return to.includes(target[0]!) ? [`${path.relative(ROOT, file)}:${line} -> src/${target.join("/")}`] : []
+      })
+    )
+  )
+
+describe("one composition root", () => {
+  it("the faces (src/cli, src/mcp) never import adapters: they take their layers from src/layers.ts", () => {
+    assert.isAbove(tsFiles(path.join(ROOT, "src", "cli")).length + tsFiles(path.join(ROOT, "src", "mcp")).length, 5)
+    assert.deepStrictEqual(crossings(["cli", "mcp"], ["adapters"]), [])
+  })
+
+  it("adapters never import a face", () => {
+    assert.deepStrictEqual(crossings(["adapters"], ["cli", "mcp"]), [])
+  })
+
+  it("the check sees every kind of import", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "arch-faces-"))
+    try {
+      const file = path.join(dir, "face.ts")
+      writeFileSync(file, `import type { A } from "../adapters/a.js"\nconst b = await import("../adapters/b.js")\nexport * from "./c.js"\n`)
+      assert.deepStrictEqual(importsOf(file).map((i) => `${i.line} ${i.specifier}`), ["1 ../adapters/a.js", "2 ../adapters/b.js", "3 ./c.js"])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe("the dependency checker itself", () => {
   const inCore = (name: string) => path.join(CORE, name)
   const rules = (text: string, file = inCore("example.ts")) => checkSource(file, text).map((v) => v.rule)

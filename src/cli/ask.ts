@@ -5,7 +5,6 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Config, Console, Effect, Layer, Option } from "effect"
 import { askLayer, askSaveLayer } from "../layers.js"
-import { askArxivTool, renderAnswer } from "../tools/ask.js"
 import { reportFailure } from "./failure.js"
 import { cacheDir, judge, json, noCache, offline, vault, withEnv } from "./run.js"
 
@@ -41,7 +40,7 @@ export const askCommand = Command.make(
   "ask",
   { question, top, maxResults, categories, since, save, notion, vault, offline, json, judge, queryBuilder, noCache, cacheDir },
   (a) =>
-    askArxivTool({
+    Effect.flatMap(Effect.promise(() => import("../tools/ask.js")), ({ askArxivTool, renderAnswer }) => askArxivTool({
       question: a.question,
       top: a.top,
       max_results: a.maxResults,
@@ -63,5 +62,5 @@ export const askCommand = Command.make(
         return Layer.merge(askLayer(setup), askSaveLayer(setup, { note: Option.isSome(a.save), page: a.notion }))
       }))),
       Effect.catchAll(reportFailure)
-    )
+    ))
 ).pipe(Command.withDescription("Ask a research question: the most relevant arXiv papers, re-ranked, with links."))

@@ -1,24 +1,16 @@
 #!/usr/bin/env node
 /**
- * The `arxiv-companion` command line.
+ * The `arxiv-companion` command line. `--help` (or no arguments) and
+ * `--version` are answered from static text (src/cli/help.ts, kept identical
+ * to what @effect/cli prints by a test); everything else loads the commands.
  */
-import { Command } from "@effect/cli"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Effect } from "effect"
-import { askCommand } from "./ask.js"
-import { runCommand } from "./run.js"
-import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
-import { uiCommand } from "./ui.js"
+import { HELP, VERSION } from "./help.js"
 
-const cli = Command.make("arxiv-companion").pipe(
-  Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
-  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand])
-)
-
-const main = Command.run(cli, { name: "arxiv-companion", version: "0.1.0" })
-
-main(process.argv).pipe(
-  Effect.tapErrorCause(() => Effect.sync(() => { if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = 1 })),
-  Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain({ disableErrorReporting: false, disablePrettyLogger: true })
-)
+const args = process.argv.slice(2)
+if (args.length === 0 || (args.length === 1 && (args[0] === "--help" || args[0] === "-h"))) {
+  process.stdout.write(HELP)
+} else if (args.length === 1 && args[0] === "--version") {
+  process.stdout.write(`${VERSION}\n\n`)
+} else {
+  void import("./commands.js").then(({ main }) => main(process.argv))
+}

@@ -2,13 +2,8 @@
  * `arxiv-companion run "<prompt>"`.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Config, Console, Effect, Option, Schema } from "effect"
-import { CompanionReport } from "../core/models.js"
-import { runCompanion } from "../core/workflow.js"
-import { companionLayer } from "../layers.js"
-import { decodeOptions } from "../promise.js"
-import { progressLine } from "../tools/companion.js"
-import { renderReport } from "./render.js"
+import { Config, Console, Effect, Option } from "effect"
+import { CompanionOptionSpellings as S, progressLine } from "../tools/companion.js"
 import { reportFailure } from "./failure.js"
 
 /** A flag that falls back to an environment variable, and to the library default when neither is set. */
@@ -51,52 +46,50 @@ export const offline = Options.boolean("offline").pipe(
 )
 export const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
 const relevanceThreshold = withEnv(
-  Options.float("relevance-threshold"),
-  Config.number("RELEVANCE_PASS_THRESHOLD"),
+  Options.float(S.relevanceThreshold.flag),
+  Config.number(S.relevanceThreshold.env),
   "Keep papers with relevance ≥ this (0..1, default 0.5; env RELEVANCE_PASS_THRESHOLD)."
 )
 const citationsPerYear = withEnv(
-  Options.float("citations-per-year"),
-  Config.number("CITATIONS_PER_YEAR_THRESHOLD"),
+  Options.float(S.citationsPerYearThreshold.flag),
+  Config.number(S.citationsPerYearThreshold.env),
   "Impact bar in citations per year (default 5; env CITATIONS_PER_YEAR_THRESHOLD)."
 )
 const exemptYears = withEnv(
-  Options.float("exempt-years"),
-  Config.number("NEW_PAPER_AGE_EXEMPT_YEARS"),
+  Options.float(S.exemptYears.flag),
+  Config.number(S.exemptYears.env),
   "Papers younger than this many years skip the impact bar (default 1; env NEW_PAPER_AGE_EXEMPT_YEARS)."
 )
 const minKeywords = withEnv(
-  Options.integer("min-keywords"),
-  Config.integer("MIN_KEYWORDS"),
+  Options.integer(S.minKeywords.flag),
+  Config.integer(S.minKeywords.env),
   "Halt when the note yields fewer keywords (default 2; env MIN_KEYWORDS)."
 )
 const maxResults = withEnv(
-  Options.integer("max-results"),
-  Config.integer("MAX_RESULTS"),
+  Options.integer(S.maxResults.flag),
+  Config.integer(S.maxResults.env),
   "arXiv candidates to judge, 1..50 (default 10; env MAX_RESULTS)."
 )
 const foundational = withEnv(
-  Options.integer("foundational"),
-  Config.integer("FOUNDATIONAL_CITATIONS"),
+  Options.integer(S.foundational.flag),
+  Config.integer(S.foundational.env),
   "Foundational citations per kept paper, 1..3 (default 3; env FOUNDATIONAL_CITATIONS)."
 )
 const categories = withEnv(
-  Options.text("categories"),
-  Config.string("ARXIV_CATEGORIES"),
+  Options.text(S.categories.flag),
+  Config.string(S.categories.env),
   "Comma-separated arXiv categories (default cs.LG,cs.AI,cs.CL,stat.ML; env ARXIV_CATEGORIES)."
 )
 const since = withEnv(
-  Options.text("since"),
-  Config.string("ARXIV_SINCE"),
+  Options.text(S.since.flag),
+  Config.string(S.since.env),
   "Only papers first submitted on or after YYYY-MM-DD (env ARXIV_SINCE)."
 )
 const prompt = Args.text({ name: "prompt" }).pipe(
   Args.withDescription("What to do, naming the note: e.g. \"Find papers related to my 'Transformers Concept Note'\".")
 )
 
-const encodeReport = Schema.encodeSync(CompanionReport)
-
-/** The `run` command. */
+/** The `run` command. Its work (the companion, the layers, the rendering) loads when it runs, not for --help. */
 export const runCommand = Command.make(
   "run",
   {
@@ -119,7 +112,20 @@ export const runCommand = Command.make(
   },
   (a) =>
     Effect.gen(function*() {
-      const options = yield* decodeOptions({
+      const [{ companion }, { companionLayer, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
+        Promise.all([import("../tools/companion.js"), import("../layers.js"), import("../core/models.js"), import("./render.js"), import("effect/Schema")])
+      )
+      // the flags (with their environment fallbacks) override the rest of the setup's environment
+      const setup = yield* setupConfig({
+        vault: Option.getOrUndefined(a.vault),
+        ...(a.offline ? { offline: true } : {}),
+        judge: Option.getOrUndefined(a.judge),
+        ...(a.noCache ? { cache: false } : {}),
+        cacheDir: Option.getOrUndefined(a.cacheDir),
+        offlineCitations: Option.getOrUndefined(a.offlineCitations)
+      }).pipe(Effect.mapError((e) => ({ _tag: "InvalidArgument", message: `Invalid configuration: ${String(e)}` })))
+      // the same use case as the MCP server's run_companion: the prompt and options checked the same way
+      const report = yield* companion(a.prompt, {
         relevanceThreshold: Option.getOrUndefined(a.relevanceThreshold),
         citationsPerYearThreshold: Option.getOrUndefined(a.citationsPerYear),
         exemptYears: Option.getOrUndefined(a.exemptYears),
@@ -130,22 +136,10 @@ export const runCommand = Command.make(
           Option.map(a.categories, (c) => c.split(",").map((s) => s.trim()).filter((s) => s.length > 0))
         ),
         since: Option.getOrUndefined(a.since)
-      })
-      const report = yield* runCompanion(a.prompt, options, {
+      }, {
         onProgress: (e) => Console.error(progressLine(e))
-      }).pipe(
-        Effect.provide(companionLayer({
-          vault: Option.getOrUndefined(a.vault),
-          offline: a.offline,
-          judge: Option.getOrUndefined(a.judge),
-          cache: a.noCache ? false : undefined,
-          cacheDir: Option.getOrUndefined(a.cacheDir),
-          offlineCitations: Option.getOrUndefined(a.offlineCitations)
-        }))
-      )
-      const data = encodeReport(report)
+      }).pipe(Effect.provide(companionLayer(setup)))
+      const data = Schema.encodeSync(CompanionReport)(report)
       yield* Console.log(a.json ? JSON.stringify(data, null, 2) : renderReport(data))
     }).pipe(Effect.catchAll(reportFailure))
 ).pipe(Command.withDescription("Find arXiv papers related to a concept note and write them back into the vault."))
-
-

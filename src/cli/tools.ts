@@ -5,7 +5,6 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Config, Console, Effect, Option } from "effect"
 import { arxivLayer } from "../layers.js"
-import { exportBibtex, getPapers, searchPapers } from "../tools/papers.js"
 import { reportFailure } from "./failure.js"
 
 const offline = Options.boolean("offline").pipe(
@@ -16,6 +15,9 @@ const json = Options.boolean("json").pipe(Options.withDescription("Print JSON in
 const ids = Args.text({ name: "arxiv-id" }).pipe(Args.atLeast(1), Args.withDescription("arXiv ids or abs/pdf URLs."))
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim()
+
+/** The tool functions, loaded when a command runs. */
+const papers = Effect.promise(() => import("../tools/papers.js"))
 
 /** `arxiv-companion search "<query>"` */
 export const searchCommand = Command.make(
@@ -32,7 +34,7 @@ export const searchCommand = Command.make(
     since: Options.text("since").pipe(Options.optional, Options.withDescription("YYYY-MM-DD"))
   },
   (a) =>
-    searchPapers({
+    Effect.flatMap(papers, ({ searchPapers }) => searchPapers({
       query: a.query,
       max_results: a.maxResults,
       categories: Option.getOrUndefined(Option.map(a.categories, (c) => c.split(",").map((s) => s.trim()).filter((s) => s !== ""))),
@@ -49,12 +51,12 @@ export const searchCommand = Command.make(
       ),
       Effect.provide(arxivLayer({ offline: a.offline })),
       Effect.catchAll(reportFailure)
-    )
+    ))
 ).pipe(Command.withDescription("Search arXiv (or the offline corpus)."))
 
 /** `arxiv-companion paper <id...>` */
 export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
-  getPapers({ ids: a.ids }).pipe(
+  Effect.flatMap(papers, ({ getPapers }) => getPapers({ ids: a.ids })).pipe(
     Effect.flatMap((r) =>
       Console.log(
         a.json
@@ -73,7 +75,7 @@ export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
 
 /** `arxiv-companion bibtex <id...>` */
 export const bibtexCommand = Command.make("bibtex", { ids, offline }, (a) =>
-  exportBibtex({ ids: a.ids }).pipe(
+  Effect.flatMap(papers, ({ exportBibtex }) => exportBibtex({ ids: a.ids })).pipe(
     Effect.flatMap((r) =>
       Effect.zipRight(
         Console.log(r.bibtex),

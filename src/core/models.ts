@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { Effect, ParseResult, Schema } from "effect"
+import { InvalidArgument } from "./errors.js"
 
 /** A calendar date `YYYY-MM-DD`. */
 export const IsoDate = Schema.String.pipe(
@@ -184,6 +185,17 @@ export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionO
   }),
   since: Schema.optional(IsoDate)
 }) {}
+
+/** The companion's options as a caller writes them: every field optional (the defaults above fill the rest). */
+export type CompanionOptionsInput = typeof CompanionOptions.Encoded
+
+/** Decode options (the one check of their names, types and bounds), failing with InvalidArgument that names the bad field. */
+export const decodeOptions = (input: CompanionOptionsInput): Effect.Effect<CompanionOptions, InvalidArgument> => {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+  return Schema.decodeUnknown(CompanionOptions)(defined).pipe(
+    Effect.mapError((e) => new InvalidArgument({ argument: "options", reason: ParseResult.TreeFormatter.formatErrorSync(e) }))
+  )
+}
 
 /** A note in the vault: its title (file name without `.md`) and vault-relative path. */
 export class NoteRef extends Schema.Class<NoteRef>("NoteRef")({

@@ -14,6 +14,7 @@
  * @since 0.1.0
  */
 import { parseArgs } from "node:util"
+import type { CompanionSetup } from "../layers.js"
 import { earlyStdio } from "./earlyStdio.js"
 import toolsList from "./tools-list.json" with { type: "json" }
 import { initializeResult, instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
@@ -37,8 +38,9 @@ Options:
   -h, --help         Show this help
   -v, --version      Show the version
 
-Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_OFFLINE=true, ARXIV_COMPANION_MCP_TOKEN,
-ARXIV_COMPANION_MCP_ORIGINS, and the adapters' own
+Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_OFFLINE=true, ARXIV_COMPANION_JUDGE,
+ARXIV_COMPANION_CACHE=false, ARXIV_COMPANION_CACHE_DIR, ARXIV_COMPANION_OFFLINE_CITATIONS,
+ARXIV_COMPANION_MCP_TOKEN, ARXIV_COMPANION_MCP_ORIGINS, and the adapters' own
 (ARXIV_API_URL, OPENALEX_API_KEY, OPENROUTER_API_KEY / LLM_BASE_URL, OBSIDIAN_MCP_URL, ...).
 `
 
@@ -73,6 +75,32 @@ const parse = () => {
   }
 }
 
+/**
+ * The setup (the flags, then the environment through `setupConfig`) and the
+ * HTTP face's own settings (ARXIV_COMPANION_MCP_TOKEN, ARXIV_COMPANION_MCP_ORIGINS),
+ * all read through Config; a bad value ends the bin with what to fix.
+ */
+const readConfig = async (overrides: CompanionSetup) => {
+  const [Effect, Cause, Config, Option, Redacted, { setupConfig }] = await Promise.all([
+    import("effect/Effect"),
+    import("effect/Cause"),
+    import("effect/Config"),
+    import("effect/Option"),
+    import("effect/Redacted"),
+    import("../layers.js")
+  ])
+  const exit = await Effect.runPromiseExit(Config.all({
+    setup: setupConfig(overrides),
+    environmentToken: Config.option(Config.redacted("ARXIV_COMPANION_MCP_TOKEN")).pipe(
+      Config.map((t) => Option.getOrUndefined(Option.filter(Option.map(t, (r) => Redacted.value(r).trim()), (v) => v !== "")))
+    ),
+    environmentOrigins: Config.option(Config.string("ARXIV_COMPANION_MCP_ORIGINS")).pipe(
+      Config.map((o) => Option.getOrElse(o, () => "").split(",").map((x) => x.trim()).filter((x) => x !== ""))
+    )
+  }))
+  return exit._tag === "Success" ? exit.value : fail(`configuration: ${Cause.pretty(exit.cause)}`)
+}
+
 const main = async () => {
   const args = parse()
   if (args.help === true) return void process.stderr.write(USAGE)
@@ -83,9 +111,6 @@ const main = async () => {
     console.info = console.error
     console.debug = console.error
   }
-  // the bin is the configuration boundary: flags first, then the environment
-  const offline = args.offline === true || /^(true|1|yes)$/i.test(process.env["ARXIV_COMPANION_OFFLINE"] ?? "")
-  const vault = args.vault ?? (process.env["ARXIV_COMPANION_VAULT"] || undefined)
   const judge: "local" | "llm" | undefined = args.judge === undefined
     ? undefined
     : args.judge === "local" || args.judge === "llm"
@@ -93,7 +118,14 @@ const main = async () => {
     : fail("--judge must be local or llm")
   const port = Number(args.port ?? "3333")
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${args.port}`)
-  const setup = { vault, offline, judge, ...(args["no-cache"] === true ? { cache: false } : {}) }
+  // flags override the environment, read through Config as every face reads it (src/layers.ts)
+  const { environmentOrigins, environmentToken, setup } = await readConfig({
+    ...(args.offline === true ? { offline: true } : {}),
+    vault: args.vault,
+    judge,
+    ...(args["no-cache"] === true ? { cache: false } : {})
+  })
+  const offline = setup.offline === true
 
   let close: () => Promise<void>
   let runtime: { dispose: () => Promise<void>; warm: () => Promise<void> } | undefined
@@ -107,7 +139,7 @@ const main = async () => {
     const rt = lazyRuntime(setup)
     runtime = rt
     const host = args.host ?? "127.0.0.1"
-    let token = args.token ?? (process.env["ARXIV_COMPANION_MCP_TOKEN"]?.trim() || undefined)
+    let token = args.token ?? environmentToken
     if (!isLoopback(host)) {
       stderr(
         `warning: serving on ${host}, reachable from other machines. Every request needs the bearer token; ` +
@@ -121,7 +153,7 @@ const main = async () => {
     }
     const origins = [
       ...(args["allow-origin"] ?? []),
-      ...(process.env["ARXIV_COMPANION_MCP_ORIGINS"] ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "")
+      ...environmentOrigins
     ]
     const binding = await serveHttp(() => makeMcpServer(rt, { offline }), {
       host,

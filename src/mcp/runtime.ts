@@ -1,5 +1,5 @@
 /**
- * The bin's one runtime: built from the MCP layer on first use and kept for
+ * The bin's one runtime: built from the composition root on first use and kept for
  * the process's lifetime, logging to stderr.
  *
  * @since 0.1.0
@@ -15,13 +15,13 @@ export interface LazyRuntime extends McpRuntime {
   readonly dispose: () => Promise<void>
 }
 
-/** One runtime over `mcpLayer(setup)`, its layer module loaded and built on first use. */
+/** One runtime over every port of the composition root (`allPortsLayer(setup)`), built on first use. */
 export const lazyRuntime = (setup: CompanionSetup): LazyRuntime => {
   let runtime: Promise<ManagedRuntime.ManagedRuntime<McpPorts, unknown>> | undefined
   const get = () =>
-    runtime ??= import("./layer.js").then(({ mcpLayer }) =>
+    runtime ??= import("../layers.js").then(({ allPortsLayer }) =>
       ManagedRuntime.make(
-        Layer.merge(mcpLayer(setup), Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger)))
+        Layer.merge(allPortsLayer(setup), Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger)))
       )
     )
   return {

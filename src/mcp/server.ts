@@ -33,6 +33,7 @@ import type { TermStatsPort } from "../core/ports/TermStatsPort.js"
 import type { PagePort } from "../core/ports/PagePort.js"
 import type { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import type { VaultPort } from "../core/ports/VaultPort.js"
+import { CompanionOptions } from "../core/models.js"
 import type { Progress } from "../core/workflow.js"
 import * as Tools from "../tools/index.js"
 import { instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
@@ -98,6 +99,14 @@ const outputs = {
   companion: zodObjectFromSchema(Tools.CompanionResult).shape,
   ask: zodObjectFromSchema(Tools.AskResult).shape
 }
+
+/** run_companion's options: the companion's options Schema (names, bounds), spelled as the tools spell them. */
+const companionOptions = (() => {
+  const shape = zodObjectFromSchema(CompanionOptions).shape
+  return z.object(Object.fromEntries(
+    Object.entries(Tools.CompanionOptionSpellings).map(([key, spelling]) => [spelling.tool, shape[key]!])
+  ))
+})()
 
 // idempotent/destructive hints only mean something for tools that write; openWorldHint defaults to true
 const readOnly = { readOnlyHint: true } as const
@@ -313,13 +322,7 @@ export const registerAll = (
       "and filters related papers and WRITES '<note> — Related Papers' into the vault.",
     inputSchema: {
       prompt: z.string(),
-      options: z.object({
-        relevance_threshold: z.number().min(0).max(1).optional(),
-        citations_per_year_threshold: z.number().min(0).optional(),
-        max_results: int("max_results", 1, 50).optional(),
-        categories: z.array(z.string()).optional(),
-        since_date: date("since_date").optional()
-      }).optional()
+      options: companionOptions.optional()
     },
     outputSchema: outputs.companion,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true }

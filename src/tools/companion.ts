@@ -1,25 +1,55 @@
 /**
- * run_companion: the companion workflow as a tool, with a compact result.
+ * The companion as a use case, the one way in for every face: the CLI's
+ * `run`, the MCP server's `run_companion` and the Promise API check the
+ * prompt and the options here, the same way, then run the workflow.
+ *
+ * The options are `CompanionOptions` (src/core/models.ts: names, bounds,
+ * defaults); each face spells them its own way, and `CompanionOptionSpellings`
+ * is the one table of those spellings.
  *
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import { CompanionOptions, type CompanionReport } from "../core/models.js"
+import { CompanionOptions, type CompanionOptionsInput, type CompanionReport, decodeOptions } from "../core/models.js"
 import { type Progress, runCompanion, type RunHooks } from "../core/workflow.js"
-import { categoriesArg, dateArg, intArg, numberArg, textArg } from "./arguments.js"
+import { categoriesArg, dateArg, textArg } from "./arguments.js"
 import type { CompanionResult } from "./schemas.js"
+
+/**
+ * How the faces spell each option: the MCP tools' argument (snake_case), the
+ * CLI's flag and the environment variable the flag falls back to.
+ */
+export const CompanionOptionSpellings = {
+  relevanceThreshold: { tool: "relevance_threshold", flag: "relevance-threshold", env: "RELEVANCE_PASS_THRESHOLD" },
+  citationsPerYearThreshold: { tool: "citations_per_year_threshold", flag: "citations-per-year", env: "CITATIONS_PER_YEAR_THRESHOLD" },
+  exemptYears: { tool: "exempt_years", flag: "exempt-years", env: "NEW_PAPER_AGE_EXEMPT_YEARS" },
+  minKeywords: { tool: "min_keywords", flag: "min-keywords", env: "MIN_KEYWORDS" },
+  maxResults: { tool: "max_results", flag: "max-results", env: "MAX_RESULTS" },
+  foundational: { tool: "foundational", flag: "foundational", env: "FOUNDATIONAL_CITATIONS" },
+  categories: { tool: "categories", flag: "categories", env: "ARXIV_CATEGORIES" },
+  since: { tool: "since_date", flag: "since", env: "ARXIV_SINCE" }
+} as const satisfies { readonly [K in keyof CompanionOptionsInput]-?: { readonly tool: string; readonly flag: string; readonly env: string } }
+
+type Spellings = typeof CompanionOptionSpellings
+
+/** The options as the MCP tools spell them (`max_results`, `since_date`, ...). */
+export type ToolOptions = {
+  readonly [K in keyof Spellings as Spellings[K]["tool"]]?: CompanionOptionsInput[K] | undefined
+}
+
+/** Tool-spelled options → the library's spelling (unknown keys are left out). */
+export const fromToolOptions = (options: ToolOptions | undefined): CompanionOptionsInput => {
+  const o = (options ?? {}) as Record<string, unknown>
+  return Object.fromEntries(
+    Object.entries(CompanionOptionSpellings).map(([key, s]) => [key, o[s.tool]])
+  ) as CompanionOptionsInput
+}
 
 /** Arguments of {@link runCompanionTool}. */
 export interface RunCompanionInput {
   /** Names the concept note, e.g. Find papers related to my 'Transformers' note. */
   readonly prompt: string
-  readonly options?: {
-    readonly relevance_threshold?: number | undefined
-    readonly citations_per_year_threshold?: number | undefined
-    readonly max_results?: number | undefined
-    readonly categories?: ReadonlyArray<string> | undefined
-    readonly since_date?: string | undefined
-  } | undefined
+  readonly options?: ToolOptions | undefined
 }
 
 /** One line for a progress event: what the CLI prints on stderr and the page shows. */
@@ -70,30 +100,37 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
   }
 }
 
-/** Options of the companion from tool arguments (checked; unset ones take the defaults). */
-export const companionOptions = Effect.fn("Tools.companionOptions")(function*(options: RunCompanionInput["options"]) {
-  const o = options ?? {}
-  const relevanceThreshold = yield* numberArg("options.relevance_threshold", o.relevance_threshold, 0, 1)
-  const citationsPerYearThreshold = yield* numberArg("options.citations_per_year_threshold", o.citations_per_year_threshold, 0, 1e6)
-  const maxResults = o.max_results === undefined ? undefined : yield* intArg("options.max_results", o.max_results, 1, 50, 10)
-  const categories = o.categories === undefined ? undefined : yield* categoriesArg(o.categories, "options.categories")
-  const since = yield* dateArg("options.since_date", o.since_date)
-  return new CompanionOptions({
-    ...(relevanceThreshold === undefined ? {} : { relevanceThreshold }),
-    ...(citationsPerYearThreshold === undefined ? {} : { citationsPerYearThreshold }),
-    ...(maxResults === undefined ? {} : { maxResults }),
-    ...(categories === undefined ? {} : { categories }),
-    ...(since === undefined ? {} : { since })
-  })
+/**
+ * The options checked: names, types and bounds by the Schema, categories
+ * against arXiv's taxonomy (in arXiv's spelling, the closest codes suggested),
+ * `since` as a real calendar date. Unset ones take the defaults.
+ */
+export const companionOptions = Effect.fn("Tools.companionOptions")(function*(input: CompanionOptionsInput = {}) {
+  const options = yield* decodeOptions(input)
+  const categories = input.categories === undefined ? undefined : yield* categoriesArg(input.categories, "categories")
+  yield* dateArg("since", options.since)
+  return categories === undefined ? options : new CompanionOptions({ ...options, categories })
 })
 
 /**
- * Run the companion for a prompt that names a concept note: it writes
- * "<note> — Related Papers" into the vault and returns a compact summary.
+ * Run the companion for a prompt that names a concept note, as every face
+ * does: the prompt trimmed (an empty one is an InvalidArgument), the options
+ * checked, then the workflow; the full report.
+ */
+export const companion = Effect.fn("Tools.companion")(function*(
+  promptText: string,
+  input: CompanionOptionsInput = {},
+  hooks: RunHooks = {}
+) {
+  const prompt = yield* textArg("prompt", promptText, "a request naming your note, e.g. Find papers related to my 'Transformers' note")
+  const options = yield* companionOptions(input)
+  return yield* runCompanion(prompt, options, hooks)
+})
+
+/**
+ * run_companion: it writes "<note> — Related Papers" into the vault and
+ * returns a compact summary.
  */
 export const runCompanionTool = Effect.fn("Tools.runCompanion")(function*(input: RunCompanionInput, hooks: RunHooks = {}) {
-  const prompt = yield* textArg("prompt", input.prompt, "a request naming your note, e.g. Find papers related to my 'Transformers' note")
-  const options = yield* companionOptions(input.options)
-  const report = yield* runCompanion(prompt, options, hooks)
-  return summarizeReport(report)
+  return summarizeReport(yield* companion(input.prompt, fromToolOptions(input.options), hooks))
 })

@@ -1,14 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import {
-  documentText,
-  findSection,
-  FullText,
-  outline,
-  sectionsFromHtml,
-  sectionsFromPdfText,
-  sectionText,
-  textWindow
-} from "../../src/core/fulltext.js"
+import { sectionsFromHtml, sectionsFromPdfText } from "../../src/adapters/live/fullTextParsers.js"
+import { documentText, findSection, FullText, outline, sectionText, textWindow } from "../../src/core/fulltext.js"
 
 const HTML = `<!DOCTYPE html><html><head><title>x</title><style>.a{}</style><script>alert(1)</script></head>
 <body><header class="html-header">Report issue</header>

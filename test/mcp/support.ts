@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { mcpLayer } from "../../src/mcp/layer.js"
+import { allPortsLayer as mcpLayer } from "../../src/layers.js"
 import { makeMcpServer, type McpPorts } from "../../src/mcp/server.js"
 
 /** A fresh copy of the demo vault in a temporary folder. */

@@ -11,7 +11,7 @@ import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientRes
 import { Config, Duration, Effect, Layer, Option, Schema } from "effect"
 import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, PaperNotFound, UpstreamUnavailable } from "../../core/errors.js"
-import { FullText, Section, sectionsFromHtml, sectionsFromPdfText } from "../../core/fulltext.js"
+import { FullText, Section } from "../../core/fulltext.js"
 import { FullTextPort, type FullTextService } from "../../core/ports/FullTextPort.js"
 import {
   defaultRetryPolicy,
@@ -111,6 +111,8 @@ export const make = Effect.fn("LiveFullText.make")(function*(options: LiveFullTe
 
   const fetchDocument = (id: string): Effect.Effect<FullText, PaperNotFound | UpstreamUnavailable> =>
     Effect.gen(function*() {
+      // the parsers (and htmlparser2) load with the first paper read
+      const { sectionsFromHtml, sectionsFromPdfText } = yield* Effect.promise(() => import("./fullTextParsers.js"))
       const page = yield* html(id)
       if (Option.isSome(page)) {
         const { sections, title } = sectionsFromHtml(page.value)

@@ -16,12 +16,9 @@
  * @since 0.1.0
  */
 import { HttpClient } from "@effect/platform"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted, SynchronizedRef } from "effect"
-import { z } from "zod"
 import { NoteNotFound, UnsafeWrite, type VaultError, VaultUnauthorized, VaultUnavailable } from "../../core/errors.js"
 import { VaultPort, type VaultService } from "../../core/ports/VaultPort.js"
 import {
@@ -83,12 +80,32 @@ const describeConnection = (c: McpConnection): string =>
     ? `MCP endpoint ${c.url}`
     : c.name
 
-/** A lenient tools/call result: any content, structuredContent kept raw, isError kept. */
-const RawToolResult = z.object({
-  content: z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough()).optional(),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional()
-}).passthrough()
+/**
+ * The MCP SDK's client and zod, loaded on the first connection: a process
+ * that never reaches a vault over MCP never loads them.
+ */
+const loadSdk = Effect.promise(async () => {
+  const [client, stdio, http, { z }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("zod")
+  ])
+  /** A lenient tools/call result: any content, structuredContent kept raw, isError kept. */
+  const RawToolResult = z.object({
+    content: z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough()).optional(),
+    structuredContent: z.unknown().optional(),
+    isError: z.boolean().optional()
+  }).passthrough()
+  return {
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    getDefaultEnvironment: stdio.getDefaultEnvironment,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    RawToolResult
+  }
+})
+type Sdk = Effect.Effect.Success<typeof loadSdk>
 
 const UNAUTHORIZED = /unauthori[sz]ed|\b401\b|40101|invalid api key|authorization required|authentication (?:failed|issue|required)|\bforbidden\b|\b403\b|api key/i
 const UNREACHABLE =
@@ -210,7 +227,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
     }
   })
 
-  const openTransport = (): Transport => {
+  const openTransport = ({ getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport }: Sdk): Transport => {
     const c = options.connection
     switch (c._tag) {
       case "Stdio":
@@ -234,7 +251,9 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
 
   const connect = Effect.gen(function*() {
     if (options.connection._tag === "Stdio") yield* preflight
-    const transport = openTransport()
+    const sdk = yield* loadSdk
+    const { Client, RawToolResult, StdioClientTransport, StreamableHTTPClientTransport } = sdk
+    const transport = openTransport(sdk)
     let stderrTail = ""
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on("data", (chunk: Buffer) => {

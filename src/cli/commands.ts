@@ -1,0 +1,31 @@
+/**
+ * The `arxiv-companion` command tree, and running it. Each command loads
+ * the modules it works with when it runs.
+ *
+ * @since 0.1.0
+ */
+import { Command } from "@effect/cli"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Effect } from "effect"
+import { askCommand } from "./ask.js"
+import { runCommand } from "./run.js"
+import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
+import { uiCommand } from "./ui.js"
+import { VERSION } from "./help.js"
+
+/** Every command. */
+export const cli = Command.make("arxiv-companion").pipe(
+  Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
+  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand])
+)
+
+/** The CLI as @effect/cli runs it. */
+export const runCli = Command.run(cli, { name: "arxiv-companion", version: VERSION })
+
+/** Run the command line `argv` (as `process.argv`) to its end, setting the exit code. */
+export const main = (argv: ReadonlyArray<string>): void =>
+  runCli(argv).pipe(
+    Effect.tapErrorCause(() => Effect.sync(() => { if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = 1 })),
+    Effect.provide(NodeContext.layer),
+    NodeRuntime.runMain({ disableErrorReporting: false, disablePrettyLogger: true })
+  )

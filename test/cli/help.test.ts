@@ -1,0 +1,54 @@
+/**
+ * `arxiv-companion --help`, `-h`, no arguments and `--version` are answered
+ * from static text, without loading the commands: that text must stay what
+ * @effect/cli renders from the command tree.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { runCli } from "../../src/cli/commands.js"
+import { HELP, VERSION } from "../../src/cli/help.js"
+
+const root = join(import.meta.dirname, "..", "..")
+
+/** What @effect/cli prints for these arguments, in this process (its Console writes through `console.log`). */
+const rendered = async (args: ReadonlyArray<string>): Promise<string> => {
+  let out = ""
+  const log = console.log
+  console.log = (...parts: Array<unknown>) => void (out += `${parts.map(String).join(" ")}\n`)
+  try {
+    await Effect.runPromise(runCli(["node", "arxiv-companion", ...args]).pipe(Effect.provide(NodeContext.layer)))
+  } finally {
+    console.log = log
+  }
+  return out
+}
+
+describe("the CLI's static help", () => {
+  it("is what @effect/cli renders for --help, and for -h and no arguments alike (UPDATE_CLI_HELP=1 rewrites it)", async () => {
+    const help = await rendered(["--help"])
+    if (process.env["UPDATE_CLI_HELP"] === "1") {
+      const file = join(root, "src", "cli", "help.ts")
+      const text = readFileSync(file, "utf8")
+      writeFileSync(file, text.replace(/export const HELP = .*\n/, `export const HELP = ${JSON.stringify(help)}\n`))
+    }
+    assert.strictEqual(HELP, help, "src/cli/help.ts is stale: UPDATE_CLI_HELP=1 npx vitest run test/cli/help.test.ts")
+    assert.strictEqual(await rendered(["-h"]), help)
+    assert.strictEqual(await rendered([]), help)
+    assert.include(help, "COMMANDS")
+  })
+
+  it("the built bin prints it, and the version as @effect/cli does", async () => {
+    const bin = (args: ReadonlyArray<string>) => execFileSync(process.execPath, [join(root, "dist", "cli.js"), ...args], { encoding: "utf8" })
+    assert.strictEqual(bin(["--help"]), HELP)
+    assert.strictEqual(bin(["-h"]), HELP)
+    assert.strictEqual(bin([]), HELP)
+    assert.strictEqual(bin(["--version"]), await rendered(["--version"]))
+    assert.strictEqual(bin(["--version"]).trim(), VERSION)
+    // anything else goes to the commands: a subcommand's help is @effect/cli's
+    assert.include(bin(["run", "--help"]), "--max-results")
+  }, 60_000)
+})
