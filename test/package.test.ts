@@ -22,7 +22,8 @@ describe("the published package", () => {
     const df = JSON.parse(readFileSync(join(root, "data", "judge", "df-table.json"), "utf8")) as { unigrams: string }
     const tv = JSON.parse(readFileSync(join(root, "data", "judge", "term-vectors.json"), "utf8")) as { int8Base64: string }
     const needles = [df.unigrams.slice(1000, 1060), tv.int8Base64.slice(5000, 5060)]
-    for (const file of readdirSync(join(root, "dist"))) {
+    for (const file of readdirSync(join(root, "dist"), { recursive: true, encoding: "utf8" })) {
+      if (!/\.(js|map|d\.ts)$/.test(file)) continue
       const text = readFileSync(join(root, "dist", file), "utf8")
       for (const needle of needles) assert.notInclude(text, needle, `dist/${file} holds the judge's data`)
     }
