@@ -6,7 +6,8 @@
  */
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Effect } from "effect"
+import { Console, Effect } from "effect"
+import { withWaitReporter } from "../core/waiting.js"
 import { askCommand } from "./ask.js"
 import { runCommand } from "./run.js"
 import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
@@ -25,6 +26,8 @@ export const runCli = Command.run(cli, { name: "arxiv-companion", version: VERSI
 /** Run the command line `argv` (as `process.argv`) to its end, setting the exit code. */
 export const main = (argv: ReadonlyArray<string>): void =>
   runCli(argv).pipe(
+    // while a call waits for an upstream (arXiv's slot, a Retry-After, a retry), say so on stderr
+    withWaitReporter((wait) => Console.error(wait.message)),
     Effect.tapErrorCause(() => Effect.sync(() => { if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = 1 })),
     Effect.provide(NodeContext.layer),
     NodeRuntime.runMain({ disableErrorReporting: false, disablePrettyLogger: true })

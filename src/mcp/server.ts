@@ -34,6 +34,7 @@ import type { PagePort } from "../core/ports/PagePort.js"
 import type { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import type { VaultPort } from "../core/ports/VaultPort.js"
 import { CompanionOptions } from "../core/models.js"
+import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
 import * as Tools from "../tools/index.js"
 import { instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
@@ -157,15 +158,24 @@ export const registerAll = (
     return server.registerTool(name, config as never, handler)
   }) as never
 
-  /** Run a tool's effect; map success, typed failures and defects to a tool result. */
+  /**
+   * Run a tool's effect; map success, typed failures and defects to a tool
+   * result. While the call waits for an upstream (queued for arXiv's slot,
+   * held back by a Retry-After, retrying), a client that sent a progressToken
+   * hears why in progress notifications.
+   */
   const run = async <A, I>(
     name: string,
     effect: Effect.Effect<A, unknown, McpPorts>,
     schema: Schema.Schema<A, I>,
     render: (a: A) => string,
-    extra: Extra
+    extra: Extra,
+    progress: ProgressSender = progressSender(extra)
   ): Promise<CallToolResult> => {
-    const exit = await runtime.runPromiseExit(effect, { signal: extra.signal })
+    const exit = await runtime.runPromiseExit(
+      effect.pipe(withWaitReporter((wait) => progress.wait(wait.message))),
+      { signal: extra.signal }
+    )
     if (Exit.isSuccess(exit)) {
       const encoded = Schema.encodeEither(schema)(exit.value)
       if (encoded._tag === "Right") {
@@ -327,16 +337,10 @@ export const registerAll = (
     outputSchema: outputs.companion,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true }
   }, (args, extra) => {
-    const token = extra._meta?.progressToken
+    const progress = progressSender(extra, 5)
     let step = 0
-    const onProgress = (event: Progress) =>
-      token === undefined ? Effect.void : Effect.promise(() =>
-        extra.sendNotification({
-          method: "notifications/progress",
-          params: { progressToken: token, progress: ++step, total: 5, message: progressMessage(event) }
-        }).catch(() => undefined)
-      )
-    return run("run_companion", Tools.runCompanionTool(args, { onProgress }), Tools.CompanionResult, Render.companion, extra)
+    const onProgress = (event: Progress) => progress.step(++step, progressMessage(event))
+    return run("run_companion", Tools.runCompanionTool(args, { onProgress }), Tools.CompanionResult, Render.companion, extra, progress)
   })
 
   tool("ask_arxiv", {
@@ -508,6 +512,35 @@ const failureMessage = (
   if (Cause.isInterruptedOnly(cause)) return "Cancelled."
   logDefect(context, cause)
   return INTERNAL_ERROR
+}
+
+/** Progress notifications of one call (nothing is sent unless the client gave a progressToken). */
+interface ProgressSender {
+  /** The call reached step `n` (of the total). */
+  readonly step: (n: number, message: string) => Effect.Effect<void>
+  /** The call is waiting: progress moves a little, never past the next step. */
+  readonly wait: (message: string) => Effect.Effect<void>
+}
+
+const progressSender = (extra: Extra, total?: number): ProgressSender => {
+  const token = extra._meta?.progressToken
+  let value = 0
+  const send = (next: number, message: string) =>
+    Effect.suspend(() => {
+      if (token === undefined || next <= value) return Effect.void
+      value = next
+      return Effect.promise(() =>
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: next, ...(total === undefined ? {} : { total }), message }
+        }).catch(() => undefined)
+      )
+    })
+  return {
+    step: (n, message) => send(n, message),
+    // halfway to the next whole step: strictly increasing, as the protocol asks, and never a step ahead
+    wait: (message) => Effect.suspend(() => send(total === undefined ? value + 1 : value + (Math.floor(value) + 1 - value) / 2, message))
+  }
 }
 
 const progressMessage = (event: Progress): string => {

@@ -1,7 +1,7 @@
 import type { HttpClient } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Fiber, Layer, TestClock } from "effect"
+import { Cause, ConfigProvider, Context, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
@@ -45,7 +45,24 @@ const withArxiv = <A, E>(
   )
 
 const diskCache = (dir: string) => ResponseCache.layer({ dir }).pipe(Layer.provide(NodeContext.layer))
+/** A freshly built adapter over `dir` as its disk cache (a restart, when built again). */
+const withDiskCache = (standIn: ArxivStandIn, dir: string) =>
+  Layer.build(arxivLayer(standIn.url, { cache: diskCache(dir) })).pipe(Effect.map((ctx) => Context.get(ctx, ArxivPort)))
 const tempDir = () => fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-live-"))
+
+const realPause = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+
+/**
+ * Requests travel over real sockets while the TestClock stands still: wait
+ * (real time) until `k` have arrived at the stand-in, then a little longer to
+ * see that no further one follows; the count.
+ */
+const arrivedAt = (standIn: ArxivStandIn) => (k: number) =>
+  Effect.gen(function*() {
+    for (let waited = 0; standIn.requests.length < k && waited < 10_000; waited += 10) yield* realPause(10)
+    yield* realPause(50)
+    return standIn.requests.length
+  })
 
 describe("LiveArxiv against the loopback stand-in", () => {
   it.live("searches with the query arXiv expects and a descriptive User-Agent", () =>
@@ -314,10 +331,7 @@ describe("LiveArxiv against the loopback stand-in", () => {
     return Effect.scoped(
       Effect.gen(function*() {
         const standIn = yield* arxivStandIn()
-        const build = () =>
-          Layer.build(arxivLayer(standIn.url, { cache: diskCache(dir) })).pipe(
-            Effect.map((ctx) => Context.get(ctx, ArxivPort))
-          )
+        const build = () => withDiskCache(standIn, dir)
         const first = yield* build()
         const cold = yield* first.search(search)
         yield* first.getPapers(["1707.08567", "astro-ph/0601001"])
@@ -338,8 +352,7 @@ describe("LiveArxiv against the loopback stand-in", () => {
     return Effect.scoped(
       Effect.gen(function*() {
         const standIn = yield* arxivStandIn()
-        const build = () =>
-          Layer.build(arxivLayer(standIn.url, { cache: diskCache(dir) })).pipe(Effect.map((ctx) => Context.get(ctx, ArxivPort)))
+        const build = () => withDiskCache(standIn, dir)
         const cold = yield* (yield* build()).search(search)
         // a valid wrapper around a body that is no feed (what a broken proxy or a hand edit leaves)
         const [file] = fs.readdirSync(dir).filter((f) => f.startsWith("arxiv.search-"))
@@ -371,21 +384,13 @@ describe("LiveArxiv against the loopback stand-in", () => {
       Effect.gen(function*() {
         const standIn = yield* arxivStandIn()
         // the default 3 s interval; two separately built adapters share the process-wide limiter
-        const options: Setup = { arxiv: { minInterval: undefined, timeout: "1 hour" } }
+        const options: Setup = { arxiv: { minInterval: undefined, timeout: "1 hour", deadline: "1 hour" } }
         const a = Context.get(yield* Layer.build(arxivLayer(standIn.url, options)), ArxivPort)
         const b = Context.get(yield* Layer.build(arxivLayer(standIn.url, options)), ArxivPort)
         const fibers = yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => i), (i) =>
           Effect.fork((i % 2 === 0 ? a : b).search({ query: `all:caller${i}`, categories: ["cs.LG"], maxResults: 1 + i }))
         )
-        const realPause = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
-        // Requests travel over real sockets: wait (real time) until `k` have arrived, then a little
-        // longer to see that no further one follows.
-        const arrived = (k: number) =>
-          Effect.gen(function*() {
-            for (let waited = 0; standIn.requests.length < k && waited < 10_000; waited += 10) yield* realPause(10)
-            yield* realPause(50)
-            return standIn.requests.length
-          })
+        const arrived = arrivedAt(standIn)
         for (let k = 1; k <= 20; k++) {
           assert.strictEqual(yield* arrived(k), k, `after ${(k - 1) * 3} s`)
           yield* TestClock.adjust("2999 millis")
@@ -394,6 +399,59 @@ describe("LiveArxiv against the loopback stand-in", () => {
         }
         yield* Fiber.joinAll(fibers)
         assert.strictEqual(new Set(standIn.requests.map((r) => r.params["max_results"])).size, 20)
+      })
+    ))
+
+  it.effect("a 429 with Retry-After holds back every queued search, not only the one that got it (TestClock)", () =>
+    Effect.scoped(
+      Effect.gen(function*() {
+        const standIn = yield* arxivStandIn()
+        const arxiv = Context.get(
+          yield* Layer.build(arxivLayer(standIn.url, { arxiv: { minInterval: undefined, timeout: "1 hour", deadline: "1 hour" } })),
+          ArxivPort
+        )
+        standIn.failNext(Fault.rateLimited("20"))
+        const fibers = yield* Effect.forEach([0, 1, 2], (i) =>
+          Effect.fork(arxiv.search({ query: `all:held${i}`, categories: [], maxResults: 1 + i })))
+        const arrived = arrivedAt(standIn)
+        assert.strictEqual(yield* arrived(1), 1)
+        assert.strictEqual(standIn.requests[0]!.status, 429)
+        // 3 s later the others would have gone on; arXiv asked for 20 s, for everyone
+        yield* TestClock.adjust("19999 millis")
+        assert.strictEqual(yield* arrived(1), 1, "nothing before the Retry-After")
+        yield* TestClock.adjust("1 millis")
+        assert.strictEqual(yield* arrived(2), 2)
+        yield* TestClock.adjust("2999 millis")
+        assert.strictEqual(yield* arrived(2), 2, "and the 3 s spacing after it")
+        yield* TestClock.adjust("1 millis")
+        assert.strictEqual(yield* arrived(3), 3)
+        yield* TestClock.adjust("3 seconds")
+        assert.strictEqual(yield* arrived(4), 4)
+        const results = yield* Fiber.joinAll(fibers)
+        assert.deepStrictEqual(results.map((r) => r.papers.length <= 3), [true, true, true])
+      })
+    ))
+
+  it.effect("searches that cannot start before their deadline fail at once, saying how long the queue is (TestClock)", () =>
+    Effect.scoped(
+      Effect.gen(function*() {
+        const standIn = yield* arxivStandIn()
+        const arxiv = Context.get(
+          yield* Layer.build(arxivLayer(standIn.url, { arxiv: { minInterval: undefined, timeout: "1 hour", deadline: "10 seconds" } })),
+          ArxivPort
+        )
+        const exits = yield* Effect.forEach(Array.from({ length: 8 }, (_, i) => i), (i) =>
+          Effect.fork(Effect.exit(arxiv.search({ query: `all:deadline${i}`, categories: [], maxResults: 1 + i }))))
+        const arrived = arrivedAt(standIn)
+        for (let k = 1; k <= 4; k++) {
+          assert.strictEqual(yield* arrived(k), k)
+          yield* TestClock.adjust("3 seconds")
+        }
+        const outcomes = yield* Fiber.joinAll(exits)
+        assert.strictEqual(standIn.requests.length, 4)
+        const refused = outcomes.filter(Exit.isFailure).map((e) => String(Cause.squash(e.cause)))
+        assert.strictEqual(refused.length, 4, refused.join("\n"))
+        assert.match(refused[0]!, /^UpstreamUnavailable: arXiv is unavailable: \d requests of this process are queued ahead of this one \(about \d+ s at one request every 3 s\), longer than the \d+ s left before this call's deadline; ask for less at once, or try again in a minute\.$/)
       })
     ))
 })

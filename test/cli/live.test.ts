@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
-import { type ArxivStandIn, startArxivStandIn } from "../support/arxiv-standin.js"
+import { type ArxivStandIn, Fault, startArxivStandIn } from "../support/arxiv-standin.js"
 import { type LlmStandIn, startLlmStandIn } from "../support/llm-standin.js"
 import { type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
 
@@ -134,5 +134,18 @@ describe("arxiv-companion run, live, against loopback stand-ins", () => {
       expect(said[0]).toContain("cache")
       expect(result.stderr).not.toMatch(/ENOTDIR: not a directory|\n\s+at /)
     }
+  }, 60_000)
+
+  it("says on stderr why a search waits: arXiv's transient failure and the retry", async () => {
+    arxiv.failNext(Fault.unavailable())
+    const before = arxiv.requests.length
+    const result = await run(["search", "attention is all you need", "--max-results", "3", "--json"], {
+      ARXIV_API_URL: arxiv.url,
+      ARXIV_COMPANION_CACHE: "off"
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(arxiv.requests.length).toBe(before + 2)
+    expect(result.stderr).toMatch(/^arXiv: HTTP 503; trying again in \d+ s \(attempt 2 of 4\)$/m)
+    expect(result.stdout).toContain("\"papers\"")
   }, 60_000)
 })

@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientError, type HttpClientResponse } from "@effect/platform"
 import { Config, type ConfigError, Duration, Effect, Either, Layer, Option } from "effect"
 import { buildSearchQuery, parseArxivId, validateSearch } from "../../core/arxiv.js"
 import { type ArxivError, InvalidArgument, UpstreamUnavailable } from "../../core/errors.js"
@@ -26,26 +26,28 @@ import {
 } from "../../core/ports/ArxivPort.js"
 import { type AtomFeed, type AtomParseError, parseFeed } from "./atom.js"
 import {
+  bodyOf,
   defaultRetryPolicy,
   isTransientStatus,
-  originOf,
-  type RateLimiter,
+  politeClient,
   type RetryPolicy,
-  retryTransient,
-  sendText,
-  sharedRateLimiter,
-  type TextResponse,
   TransientFailure,
-  transientFromResponse,
-  userAgent as makeUserAgent
+  unavailable,
+  userAgent as makeUserAgent,
+  withDeadline,
+  withRetries
 } from "./http.js"
 import { requestKey, ResponseCache } from "./ResponseCache.js"
+import { ArxivLimiter, layerShared } from "./UpstreamLimiter.js"
 
 /** arXiv's query endpoint. */
 export const DEFAULT_ARXIV_URL = "https://export.arxiv.org/api/query"
 
 /** arXiv's terms: no more than one request every three seconds. */
 export const ARXIV_MIN_INTERVAL: Duration.Duration = Duration.seconds(3)
+
+/** The overall deadline of one call (queue and retries included) unless ARXIV_DEADLINE says otherwise. */
+export const DEFAULT_DEADLINE: Duration.Duration = Duration.seconds(50)
 
 /** How many ids one `id_list` request carries. */
 export const ID_BATCH_SIZE = 50
@@ -67,6 +69,12 @@ export interface LiveArxivOptions {
   readonly minInterval?: Duration.DurationInput | undefined
   /** Per-attempt timeout, headers and body (ARXIV_TIMEOUT). Default 30 s. */
   readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * Overall deadline of one call, its wait for a slot and its retries
+   * included (ARXIV_DEADLINE). Default 50 s: under the 60 s many MCP hosts
+   * give a tool call. A call that could not start before it fails at once.
+   */
+  readonly deadline?: Duration.DurationInput | undefined
   /** Retry policy; default 4 attempts, 3 s doubling to 30 s, Retry-After honoured up to 60 s. */
   readonly retry?: Partial<RetryPolicy> | undefined
 }
@@ -134,75 +142,30 @@ export const searchUrl = (apiUrl: string, request: ArxivSearch): string =>
 export const idListUrl = (apiUrl: string, ids: ReadonlyArray<string>): string =>
   `${apiUrl}?${queryString([["id_list", ids.join(",")], ["max_results", String(ids.length)]])}`
 
-const unavailable = (failure: TransientFailure): UpstreamUnavailable =>
-  new UpstreamUnavailable({
-    service: SERVICE,
-    reason: failure.reason,
-    status: failure.status,
-    retryAfterSeconds: failure.retryAfterMillis === undefined ? undefined : Math.ceil(failure.retryAfterMillis / 1000)
-  })
+const RATE_EXCEEDED = /^\s*rate exceeded\.?\s*$/i
 
 /**
- * What one answer means: a feed (HTTP 200, or 406 carrying a valid feed), a
- * rate limit (429, or 200 with "Rate exceeded."), a transient failure, or
- * arXiv's own error entry (HTTP 400) naming the bad argument.
+ * arXiv's odd answers, read on the whole response inside its slot: the body
+ * "Rate exceeded." (arXiv sends it with HTTP 200) is a rate limit, so a 429;
+ * a 406 carrying a valid feed is a success, so a 200.
  */
-const interpret = (
-  response: TextResponse,
-  now: number,
-  argument: string,
-  parse: (body: string) => Either.Either<AtomFeed, AtomParseError>
-): Either.Either<AtomFeed, TransientFailure | InvalidArgument | UpstreamUnavailable> => {
-  const feed = parse(response.body)
-  if (Either.isRight(feed)) {
-    const errors = feed.right.errors
-    if (errors.length > 0 && (response.status === 400 || feed.right.entries.length === 0)) {
-      return Either.left(new InvalidArgument({ argument, reason: `arXiv says: ${errors.map((e) => e.message).join("; ")}` }))
-    }
-    if (response.status === 200 || response.status === 406) {
-      // arXiv sometimes serves an empty page for a query it says has results (arxiv.py's UnexpectedEmptyPageError)
-      if (feed.right.entries.length === 0 && feed.right.total > feed.right.start && argument === "query") {
-        return Either.left(
-          new TransientFailure({ reason: `arXiv returned an empty page of ${feed.right.total} results`, status: response.status })
-        )
-      }
-      return Either.right(feed.right)
-    }
-  }
-  if (/^\s*rate exceeded\.?\s*$/i.test(response.body)) {
-    return Either.left(transientFromResponse(response, now, `rate limited by arXiv (HTTP ${response.status} "Rate exceeded.")`))
-  }
-  if (isTransientStatus(response.status)) return Either.left(transientFromResponse(response, now))
-  if (response.status === 200 || response.status === 406) {
-    // A 200 that is not a feed is most often a truncated or garbled transfer: worth another try.
-    return Either.left(
-      new TransientFailure({
-        reason: `arXiv answered HTTP ${response.status} with ${Either.isLeft(feed) ? feed.left.message : "an unusable body"}`,
-        status: response.status
-      })
-    )
-  }
-  return Either.left(
-    new UpstreamUnavailable({
-      service: SERVICE,
-      status: response.status,
-      reason: `unexpected answer${Either.isLeft(feed) ? "" : " (an Atom feed)"}; check ARXIV_API_URL`
-    })
-  )
+const adjustStatus = (isFeed: (body: string) => boolean) =>
+(response: HttpClientResponse.HttpClientResponse, bytes: Uint8Array): number => {
+  if (bytes.length < 64 && RATE_EXCEEDED.test(new TextDecoder().decode(bytes))) return 429
+  if (response.status === 406 && isFeed(new TextDecoder().decode(bytes))) return 200
+  return response.status
 }
 
-/** Build the service from the context's HttpClient and ResponseCache. */
+/** Build the service from the context's HttpClient, ResponseCache and ArxivLimiter. */
 export const make = (
   options: LiveArxivOptions = {}
-): Effect.Effect<ArxivService, never, HttpClient.HttpClient | ResponseCache> =>
+): Effect.Effect<ArxivService, never, HttpClient.HttpClient | ResponseCache | ArxivLimiter> =>
   Effect.gen(function*() {
-    const client = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerPropagation(false))
     const cache = yield* ResponseCache
+    const limiter = yield* ArxivLimiter
     const apiUrl = normaliseApiUrl(options.apiUrl ?? DEFAULT_ARXIV_URL)
-    const requested = Duration.decode(options.minInterval ?? ARXIV_MIN_INTERVAL)
-    const interval = isArxivOrg(apiUrl) ? Duration.max(requested, ARXIV_MIN_INTERVAL) : requested
-    const limiter: RateLimiter = sharedRateLimiter(originOf(apiUrl), { interval, concurrency: 1 })
     const timeout = options.timeout ?? "30 seconds"
+    const deadline = options.deadline ?? DEFAULT_DEADLINE
     const policy: RetryPolicy = { ...arxivRetryPolicy, ...options.retry }
     const headers = {
       "user-agent": options.userAgent ?? makeUserAgent(options.contact),
@@ -220,24 +183,76 @@ export const make = (
       return feed
     }
 
-    /** One polite GET, retried; the body of a good feed, or a typed error. */
-    const fetchFeed = (url: string, argument: string): Effect.Effect<string, ArxivError> => {
-      const attempt = Effect.gen(function*() {
-        const response = yield* limiter.withPermit(
-          sendText(client, HttpClientRequest.get(url, { headers }), timeout)
-        )
-        const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
-        const meaning = interpret(response, now, argument, parse)
-        return yield* Either.isRight(meaning) ? Effect.succeed(response.body) : Effect.fail(meaning.left)
-      })
-      return attempt.pipe(
-        retryTransient(policy, (failure, retry, delay) =>
-          Effect.logDebug(
-            `arXiv: ${failure.reason}; retry ${retry + 1}/${policy.maxAttempts - 1} in ${(delay / 1000).toFixed(1)} s`
-          )),
-        Effect.catchTag("TransientFailure", (failure) => Effect.fail(unavailable(failure)))
+    /**
+     * A 200 that is no feed is most often a truncated or garbled transfer, and
+     * arXiv sometimes serves an empty page for a query it says has results
+     * (arxiv.py's UnexpectedEmptyPageError): both are worth another attempt.
+     */
+    const checkFeed = (response: HttpClientResponse.HttpClientResponse) =>
+      response.status !== 200 ? Effect.succeed(response) : Effect.flatMap(
+        Effect.orElseSucceed(response.text, () => ""),
+        (body): Effect.Effect<HttpClientResponse.HttpClientResponse, TransientFailure> => {
+          const feed = parse(body)
+          if (Either.isLeft(feed)) {
+            return Effect.fail(new TransientFailure({ reason: `arXiv answered HTTP 200 with ${feed.left.message}`, status: 200 }))
+          }
+          const { entries, errors, start, total } = feed.right
+          if (entries.length === 0 && errors.length === 0 && total > start && response.request.url.includes("search_query=")) {
+            return Effect.fail(new TransientFailure({ reason: `arXiv returned an empty page of ${total} results`, status: 200 }))
+          }
+          return Effect.succeed(response)
+        }
       )
+
+    const client = politeClient((yield* HttpClient.HttpClient).pipe(HttpClient.withTracerPropagation(false)), {
+      limiter,
+      timeout,
+      adjust: adjustStatus((body) => Either.isRight(parse(body)) && Either.getOrThrow(parse(body)).errors.length === 0)
+    }).pipe(HttpClient.transformResponse(Effect.flatMap(checkFeed)), withRetries(policy, SERVICE))
+
+    /** What a refused answer means: arXiv's error entry names a bad argument; anything else is arXiv unavailable. */
+    const refused = (error: unknown, argument: string): Effect.Effect<never, ArxivError> => {
+      if (!(HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && error.reason === "StatusCode")) {
+        return Effect.fail(unavailable(SERVICE, error))
+      }
+      const status = error.response.status
+      if (isTransientStatus(status)) return Effect.fail(unavailable(SERVICE, error))
+      if (status === 414) {
+        return Effect.fail(new InvalidArgument({ argument, reason: "arXiv refused the request as too long (HTTP 414); shorten it" }))
+      }
+      return Effect.flatMap(bodyOf(error), (body): Effect.Effect<never, ArxivError> => {
+        const feed = parse(body)
+        if (Either.isRight(feed) && feed.right.errors.length > 0) {
+          return Effect.fail(
+            new InvalidArgument({ argument, reason: `arXiv says: ${feed.right.errors.map((e) => e.message).join("; ")}` })
+          )
+        }
+        return Effect.fail(
+          new UpstreamUnavailable({
+            service: SERVICE,
+            status,
+            reason: `unexpected answer${Either.isRight(feed) ? " (an Atom feed)" : ""}; check ARXIV_API_URL`
+          })
+        )
+      })
     }
+
+    /** One polite GET, retried, within the call's deadline; the body of a good feed, or a typed error. */
+    const fetchFeed = (url: string, argument: string): Effect.Effect<string, ArxivError> =>
+      client.get(url, { headers }).pipe(
+        Effect.flatMap((response) => response.text),
+        Effect.catchAll((error) => refused(error, argument)),
+        Effect.flatMap((body) => {
+          // a feed that only carries arXiv's error entry (HTTP 200 with no results) names a bad argument
+          const feed = parse(body)
+          return Either.isRight(feed) && feed.right.errors.length > 0 && feed.right.entries.length === 0
+            ? Effect.fail(
+              new InvalidArgument({ argument, reason: `arXiv says: ${feed.right.errors.map((e) => e.message).join("; ")}` })
+            )
+            : Effect.succeed(body)
+        }),
+        withDeadline(limiter, deadline)
+      )
 
     /** A cached body is only served when it still reads as a feed; anything else is fetched again. */
     const isFeed = (body: string): boolean => Either.isRight(parse(body))
@@ -304,16 +319,31 @@ export const make = (
     return ArxivPort.of({ search, getPapers })
   })
 
-/** The live adapter as a layer; needs an HttpClient and a ResponseCache. */
+/**
+ * arXiv's process-wide limiter for the endpoint of `options` (one request at
+ * a time; 3 s between the answer to one and the start of the next, never
+ * less against arxiv.org itself), as a layer: every layer built in this
+ * process for the same endpoint shares it.
+ */
+export const limiterLayer = (options: Pick<LiveArxivOptions, "apiUrl" | "minInterval"> = {}): Layer.Layer<ArxivLimiter> => {
+  const apiUrl = normaliseApiUrl(options.apiUrl ?? DEFAULT_ARXIV_URL)
+  const requested = Duration.decode(options.minInterval ?? ARXIV_MIN_INTERVAL)
+  const interval = isArxivOrg(apiUrl) ? Duration.max(requested, ARXIV_MIN_INTERVAL) : requested
+  return layerShared(ArxivLimiter, apiUrl, { service: SERVICE, interval, concurrency: 1, spacing: "answer" })
+}
+
+/** The live adapter as a layer with arXiv's process-wide limiter; needs an HttpClient and a ResponseCache. */
 export const layer = (
   options: LiveArxivOptions = {}
-): Layer.Layer<ArxivPort, never, HttpClient.HttpClient | ResponseCache> => Layer.effect(ArxivPort, make(options))
+): Layer.Layer<ArxivPort, never, HttpClient.HttpClient | ResponseCache> =>
+  Layer.effect(ArxivPort, make(options)).pipe(Layer.provide(limiterLayer(options)))
 
-/** The options read from configuration: ARXIV_API_URL, ARXIV_COMPANION_CONTACT, ARXIV_TIMEOUT. */
+/** The options read from configuration: ARXIV_API_URL, ARXIV_COMPANION_CONTACT, ARXIV_TIMEOUT, ARXIV_DEADLINE. */
 export const optionsConfig: Config.Config<LiveArxivOptions> = Config.all({
   apiUrl: Config.string("ARXIV_API_URL").pipe(Config.withDefault(DEFAULT_ARXIV_URL)),
   contact: Config.option(Config.nonEmptyString("ARXIV_COMPANION_CONTACT")).pipe(Config.map(Option.getOrUndefined)),
-  timeout: Config.duration("ARXIV_TIMEOUT").pipe(Config.withDefault(Duration.seconds(30)))
+  timeout: Config.duration("ARXIV_TIMEOUT").pipe(Config.withDefault(Duration.seconds(30))),
+  deadline: Config.duration("ARXIV_DEADLINE").pipe(Config.withDefault(DEFAULT_DEADLINE))
 })
 
 /**

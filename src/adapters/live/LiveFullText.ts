@@ -7,24 +7,15 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { HttpClient, HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Config, Duration, Effect, Layer, Option, Schema } from "effect"
 import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, PaperNotFound, UpstreamUnavailable } from "../../core/errors.js"
 import { FullText, Section } from "../../core/fulltext.js"
 import { FullTextPort, type FullTextService } from "../../core/ports/FullTextPort.js"
-import {
-  defaultRetryPolicy,
-  isTransientStatus,
-  originOf,
-  retryTransient,
-  sendText,
-  sharedRateLimiter,
-  TransientFailure,
-  transientFromResponse,
-  userAgent
-} from "./http.js"
+import { defaultRetryPolicy, politeClient, unavailable, userAgent, withRetries } from "./http.js"
 import { requestKey, ResponseCache } from "./ResponseCache.js"
+import { ArxivWebLimiter, layerShared } from "./UpstreamLimiter.js"
 
 /** Where arXiv serves papers unless ARXIV_WEB_URL says otherwise. */
 export const DEFAULT_ARXIV_WEB_URL = "https://arxiv.org"
@@ -59,55 +50,38 @@ export const pdfPages = (bytes: Uint8Array): Effect.Effect<ReadonlyArray<string>
 const encodeFullText = Schema.encodeSync(Schema.parseJson(FullText))
 const decodeFullText = Schema.decodeUnknownOption(Schema.parseJson(FullText))
 
-/** Build the service from the context's HttpClient (and ResponseCache, if any). */
+const isNotFound = (e: unknown): boolean =>
+  HttpClientError.isHttpClientError(e) && e._tag === "ResponseError" && e.response.status === 404
+
+/** Build the service from the context's HttpClient and ArxivWebLimiter (and ResponseCache, if any). */
 export const make = Effect.fn("LiveFullText.make")(function*(options: LiveFullTextOptions = {}) {
   const base = (options.baseUrl ?? DEFAULT_ARXIV_WEB_URL).replace(/\/+$/, "")
   const timeout = options.timeout ?? "30 seconds"
   const maxPdfBytes = options.maxPdfBytes ?? 40_000_000
-  const limiter = sharedRateLimiter(originOf(base), { interval: options.interval ?? "3 seconds", concurrency: 1 })
+  const limiter = yield* ArxivWebLimiter
   const cache = Option.getOrUndefined(yield* Effect.serviceOption(ResponseCache))
-  const client = (yield* HttpClient.HttpClient).pipe(
+  const raw = (yield* HttpClient.HttpClient).pipe(
     HttpClient.mapRequest(HttpClientRequest.setHeader("user-agent", userAgent(options.contact)))
   )
-  const retry = retryTransient({ ...defaultRetryPolicy, maxAttempts: 3 })
+  const client = politeClient(raw, { limiter, timeout, maxBodyBytes: maxPdfBytes }).pipe(
+    withRetries({ ...defaultRetryPolicy, maxAttempts: 3 }, SERVICE)
+  )
 
   /** The HTML page, or None when arXiv has no HTML for the paper (404). */
   const html = (id: string) =>
-    limiter.withPermit(sendText(client, HttpClientRequest.get(`${base}/html/${id}`), timeout)).pipe(
-      Effect.flatMap((r) => {
-        if (r.status === 200) return Effect.succeed(Option.some(r.body))
-        if (r.status === 404) return Effect.succeed(Option.none<string>())
-        return Effect.fail(
-          isTransientStatus(r.status) ? transientFromResponse(r, Date.now()) : new TransientFailure({ reason: `HTTP ${r.status}`, status: r.status })
-        )
-      }),
-      retry
+    client.get(`${base}/html/${id}`).pipe(
+      Effect.flatMap((r) => r.text),
+      Effect.map(Option.some),
+      Effect.catchIf(isNotFound, () => Effect.succeedNone)
     )
 
   /** The PDF's bytes, or None when arXiv has no such paper (404). */
-  const pdf = (id: string): Effect.Effect<Option.Option<Uint8Array>, TransientFailure> => {
-    const read = (
-      response: HttpClientResponse.HttpClientResponse
-    ): Effect.Effect<Option.Option<Uint8Array>, TransientFailure | HttpClientError.ResponseError> => {
-      if (response.status === 404) return Effect.succeed(Option.none<Uint8Array>())
-      if (response.status !== 200) {
-        return Effect.fail(new TransientFailure({ reason: `HTTP ${response.status}`, status: response.status }))
-      }
-      const length = Number(response.headers["content-length"] ?? "0")
-      if (length > maxPdfBytes) return Effect.fail(new TransientFailure({ reason: `the PDF is too large (${length} bytes)` }))
-      return Effect.map(response.arrayBuffer, (b) => Option.some(new Uint8Array(b)))
-    }
-    const attempt = client.execute(HttpClientRequest.get(`${base}/pdf/${id}`)).pipe(
-      Effect.flatMap(read),
-      Effect.scoped,
-      Effect.timeoutFail({ duration: timeout, onTimeout: () => new TransientFailure({ reason: "no answer in time" }) }),
-      Effect.catchIf(
-        (e): e is HttpClientError.HttpClientError => e._tag === "RequestError" || e._tag === "ResponseError",
-        (e) => Effect.fail(new TransientFailure({ reason: `connection failed or dropped (${e.reason})` }))
-      )
+  const pdf = (id: string) =>
+    client.get(`${base}/pdf/${id}`).pipe(
+      Effect.flatMap((r) => r.arrayBuffer),
+      Effect.map((b) => Option.some(new Uint8Array(b))),
+      Effect.catchIf(isNotFound, () => Effect.succeedNone)
     )
-    return limiter.withPermit(attempt).pipe(retry)
-  }
 
   const fetchDocument = (id: string): Effect.Effect<FullText, PaperNotFound | UpstreamUnavailable> =>
     Effect.gen(function*() {
@@ -133,13 +107,9 @@ export const make = Effect.fn("LiveFullText.make")(function*(options: LiveFullTe
         sections: sections.length > 0 ? sections : [new Section({ heading: "Text", level: 1, text: "" })]
       })
     }).pipe(
-      Effect.catchTag("TransientFailure", (f) =>
-        Effect.fail(new UpstreamUnavailable({
-          service: SERVICE,
-          reason: f.reason,
-          ...(f.status === undefined ? {} : { status: f.status }),
-          ...(f.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(f.retryAfterMillis / 1000) })
-        })))
+      Effect.catchAll((e) =>
+        Effect.fail(e instanceof PaperNotFound || e instanceof UpstreamUnavailable ? e : unavailable(SERVICE, e))
+      )
     )
 
   const service: FullTextService = {
@@ -164,9 +134,18 @@ export const make = Effect.fn("LiveFullText.make")(function*(options: LiveFullTe
   return service
 })
 
+/** arXiv's web pages, process-wide: one request at a time, `interval` (default 3 s) apart. */
+export const limiterLayer = (options: Pick<LiveFullTextOptions, "baseUrl" | "interval"> = {}): Layer.Layer<ArxivWebLimiter> =>
+  layerShared(ArxivWebLimiter, options.baseUrl ?? DEFAULT_ARXIV_WEB_URL, {
+    service: SERVICE,
+    interval: Duration.decode(options.interval ?? "3 seconds"),
+    concurrency: 1,
+    spacing: "answer"
+  })
+
 /** The live adapter as a layer; needs an HttpClient (a ResponseCache in the context is used). */
 export const layer = (options: LiveFullTextOptions = {}): Layer.Layer<FullTextPort, never, HttpClient.HttpClient> =>
-  Layer.effect(FullTextPort, make(options))
+  Layer.effect(FullTextPort, make(options)).pipe(Layer.provide(limiterLayer(options)))
 
 /** The options from configuration: ARXIV_WEB_URL, ARXIV_CONTACT. */
 export const optionsConfig: Config.Config<LiveFullTextOptions> = Config.all({

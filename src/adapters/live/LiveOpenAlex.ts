@@ -47,6 +47,7 @@ import {
   arxivKeysOf,
   authorsOf,
   bareDoi,
+  limiterLayer,
   makeClient,
   type OpenAlexClientOptions,
   optionsConfig,
@@ -299,9 +300,9 @@ const isBetter = (candidate: WorkRecord, current: WorkRecord, key: string): bool
   return exact(candidate) && !exact(current)
 }
 
-/** The live OpenAlex adapter as a layer, with explicit options. */
+/** The live OpenAlex adapter as a layer, with explicit options and OpenAlex's process-wide limiter. */
 export const layer = (options: LiveOpenAlexOptions = {}): Layer.Layer<OpenAlexPort, never, HttpClient.HttpClient> =>
-  Layer.effect(OpenAlexPort, make(options))
+  Layer.effect(OpenAlexPort, make(options)).pipe(Layer.provide(limiterLayer(options)))
 
 /**
  * The live OpenAlex adapter configured from OPENALEX_API_URL, OPENALEX_API_KEY
@@ -310,7 +311,4 @@ export const layer = (options: LiveOpenAlexOptions = {}): Layer.Layer<OpenAlexPo
 export const layerConfig = (
   overrides: Omit<LiveOpenAlexOptions, "apiUrl" | "apiKey" | "mailto"> = {}
 ) =>
-  Layer.effect(
-    OpenAlexPort,
-    Effect.flatMap(optionsConfig, (config) => make({ ...config, ...overrides }))
-  )
+  Layer.unwrapEffect(Effect.map(optionsConfig, (config) => layer({ ...config, ...overrides })))

@@ -20,7 +20,7 @@ import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, PaperNotFound } from "../../core/errors.js"
 import { CitationsPort, type CitationsService, type CitingWorks } from "../../core/ports/CitationsPort.js"
 import * as LiveOpenAlex from "./LiveOpenAlex.js"
-import { makeClient, optionsConfig, shortWorkId, WorkList } from "./openalexClient.js"
+import { limiterLayer, makeClient, optionsConfig, shortWorkId, WorkList } from "./openalexClient.js"
 
 /** The most citing works one call returns (OpenAlex's page limit). */
 export const MAX_LIMIT = 200
@@ -69,8 +69,8 @@ export const make = Effect.fn("LiveOpenAlexCitations.make")(function*(options: L
 
 /** The live citations adapter as a layer, with explicit options. */
 export const layer = (options: LiveOpenAlex.LiveOpenAlexOptions = {}): Layer.Layer<CitationsPort, never, HttpClient.HttpClient> =>
-  Layer.effect(CitationsPort, make(options))
+  Layer.effect(CitationsPort, make(options)).pipe(Layer.provide(limiterLayer(options)))
 
 /** The live citations adapter configured like LiveOpenAlex.layerConfig. */
 export const layerConfig = (overrides: Omit<LiveOpenAlex.LiveOpenAlexOptions, "apiUrl" | "apiKey" | "mailto"> = {}) =>
-  Layer.effect(CitationsPort, Effect.flatMap(optionsConfig, (config) => make({ ...config, ...overrides })))
+  Layer.unwrapEffect(Effect.map(optionsConfig, (config) => layer({ ...config, ...overrides })))

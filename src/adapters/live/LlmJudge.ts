@@ -26,25 +26,26 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Config, ConfigError, Data, type Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Config, ConfigError, Data, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { JudgeFailed } from "../../core/errors.js"
 import type { Judgement } from "../../core/models.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
 import {
+  bodyOf,
   defaultRetryPolicy,
+  failureOf,
   isTransientStatus,
-  type RetryPolicy,
-  retryTransient,
-  sendText,
-  type TextResponse,
+  politeClient,
   PROJECT_URL,
+  type RetryPolicy,
   TransientFailure,
-  transientFromResponse,
-  userAgent
+  userAgent,
+  withRetries
 } from "./http.js"
 import { type ChatMessage, correction, decodeAnswer, type JudgedPaper, messages, RESPONSE_JSON_SCHEMA } from "./judgePrompt.js"
 import { requestKey, ResponseCache } from "./ResponseCache.js"
+import { JudgeLimiter, layerShared } from "./UpstreamLimiter.js"
 
 /** OpenRouter's OpenAI-compatible API. */
 export const OPENROUTER_URL = "https://openrouter.ai/api/v1"
@@ -161,13 +162,13 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   // ... and some refuse any temperature but their default
   let sendTemperature = true
   const cache = Option.getOrUndefined(yield* Effect.serviceOption(ResponseCache))
-  const client = yield* HttpClient.HttpClient
+  const limiter = yield* JudgeLimiter
 
   /** Whatever an upstream says goes through here: some servers echo the key they were sent. */
   const scrub = scrubber(secret)
   const failed = (reason: string) => new JudgeFailed({ model, reason: scrub(reason) })
 
-  const describe = (response: TextResponse): string => {
+  const describe = (response: { readonly body: string }): string => {
     const parsed = Schema.decodeUnknownOption(Schema.parseJson(ErrorMessage))(response.body)
     if (Option.isSome(parsed)) {
       const e = parsed.value.error
@@ -190,6 +191,72 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
       : {})
   })
 
+  /**
+   * Answers decided before the retries: a 2xx that is not complete JSON, or
+   * carries OpenRouter's error object, is worth another attempt; a refused key,
+   * an unknown model or a refused parameter is not.
+   */
+  const refuseEarly = (
+    response: HttpClientResponse.HttpClientResponse
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, JudgeFailed | ParameterRejected | TransientFailure> => {
+    const status = response.status
+    return Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (text): Effect.Effect<
+      HttpClientResponse.HttpClientResponse,
+      JudgeFailed | ParameterRejected | TransientFailure
+    > => {
+      const said = () => describe({ body: text })
+      if (status >= 200 && status < 300) {
+        const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text)
+        if (Either.isLeft(parsed)) {
+          return Effect.fail(new TransientFailure({ reason: "the endpoint's answer was not complete JSON", status }))
+        }
+        if (parsed.right.error !== undefined && parsed.right.error !== null) {
+          // OpenRouter reports provider failures as 200 with an error object
+          return Effect.fail(new TransientFailure({ reason: `the endpoint reported an error (${said()})`, status }))
+        }
+        return Effect.succeed(response)
+      }
+      if (status === 401 || status === 403) {
+        return Effect.fail(failed(`${base} refused the request (HTTP ${status}: ${said()}); check OPENROUTER_API_KEY or LLM_API_KEY`))
+      }
+      if (status === 404) {
+        return Effect.fail(failed(`${endpoint} or the model "${model}" was not found (HTTP 404: ${said()}); check LLM_BASE_URL and the model name`))
+      }
+      if (status === 400 || status === 422) {
+        const why = said()
+        if (format !== "none" && /response_format|json_schema|json_object|structured/i.test(why)) {
+          return Effect.fail(new ParameterRejected({ parameter: "response_format", said: why }))
+        }
+        if (tokenParameter === "max_tokens" && /max_tokens/i.test(why)) {
+          return Effect.fail(new ParameterRejected({ parameter: "max_tokens", said: why }))
+        }
+        if (sendTemperature && /temperature/i.test(why)) return Effect.fail(new ParameterRejected({ parameter: "temperature", said: why }))
+      }
+      return Effect.succeed(response)
+    })
+  }
+
+  const client = politeClient(yield* HttpClient.HttpClient, { limiter, timeout }).pipe(
+    HttpClient.transformResponse(Effect.flatMap(refuseEarly)),
+    withRetries(policy, `LLM judge (${model})`)
+  )
+
+  /** What is left after the retries, as JudgeFailed (never with the key in it). */
+  const translate = (error: unknown): Effect.Effect<never, JudgeFailed | ParameterRejected> => {
+    if (error instanceof JudgeFailed || error instanceof ParameterRejected) return Effect.fail(error)
+    const retried = policy.maxAttempts > 1 ? ", after retries" : ""
+    if (HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && error.reason === "StatusCode") {
+      const status = error.response.status
+      return Effect.flatMap(bodyOf(error), (text) =>
+        Effect.fail(
+          isTransientStatus(status)
+            ? failed(`${base} is unavailable: HTTP ${status} (${describe({ body: text })})${retried}`)
+            : failed(`the endpoint answered HTTP ${status}: ${describe({ body: text })}`)
+        ))
+    }
+    return Effect.fail(failed(`${base} is unavailable: ${failureOf(error).reason}${retried}`))
+  }
+
   /** One call: the text of the first choice and whether it was cut off, after transport retries. */
   const complete = (body: string): Effect.Effect<{ readonly content: string; readonly truncated: boolean }, JudgeFailed | ParameterRejected> => {
     let request = HttpClientRequest.post(endpoint).pipe(
@@ -197,53 +264,13 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
       HttpClientRequest.bodyText(body, "application/json")
     )
     if (secret !== "") request = HttpClientRequest.bearerToken(request, secret)
-
-    const attempt = sendText(client, request, timeout).pipe(
-      Effect.zip(Clock.currentTimeMillis),
-      Effect.flatMap(([response, now]): Effect.Effect<
-        { readonly content: string; readonly truncated: boolean },
-        JudgeFailed | ParameterRejected | TransientFailure
-      > => {
-        const status = response.status
-        if (status >= 200 && status < 300) {
-          const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(response.body)
-          if (Either.isLeft(parsed)) {
-            return Effect.fail(new TransientFailure({ reason: "the endpoint's answer was not complete JSON", status }))
-          }
-          if (parsed.right.error !== undefined && parsed.right.error !== null) {
-            // OpenRouter reports provider failures as 200 with an error object
-            return Effect.fail(new TransientFailure({ reason: `the endpoint reported an error (${describe(response)})`, status }))
-          }
-          const choice = parsed.right.choices?.[0]
-          return Effect.succeed({ content: choice?.message?.content ?? "", truncated: choice?.finish_reason === "length" })
-        }
-        const said = describe(response)
-        if (status === 401 || status === 403) {
-          return Effect.fail(
-            failed(`${base} refused the request (HTTP ${status}: ${said}); check OPENROUTER_API_KEY or LLM_API_KEY`)
-          )
-        }
-        if (status === 404) {
-          return Effect.fail(failed(`${endpoint} or the model "${model}" was not found (HTTP 404: ${said}); check LLM_BASE_URL and the model name`))
-        }
-        if ((status === 400 || status === 422) && format !== "none" && /response_format|json_schema|json_object|structured/i.test(said)) {
-          return Effect.fail(new ParameterRejected({ parameter: "response_format", said }))
-        }
-        if ((status === 400 || status === 422) && tokenParameter === "max_tokens" && /max_tokens/i.test(said)) {
-          return Effect.fail(new ParameterRejected({ parameter: "max_tokens", said }))
-        }
-        if ((status === 400 || status === 422) && sendTemperature && /temperature/i.test(said)) {
-          return Effect.fail(new ParameterRejected({ parameter: "temperature", said }))
-        }
-        if (isTransientStatus(status)) return Effect.fail(transientFromResponse(response, now, `HTTP ${status} (${said})`))
-        return Effect.fail(failed(`the endpoint answered HTTP ${status}: ${said}`))
-      })
-    )
-    return attempt.pipe(
-      retryTransient(policy, (failure, retry, delay) =>
-        Effect.logDebug(`LLM judge (${model}): ${scrub(failure.reason)}; retry ${retry + 1}/${policy.maxAttempts - 1} in ${delay} ms`)),
-      Effect.catchTag("TransientFailure", (failure) =>
-        Effect.fail(failed(`${base} is unavailable: ${failure.reason}${policy.maxAttempts > 1 ? ", after retries" : ""}`)))
+    return client.execute(request).pipe(
+      Effect.flatMap((response) => response.text),
+      Effect.map((text) => {
+        const choice = Either.getOrUndefined(Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text))?.choices?.[0]
+        return { content: choice?.message?.content ?? "", truncated: choice?.finish_reason === "length" }
+      }),
+      Effect.catchAll(translate)
     )
   }
 
@@ -323,7 +350,18 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
 
 /** The LLM judge as a layer, with explicit options. */
 export const layer = (options: LlmJudgeOptions): Layer.Layer<LlmJudgePort, never, HttpClient.HttpClient> =>
-  Layer.effect(LlmJudgePort, make(options))
+  Layer.effect(LlmJudgePort, make(options)).pipe(Layer.provide(limiterLayer(options)))
+
+/**
+ * The judge endpoint's process-wide limiter: at most `concurrency` calls in
+ * flight (default 5) across every run of the process, no spacing.
+ */
+export const limiterLayer = (options: Pick<LlmJudgeOptions, "apiUrl" | "concurrency">): Layer.Layer<JudgeLimiter> =>
+  layerShared(JudgeLimiter, options.apiUrl, {
+    service: "LLM judge",
+    interval: Duration.zero,
+    concurrency: Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
+  })
 
 const optionalString = (name: string) =>
   Config.option(Config.string(name)).pipe(Config.map((o) => Option.filter(o, (s) => s.trim() !== "")))
@@ -388,4 +426,4 @@ export const liveJudgeConfigured: Config.Config<boolean> = Config.all([
 
 /** The LLM judge configured from the environment (see `endpointConfig`); `overrides` win. */
 export const layerConfig = (overrides: Omit<Partial<LlmJudgeOptions>, "apiKey"> = {}) =>
-  Layer.effect(LlmJudgePort, Effect.flatMap(endpointConfig, (endpoint) => make({ ...endpoint, ...overrides })))
+  Layer.unwrapEffect(Effect.map(endpointConfig, (endpoint) => layer({ ...endpoint, ...overrides })))

@@ -1,15 +1,30 @@
 /**
- * The HTTP policy shared by the live adapters: one request attempt with a
- * timeout and UTF-8 body, the descriptive User-Agent, retries with capped
- * jittered backoff that honour Retry-After, and process-wide rate limiters.
+ * The HTTP policy shared by the live adapters, built from the platform's
+ * `HttpClient`:
  *
- * Adapters build on these and translate the final `TransientFailure` into
- * their port's typed error (usually `UpstreamUnavailable`).
+ * - `politeClient`: every request waits for its service's slot (the
+ *   `UpstreamLimiter` the adapter takes from its layer), runs with a
+ *   per-attempt timeout and is read in full inside that slot; a 429/503 with
+ *   Retry-After holds back the whole service; an adapter's own reading of odd
+ *   answers (arXiv's HTTP 200 "Rate exceeded.", a 406 carrying a feed) is a
+ *   response transform applied there;
+ * - `withRetries`: `HttpClient.filterStatusOk` and `HttpClient.retryTransient`
+ *   with a capped, jittered exponential `Schedule` that honours Retry-After
+ *   (and gives up at once when the upstream asks for longer than we wait);
+ * - `withDeadline`: one overall deadline per call, queue included, whose
+ *   message says how long the queue was; a call that cannot start before its
+ *   deadline fails at once.
+ *
+ * Adapters translate what is left (`ResponseError`, `TransientFailure`,
+ * transport errors) into their port's typed errors with `failureOf`.
  *
  * @since 0.1.0
  */
-import type { HttpClient, HttpClientError, HttpClientRequest } from "@effect/platform"
-import { Clock, Data, Duration, Effect, Option, Random } from "effect"
+import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+import { Clock, Data, Duration, Effect, Schedule } from "effect"
+import { UpstreamUnavailable } from "../../core/errors.js"
+import { reportWait, type UpstreamWait, withWaitReporter } from "../../core/waiting.js"
+import { callDeadline, QueueTooLong, type UpstreamLimiter } from "./UpstreamLimiter.js"
 
 /** The version the User-Agent announces. */
 export const CLIENT_VERSION = "0.1.0"
@@ -34,16 +49,10 @@ export const userAgent = (contact?: string | undefined): string => {
   return `arxiv-companion/${CLIENT_VERSION} (+${PROJECT_URL}${who})`
 }
 
-/** A response read in full: status, lower-cased headers and the body decoded as UTF-8. */
-export interface TextResponse {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string
-}
-
 /**
- * A failure worth retrying (or, after the last attempt, reporting as the
- * upstream being unavailable): a transient status, a timeout, a reset.
+ * A failure worth another attempt that the platform cannot see from the
+ * status alone: a timeout, a body cut off or unreadable, an answer that only
+ * looks like success. Adapters raise it in their response transform.
  */
 export class TransientFailure extends Data.TaggedError("TransientFailure")<{
   readonly reason: string
@@ -69,64 +78,6 @@ export const parseRetryAfter = (value: string | undefined, nowMillis: number): n
   return Math.max(0, date - nowMillis)
 }
 
-/**
- * A transient failure from a response status, carrying Retry-After.
- */
-export const transientFromResponse = (response: TextResponse, nowMillis: number, reason?: string): TransientFailure =>
-  new TransientFailure({
-    reason: reason ?? `HTTP ${response.status}`,
-    status: response.status,
-    retryAfterMillis: parseRetryAfter(response.headers["retry-after"], nowMillis)
-  })
-
-const describeHttpError = (error: HttpClientError.HttpClientError): string => {
-  const cause = error.cause
-  const detail = cause instanceof Error
-    ? ((cause as NodeJS.ErrnoException).code ?? cause.message)
-    : cause === undefined
-    ? ""
-    : String(cause)
-  const what = error._tag === "RequestError"
-    ? error.reason === "Transport" ? "connection failed" : `request ${error.reason.toLowerCase()} error`
-    : error.reason === "Decode"
-    ? "connection dropped while reading the response"
-    : `response ${error.reason.toLowerCase()} error`
-  return detail === "" ? what : `${what} (${detail})`
-}
-
-/**
- * Send one request and read the whole body as UTF-8 text, within `timeout`
- * (headers and body together). Any status is returned as it is: the caller
- * decides what is success. Transport errors, resets and timeouts become a
- * `TransientFailure`; an invalid URL is a defect (a bug in the adapter).
- */
-export const sendText = (
-  client: HttpClient.HttpClient,
-  request: HttpClientRequest.HttpClientRequest,
-  timeout: Duration.DurationInput
-): Effect.Effect<TextResponse, TransientFailure> =>
-  client.execute(request).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.arrayBuffer, (buffer): TextResponse => ({
-        status: response.status,
-        headers: response.headers,
-        body: new TextDecoder("utf-8").decode(buffer)
-      }))
-    ),
-    Effect.scoped,
-    Effect.timeoutFail({
-      duration: timeout,
-      onTimeout: () => new TransientFailure({ reason: `no answer within ${Duration.format(Duration.decode(timeout))}` })
-    }),
-    Effect.catchIf(
-      (e): e is HttpClientError.HttpClientError => e._tag === "RequestError" || e._tag === "ResponseError",
-      (error) =>
-        error._tag === "RequestError" && error.reason === "InvalidUrl"
-          ? Effect.die(error)
-          : Effect.fail(new TransientFailure({ reason: describeHttpError(error) }))
-    )
-  )
-
 /** How often and how long to retry. */
 export interface RetryPolicy {
   /** Total attempts, the first included (>= 1). */
@@ -150,147 +101,242 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxRetryAfter: "60 seconds"
 }
 
+/** Everything the policy's client can fail with before an adapter translates it. */
+export type PolicyError = HttpClientError.HttpClientError | TransientFailure | QueueTooLong
+
+const NULL_BODY = new Set([101, 204, 205, 304])
+
 /**
- * The backoff before retry number `retry` (0-based): exponential, capped, with
- * "equal jitter" (half fixed, half random), and never shorter than what the
- * upstream asked for with Retry-After.
+ * The wait an error carries: Retry-After of a refused response (a date is
+ * read against `nowMillis`), or what a `TransientFailure` recorded.
  */
-export const backoffMillis = (
-  policy: RetryPolicy,
-  retry: number,
-  random: number,
-  retryAfterMillis?: number | undefined
-): number => {
-  const base = Duration.toMillis(policy.baseDelay)
-  const cap = Duration.toMillis(policy.maxDelay)
-  const exp = Math.min(cap, base * 2 ** retry)
-  const jittered = exp / 2 + (exp / 2) * random
-  return Math.round(Math.max(jittered, retryAfterMillis ?? 0))
+export const retryAfterOf = (error: unknown, nowMillis: number): number | undefined => {
+  if (error instanceof TransientFailure) return error.retryAfterMillis
+  if (HttpClientError.isHttpClientError(error) && error._tag === "ResponseError") {
+    return parseRetryAfter(error.response.headers["retry-after"], nowMillis)
+  }
+  return undefined
+}
+
+/** Options of {@link politeClient}. */
+export interface PoliteOptions {
+  /** The service's limiter (from its layer: `ArxivLimiter`, `OpenAlexLimiter`, ...). */
+  readonly limiter: UpstreamLimiter
+  /** One attempt, headers and body together. */
+  readonly timeout: Duration.DurationInput
+  /**
+   * The service's reading of odd answers, on the response read in full: e.g.
+   * arXiv's HTTP 200 "Rate exceeded." becomes a 429, a 406 carrying a feed a
+   * 200. Runs inside the slot, before the Retry-After check.
+   */
+  readonly adjust?: ((response: HttpClientResponse.HttpClientResponse, body: Uint8Array) => number) | undefined
+  /** Largest body read (bytes); a longer one is a transient failure. Default 64 MB. */
+  readonly maxBodyBytes?: number | undefined
 }
 
 /**
- * Retry `attempt` on `TransientFailure` with the policy's capped, jittered
- * backoff, honouring Retry-After. Other errors pass through at once. After
- * the last attempt (or when Retry-After exceeds `maxRetryAfter`) the last
- * `TransientFailure` is returned; `onRetry` sees each retry before its wait.
+ * A client whose every request waits for the service's slot, runs within
+ * `timeout` and is read in full before the slot is released (one connection
+ * at a time means the body too). The response handed on is buffered: its
+ * `text`, `json` and `arrayBuffer` can be read after the slot is gone. A 429
+ * or 503 holds the whole service back for its Retry-After (or one interval
+ * without one). Timeouts and bodies cut off become `TransientFailure`.
  */
-export const retryTransient = (
-  policy: RetryPolicy,
-  onRetry?: (failure: TransientFailure, retry: number, delayMillis: number) => Effect.Effect<void>
-) =>
-<A, E, R>(attempt: Effect.Effect<A, E | TransientFailure, R>): Effect.Effect<A, E | TransientFailure, R> => {
-  const maxRetryAfter = Duration.toMillis(policy.maxRetryAfter)
-  const loop = (retry: number): Effect.Effect<A, E | TransientFailure, R> =>
-    Effect.catchIf(
-      attempt,
-      (e): e is TransientFailure => e instanceof TransientFailure,
-      (failure) => {
-        if (retry + 1 >= policy.maxAttempts) return Effect.fail(failure)
-        if (failure.retryAfterMillis !== undefined && failure.retryAfterMillis > maxRetryAfter) {
-          return Effect.fail(failure)
-        }
-        return Effect.flatMap(Random.next, (random) => {
-          const delay = backoffMillis(policy, retry, random, failure.retryAfterMillis)
-          return (onRetry ? onRetry(failure, retry, delay) : Effect.void).pipe(
-            Effect.zipRight(Effect.sleep(Duration.millis(delay))),
-            Effect.zipRight(loop(retry + 1))
+export const politeClient = (
+  client: HttpClient.HttpClient,
+  options: PoliteOptions
+): HttpClient.HttpClient.With<PolicyError> => {
+  const timeout = Duration.decode(options.timeout)
+  const limiter = options.limiter
+  const maxBody = options.maxBodyBytes ?? 64_000_000
+  return HttpClient.transform(
+    client,
+    (effect, request): Effect.Effect<HttpClientResponse.HttpClientResponse, PolicyError> =>
+      limiter.withPermit((answered) =>
+        effect.pipe(
+          Effect.tap(() => answered),
+          Effect.flatMap((response) =>
+            Effect.flatMap(response.arrayBuffer, (buffer) => {
+              const bytes = new Uint8Array(buffer)
+              if (bytes.length > maxBody) {
+                return Effect.fail(new TransientFailure({ reason: `the answer is too large (${bytes.length} bytes)` }))
+              }
+              const status = options.adjust?.(response, bytes) ?? response.status
+              return Effect.succeed(HttpClientResponse.fromWeb(
+                request,
+                new Response(NULL_BODY.has(status) ? null : bytes, { status, headers: response.headers })
+              ))
+            })
+          ),
+          Effect.tap((response) =>
+            response.status === 429 || response.status === 503
+              ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                limiter.holdBack(
+                  parseRetryAfter(response.headers["retry-after"], now) ??
+                    (response.status === 429 ? Duration.toMillis(limiter.interval) : 0)
+                ))
+              : Effect.void
+          ),
+          Effect.timeoutFail({
+            duration: timeout,
+            onTimeout: () => new TransientFailure({ reason: `no answer within ${spoken(timeout)}` })
+          }),
+          Effect.catchIf(
+            (e): e is HttpClientError.ResponseError => HttpClientError.isHttpClientError(e) && e._tag === "ResponseError",
+            (e) => Effect.fail(new TransientFailure({ reason: describeHttpError(e), status: e.response.status }))
           )
-        })
-      }
-    )
-  return loop(0)
-}
-
-/**
- * Spaces request starts at least `interval` apart and lets at most
- * `concurrency` requests be in flight. Time comes from Effect's Clock, so a
- * TestClock drives it in tests.
- */
-export interface RateLimiter {
-  /** The current interval (a shared limiter only ever widens it). */
-  readonly interval: Duration.Duration
-  readonly concurrency: number
-  /** Run `request` in the next free slot; the slot is held until it ends. */
-  readonly withPermit: <A, E, R>(request: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-}
-
-/** Options of a rate limiter. */
-export interface RateLimiterOptions {
-  /** Minimum time between the starts of two requests. */
-  readonly interval: Duration.DurationInput
-  /** Requests in flight at once (default 1: one connection at a time). */
-  readonly concurrency?: number | undefined
-}
-
-/** A new, unshared rate limiter. Prefer `sharedRateLimiter` in adapters. */
-export const makeRateLimiter = (options: RateLimiterOptions): RateLimiter & {
-  /** Lengthen the interval to at least `interval` (never shortens it). */
-  readonly widen: (interval: Duration.DurationInput) => void
-} => {
-  let interval = Duration.decode(options.interval)
-  let intervalMillis = Duration.toMillis(interval)
-  const concurrency = Math.max(1, options.concurrency ?? 1)
-  const inFlight = Effect.unsafeMakeSemaphore(concurrency)
-  const reserve = Effect.unsafeMakeSemaphore(1)
-  let next: number | undefined
-  // Reserve the next start slot (under a short lock), then wait for it outside the lock.
-  const slot = reserve.withPermits(1)(
-    Effect.map(Clock.currentTimeMillis, (now) => {
-      // A clock that went backwards (another TestClock, a reset) must not block forever.
-      if (next !== undefined && next - now > intervalMillis) next = undefined
-      const at = next === undefined ? now : Math.max(now, next)
-      next = at + intervalMillis
-      return at - now
-    })
-  )
-  return {
-    get interval() {
-      return interval
-    },
-    concurrency,
-    widen: (longer) => {
-      const d = Duration.decode(longer)
-      if (Duration.greaterThan(d, interval)) {
-        interval = d
-        intervalMillis = Duration.toMillis(d)
-      }
-    },
-    withPermit: (request) =>
-      inFlight.withPermits(1)(
-        Effect.flatMap(slot, (wait) => wait > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(wait)), request) : request)
+        )
       )
-  }
+  )
 }
 
-const registry = new Map<string, ReturnType<typeof makeRateLimiter>>()
+const spoken = (d: Duration.Duration): string => {
+  const ms = Duration.toMillis(d)
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
+}
 
 /**
- * The process-wide rate limiter for `key` (use the upstream's origin, e.g.
- * `https://export.arxiv.org`): every layer built in this process, CLI or MCP,
- * shares it, so building a layer twice never doubles the rate. Created on
- * first use with `options`; a later caller asking for a longer interval
- * widens it (never narrows it); the first caller's concurrency stays.
+ * The retry schedule of a policy: exponential from `baseDelay`, capped at
+ * `maxDelay`, with equal jitter (half fixed, half random), never shorter than
+ * the upstream's Retry-After, at most `maxAttempts - 1` retries, and none at
+ * all when the upstream asks for longer than `maxRetryAfter`. Each retry is
+ * logged at debug level and reported to whoever listens (`reportWait`).
  */
-export const sharedRateLimiter = (key: string, options: RateLimiterOptions): RateLimiter => {
-  const existing = registry.get(key)
-  if (existing !== undefined) {
-    existing.widen(options.interval)
-    return existing
-  }
-  const limiter = makeRateLimiter(options)
-  registry.set(key, limiter)
-  return limiter
+export const retrySchedule = (policy: RetryPolicy, service: string): Schedule.Schedule<unknown, unknown> => {
+  const cap = Duration.decode(policy.maxDelay)
+  const maxRetryAfter = Duration.toMillis(policy.maxRetryAfter)
+  return Schedule.exponential(policy.baseDelay, 2).pipe(
+    Schedule.modifyDelay((_, delay) => Duration.min(delay, cap)),
+    Schedule.jitteredWith({ min: 0.5, max: 1 }),
+    Schedule.intersect(Schedule.recurs(Math.max(0, policy.maxAttempts - 1))),
+    Schedule.intersect(Schedule.identity<unknown>()),
+    Schedule.whileInputEffect((error) =>
+      Effect.map(Clock.currentTimeMillis, (now) => (retryAfterOf(error, now) ?? 0) <= maxRetryAfter)
+    ),
+    Schedule.modifyDelayEffect(([[, retries], error], delay) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const wait = Math.max(Duration.toMillis(delay), retryAfterOf(error, now) ?? 0)
+        const attempt = retries + 2
+        const reason = failureOf(error, now).reason
+        yield* Effect.logDebug(`${service}: ${reason}; attempt ${attempt}/${policy.maxAttempts} in ${(wait / 1000).toFixed(1)} s`)
+        yield* reportWait({
+          service,
+          reason: "retry",
+          ahead: 0,
+          remainingMillis: wait,
+          waitedMillis: 0,
+          message: `${service}: ${reason}; trying again in ${Math.max(1, Math.round(wait / 1000))} s ` +
+            `(attempt ${attempt} of ${policy.maxAttempts})`
+        })
+        return Duration.millis(wait)
+      })
+    ),
+    Schedule.map((): unknown => undefined)
+  )
 }
 
-/** The origin (`scheme://host:port`) of a URL, the natural key of a shared limiter. */
-export const originOf = (url: string): string => {
-  try {
-    return new URL(url).origin
-  } catch {
-    return url
-  }
+/**
+ * The platform's status check and retries on a polite client:
+ * `filterStatusOk`, then `retryTransient` (transport errors, timeouts,
+ * 408/425/429/5xx, and the adapter's `TransientFailure`s) on `retrySchedule`.
+ */
+export const withRetries = (policy: RetryPolicy, service: string) =>
+<E>(client: HttpClient.HttpClient.With<E>): HttpClient.HttpClient.With<E | HttpClientError.ResponseError> =>
+  HttpClient.retryTransient(HttpClient.filterStatusOk(client), {
+    mode: "errors-only",
+    while: (e: E | HttpClientError.ResponseError) => isRetryable(e),
+    schedule: retrySchedule(policy, service)
+  })
+
+/** A `TransientFailure`, or a refused response whose status is worth another attempt. */
+const isRetryable = (e: unknown): boolean =>
+  e instanceof TransientFailure ||
+  (HttpClientError.isHttpClientError(e) && e._tag === "ResponseError" && isTransientStatus(e.response.status))
+
+const describeHttpError = (error: HttpClientError.HttpClientError): string => {
+  const cause = error.cause
+  const detail = cause instanceof Error
+    ? ((cause as NodeJS.ErrnoException).code ?? cause.message)
+    : cause === undefined
+    ? ""
+    : String(cause)
+  const what = error._tag === "RequestError"
+    ? error.reason === "Transport" ? "connection failed" : `request ${error.reason.toLowerCase()} error`
+    : error.reason === "Decode"
+    ? "connection dropped while reading the response"
+    : error.reason === "StatusCode"
+    ? `HTTP ${error.response.status}`
+    : `response ${error.reason.toLowerCase()} error`
+  return detail === "" || error.reason === "StatusCode" ? what : `${what} (${detail})`
 }
 
-/** Read a header, case-insensitively. */
-export const header = (response: TextResponse, name: string): Option.Option<string> =>
-  Option.fromNullable(response.headers[name.toLowerCase()])
+/** What a final failure of the policy's client says: a reason, the status and Retry-After when known. */
+export const failureOf = (
+  error: unknown,
+  nowMillis = Date.now()
+): { readonly reason: string; readonly status?: number | undefined; readonly retryAfterMillis?: number | undefined } => {
+  if (error instanceof TransientFailure) {
+    return { reason: error.reason, status: error.status, retryAfterMillis: error.retryAfterMillis }
+  }
+  if (error instanceof QueueTooLong) {
+    return { reason: error.reason, retryAfterMillis: error.heldMillis > 0 ? error.heldMillis : undefined }
+  }
+  if (HttpClientError.isHttpClientError(error)) {
+    if (error._tag === "ResponseError") {
+      return {
+        reason: describeHttpError(error),
+        status: error.response.status,
+        retryAfterMillis: retryAfterOf(error, nowMillis)
+      }
+    }
+    return { reason: describeHttpError(error) }
+  }
+  return { reason: String(error) }
+}
+
+/** The body of a refused response (buffered by `politeClient`), or "" when it cannot be read. */
+export const bodyOf = (error: HttpClientError.ResponseError): Effect.Effect<string> =>
+  Effect.orElseSucceed(error.response.text, () => "")
+
+/** A failure of the policy's client as `UpstreamUnavailable` of `service`. */
+export const unavailable = (service: string, error: unknown, nowMillis?: number): UpstreamUnavailable => {
+  const f = failureOf(error, nowMillis)
+  return new UpstreamUnavailable({
+    service,
+    reason: f.reason,
+    ...(f.status === undefined ? {} : { status: f.status }),
+    ...(f.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(f.retryAfterMillis / 1000) })
+  })
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/**
+ * One overall deadline for a call to `limiter`'s service, its wait in the
+ * queue and its retries included. A request that could not start before the
+ * deadline is refused when it joins the queue (`QueueTooLong`, which the
+ * adapter reports as the upstream unavailable, saying how long the queue
+ * is); a call that runs out of time says what it was waiting for.
+ */
+export const withDeadline = (limiter: UpstreamLimiter, deadline: Duration.DurationInput) =>
+<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | UpstreamUnavailable, R> =>
+  Effect.gen(function*() {
+    const limit = Duration.decode(deadline)
+    const service = limiter.service
+    const now = yield* Clock.currentTimeMillis
+    let last: UpstreamWait | undefined
+    return yield* self.pipe(
+      withWaitReporter((wait) => Effect.sync(() => void (last = wait))),
+      Effect.locally(callDeadline, now + Duration.toMillis(limit)),
+      Effect.timeoutFail({
+        duration: limit,
+        onTimeout: () =>
+          new UpstreamUnavailable({
+            service,
+            reason: `no answer within this call's ${spoken(limit)} deadline` +
+              (last === undefined ? "" : ` (${last.message})`)
+          })
+      })
+    )
+  })

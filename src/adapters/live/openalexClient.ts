@@ -13,24 +13,23 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Config, type Duration, Effect, Either, Option, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Config, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, type OpenAlexError, UpstreamUnavailable } from "../../core/errors.js"
 import {
+  bodyOf,
   defaultRetryPolicy,
+  failureOf,
   isTransientStatus,
-  originOf,
+  politeClient,
   type RetryPolicy,
-  retryTransient,
-  sendText,
-  sharedRateLimiter,
-  type TextResponse,
   TransientFailure,
-  transientFromResponse,
-  userAgent
+  userAgent,
+  withRetries
 } from "./http.js"
 import { requestKey, ResponseCache } from "./ResponseCache.js"
+import { layerShared, OpenAlexLimiter } from "./UpstreamLimiter.js"
 
 /** Where OpenAlex lives unless OPENALEX_API_URL says otherwise. */
 export const DEFAULT_OPENALEX_URL = "https://api.openalex.org"
@@ -232,6 +231,15 @@ const describeBody = (status: number, body: string): string => {
   return body.trim() === "" ? `HTTP ${status} with an empty body` : shorten(body, 120)
 }
 
+const isJson = (body: string): boolean => {
+  try {
+    JSON.parse(body)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Whether a body (e.g. one kept in the cache) still decodes with `schema`. */
 const decodes = <A, I>(body: string, schema: Schema.Schema<A, I>): boolean => {
   try {
@@ -276,7 +284,15 @@ export interface OpenAlexClient {
   ) => Effect.Effect<A, OpenAlexError>
 }
 
-/** Build the client from the context's HttpClient. */
+/** OpenAlex allows 100 requests per second per key: stay well under it, process-wide (8 at once, 20 ms apart). */
+export const limiterLayer = (options: Pick<OpenAlexClientOptions, "apiUrl"> = {}): Layer.Layer<OpenAlexLimiter> =>
+  layerShared(OpenAlexLimiter, options.apiUrl ?? DEFAULT_OPENALEX_URL, {
+    service: SERVICE,
+    interval: Duration.millis(20),
+    concurrency: 8
+  })
+
+/** Build the client from the context's HttpClient and OpenAlexLimiter (and ResponseCache, if any). */
 export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: OpenAlexClientOptions) {
   const base = (options.apiUrl ?? DEFAULT_OPENALEX_URL).replace(/\/+$/, "")
   const apiKey = options.apiKey
@@ -290,57 +306,92 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
     maxDelay: "8 seconds",
     maxRetryAfter: options.maxRetryAfter ?? "30 seconds"
   }
-  // OpenAlex allows 100 requests per second per key; stay well under it, process-wide
-  const limiter = sharedRateLimiter(originOf(base), { interval: "20 millis", concurrency: 8 })
+  const limiter = yield* OpenAlexLimiter
 
   /** Upstream text that could echo the key (it is in the URL) never leaves with it. */
   const scrub = (text: string): string => (secret.length < 4 ? text : text.split(secret).join("<redacted>"))
 
   const cache = Option.getOrUndefined(yield* Effect.serviceOption(ResponseCache))
-  let client = (yield* HttpClient.HttpClient).pipe(
+  let raw = (yield* HttpClient.HttpClient).pipe(
     HttpClient.mapRequest(HttpClientRequest.setHeader("user-agent", options.userAgent ?? userAgent(options.mailto))),
     HttpClient.mapRequest(HttpClientRequest.acceptJson)
   )
   // the key rides in the query string; keep it out of trace spans (url.full, url.query)
-  if (keyed) client = HttpClient.withTracerDisabledWhen(client, () => true)
+  if (keyed) raw = HttpClient.withTracerDisabledWhen(raw, () => true)
 
-  /** Success → the body (checked to decode); anything else → a typed error or a transient failure. */
-  const classify = <A, I>(
-    response: TextResponse,
-    schema: Schema.Schema<A, I>,
-    notFound: (() => OpenAlexError) | undefined,
-    now: number
-  ): Effect.Effect<string, OpenAlexError | TransientFailure> => {
+  /**
+   * Answers no retry can change, decided before the retries: without a key,
+   * 401/403/429 mean "get a key"; with one, 401 means it was rejected. A 2xx
+   * that is not complete JSON was cut off: worth another attempt.
+   */
+  const refuseEarly = (
+    response: HttpClientResponse.HttpClientResponse
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, UpstreamUnavailable | TransientFailure> => {
     const status = response.status
     if (status >= 200 && status < 300) {
-      return decodeBody(response.body, schema, status).pipe(Effect.as(response.body))
+      return Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (body) =>
+        isJson(body)
+          ? Effect.succeed(response)
+          : Effect.fail(new TransientFailure({ reason: "the response was not complete JSON (truncated or malformed)", status })))
     }
-    const said = scrub(describeBody(status, response.body))
-    if (status === 401 || status === 403 || status === 429) {
-      if (!keyed) {
-        return Effect.fail(new UpstreamUnavailable({ service: SERVICE, status, reason: `${KEY_REQUIRED} (OpenAlex said: ${said})` }))
-      }
-      if (status === 401) {
+    if (!(status === 401 || status === 403 || status === 429) || (keyed && status !== 401)) return Effect.succeed(response)
+    return Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (body) => {
+      const said = scrub(describeBody(status, body))
+      return Effect.fail(
+        new UpstreamUnavailable({
+          service: SERVICE,
+          status,
+          reason: keyed
+            ? `OpenAlex rejected the API key in OPENALEX_API_KEY (${said}); check it at https://openalex.org/settings/api`
+            : `${KEY_REQUIRED} (OpenAlex said: ${said})`
+        })
+      )
+    })
+  }
+
+  const client = politeClient(raw, { limiter, timeout }).pipe(
+    HttpClient.transformResponse(Effect.flatMap(refuseEarly)),
+    withRetries(policy, SERVICE)
+  )
+
+  /** What is left after the retries, as the port's typed errors (never with the key in them). */
+  const translate = (error: unknown, notFound: (() => OpenAlexError) | undefined): Effect.Effect<never, OpenAlexError> => {
+    if (error instanceof UpstreamUnavailable || error instanceof InvalidArgument) return Effect.fail(error)
+    if (HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && error.reason === "StatusCode") {
+      const status = error.response.status
+      return Effect.flatMap(bodyOf(error), (body): Effect.Effect<never, OpenAlexError> => {
+        const said = scrub(describeBody(status, body))
+        if (status === 400) return Effect.fail(new InvalidArgument({ argument: "OpenAlex query", reason: said }))
+        if (status === 404 && notFound !== undefined) return Effect.fail(notFound())
+        if (status === 404) {
+          return Effect.fail(
+            new UpstreamUnavailable({ service: SERVICE, status, reason: `${base} answered 404 Not Found with ${said}; check OPENALEX_API_URL` })
+          )
+        }
+        const f = failureOf(error)
         return Effect.fail(
           new UpstreamUnavailable({
             service: SERVICE,
             status,
-            reason: `OpenAlex rejected the API key in OPENALEX_API_KEY (${said}); check it at https://openalex.org/settings/api`
+            reason: isTransientStatus(status)
+              ? `${status === 429 ? "rate limit or daily budget exceeded" : "server error"} (${said})${retried}`
+              : `unexpected answer: ${said}`,
+            ...(f.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(f.retryAfterMillis / 1000) })
           })
         )
-      }
-      return Effect.fail(transientFromResponse(response, now, `rate limit or daily budget exceeded (${said})`))
+      })
     }
-    if (status === 400) return Effect.fail(new InvalidArgument({ argument: "OpenAlex query", reason: said }))
-    if (status === 404) {
-      if (notFound !== undefined) return Effect.fail(notFound())
-      return Effect.fail(
-        new UpstreamUnavailable({ service: SERVICE, status, reason: `${base} answered 404 Not Found with ${said}; check OPENALEX_API_URL` })
-      )
-    }
-    if (isTransientStatus(status)) return Effect.fail(transientFromResponse(response, now, `server error (${said})`))
-    return Effect.fail(new UpstreamUnavailable({ service: SERVICE, status, reason: `unexpected answer: ${said}` }))
+    const f = failureOf(error)
+    return Effect.fail(
+      new UpstreamUnavailable({
+        service: SERVICE,
+        reason: `${scrub(f.reason)}${retried}`,
+        ...(f.status === undefined ? {} : { status: f.status }),
+        ...(f.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(f.retryAfterMillis / 1000) })
+      })
+    )
   }
+  const retried = policy.maxAttempts > 1 ? ", after retries" : ""
 
   const getJson = <A, I>(
     path: string,
@@ -354,25 +405,10 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
     let request = HttpClientRequest.get(`${base}${path}`).pipe(HttpClientRequest.setUrlParams(all))
     if (keyed) request = HttpClientRequest.appendUrlParam(request, "api_key", secret)
 
-    const attempt = limiter.withPermit(sendText(client, request, timeout)).pipe(
-      Effect.zip(Clock.currentTimeMillis),
-      Effect.flatMap(([response, now]) => classify(response, schema, notFound, now))
-    )
-    const fetch: Effect.Effect<string, OpenAlexError> = attempt.pipe(
-      retryTransient(policy, (failure, retry, delay) =>
-        Effect.logDebug(
-          `OpenAlex: ${scrub(failure.reason)}${failure.status === undefined ? "" : ` (HTTP ${failure.status})`}; ` +
-            `retry ${retry + 1}/${policy.maxAttempts - 1} in ${delay} ms`
-        )),
-      Effect.catchTag("TransientFailure", (failure) =>
-        Effect.fail(
-          new UpstreamUnavailable({
-            service: SERVICE,
-            reason: policy.maxAttempts > 1 ? `${scrub(failure.reason)}, after retries` : scrub(failure.reason),
-            ...(failure.status === undefined ? {} : { status: failure.status }),
-            ...(failure.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(failure.retryAfterMillis / 1000) })
-          })
-        ))
+    const fetch: Effect.Effect<string, OpenAlexError> = client.execute(request).pipe(
+      Effect.flatMap((response) => response.text),
+      Effect.flatMap((text) => Effect.as(decodeBody(text, schema, 200), text)),
+      Effect.catchAll((error) => translate(error, notFound))
     )
     // the cache key is the request without the key (requestKey also strips api_key)
     const body = cache === undefined
