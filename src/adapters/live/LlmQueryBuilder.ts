@@ -14,25 +14,17 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Data, type Duration, Effect, Either, Layer, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Data, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "../../core/ports/QueryBuilderPort.js"
 import type { TermStatistics } from "../../core/question.js"
 import { checkQuery } from "../fixture/queryParser.js"
 import { keywordsOf, rulesFor } from "../query/RuleQueryBuilder.js"
 import { fromDfTable } from "../query/termStatistics.js"
-import {
-  defaultRetryPolicy,
-  isTransientStatus,
-  type RetryPolicy,
-  retryTransient,
-  sendText,
-  type TransientFailure,
-  transientFromResponse,
-  userAgent
-} from "./http.js"
+import { defaultRetryPolicy, failureOf, isTransientStatus, politeClient, type RetryPolicy, TransientFailure, userAgent, withRetries } from "./http.js"
 import { type ChatMessage, parseJsonIn } from "./judgePrompt.js"
-import { ChatCompletion, endpointConfig, scrubber } from "./LlmJudge.js"
+import { ChatCompletion, DEFAULT_CONCURRENCY, endpointConfig, scrubber } from "./LlmJudge.js"
+import { JudgeLimiter, shared } from "./UpstreamLimiter.js"
 
 /** Options of the LLM query builder. */
 export interface LlmQueryBuilderOptions {
@@ -93,7 +85,9 @@ const shorten = (text: string, max = 200): string => {
 
 /** Build the builder from the context's HttpClient. Nothing is sent until a question comes. */
 export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQueryBuilderOptions) {
-  const client = yield* HttpClient.HttpClient
+  // the LLM endpoint's limiter, shared with the judge on the same endpoint (its layer's, else the process-wide one)
+  const limiter = Option.getOrElse(yield* Effect.serviceOption(JudgeLimiter), () =>
+    shared(options.apiUrl, { service: "LLM judge", interval: Duration.zero, concurrency: DEFAULT_CONCURRENCY }))
   const endpoint = `${options.apiUrl.replace(/\/+$/, "")}/chat/completions`
   const secret = options.apiKey === undefined ? "" : Redacted.value(options.apiKey).trim()
   const scrub = scrubber(secret)
@@ -104,6 +98,24 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
   }
   const format = options.responseFormat ?? "json_schema"
   let statistics = options.statistics
+
+  /** A 2xx that is no chat completion (or carries an error object) is worth another attempt. */
+  const checkCompletion = (
+    response: HttpClientResponse.HttpClientResponse
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, TransientFailure> =>
+    response.status < 200 || response.status >= 300 ? Effect.succeed(response) : Effect.flatMap(
+      Effect.orElseSucceed(response.text, () => ""),
+      (text) => {
+        const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text)
+        return Either.isRight(parsed) && (parsed.right.error === undefined || parsed.right.error === null)
+          ? Effect.succeed(response)
+          : Effect.fail(new TransientFailure({ reason: "the endpoint's answer was not a chat completion", status: response.status }))
+      }
+    )
+  const client = politeClient(yield* HttpClient.HttpClient, { limiter, timeout: options.timeout ?? "60 seconds" }).pipe(
+    HttpClient.transformResponse(Effect.flatMap(checkCompletion)),
+    withRetries(policy, `LLM (${options.model})`)
+  )
 
   /** One answer's text, after transport retries. */
   const complete = (conversation: ReadonlyArray<ChatMessage>): Effect.Effect<string, Unreachable> => {
@@ -123,21 +135,17 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
       HttpClientRequest.bodyText(body, "application/json")
     )
     if (secret !== "") request = HttpClientRequest.bearerToken(request, secret)
-    return sendText(client, request, options.timeout ?? "60 seconds").pipe(
-      Effect.zip(Clock.currentTimeMillis),
-      Effect.flatMap(([response, now]): Effect.Effect<string, TransientFailure | Unreachable> => {
-        if (response.status >= 200 && response.status < 300) {
-          const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(response.body)
-          if (Either.isRight(parsed) && (parsed.right.error === undefined || parsed.right.error === null)) {
-            return Effect.succeed(parsed.right.choices?.[0]?.message?.content ?? "")
-          }
-          return Effect.fail(transientFromResponse(response, now, "the endpoint's answer was not a chat completion"))
-        }
-        if (isTransientStatus(response.status)) return Effect.fail(transientFromResponse(response, now))
-        return Effect.fail(new Unreachable({ reason: `HTTP ${response.status}: ${scrub(shorten(response.body))}` }))
-      }),
-      retryTransient(policy),
-      Effect.catchTag("TransientFailure", (f) => Effect.fail(new Unreachable({ reason: scrub(f.reason) })))
+    return client.execute(request).pipe(
+      Effect.flatMap((response) => response.text),
+      Effect.map((text) =>
+        Either.getOrUndefined(Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text))?.choices?.[0]?.message?.content ?? ""
+      ),
+      Effect.catchAll((error) =>
+        HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && !isTransientStatus(error.response.status)
+          ? Effect.flatMap(Effect.orElseSucceed(error.response.text, () => ""), (text) =>
+            Effect.fail(new Unreachable({ reason: `HTTP ${error.response.status}: ${scrub(shorten(text))}` })))
+          : Effect.fail(new Unreachable({ reason: scrub(failureOf(error).reason) }))
+      )
     )
   }
 

@@ -24,7 +24,7 @@ import { Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted 
 import type { DocBlock, Span } from "../../core/answerNote.js"
 import { InvalidArgument, PageNotSaved } from "../../core/errors.js"
 import { PagePort, type PageService, type PublishedPage } from "../../core/ports/PagePort.js"
-import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy, retryTransient, TransientFailure } from "./http.js"
+import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy, retryTransientFailures, TransientFailure } from "./http.js"
 
 /** Notion's limit on blocks per request (create or append). */
 export const MAX_BLOCKS_PER_REQUEST = 100
@@ -139,8 +139,7 @@ export const make = Effect.fn("NotionPages.make")(function*(options: NotionPages
           : ""
         return Effect.fail(new PageNotSaved({ service: SERVICE, reason: `${what}: ${said}${hint}`, ...(status === undefined ? {} : { status }) }))
       }),
-      retryTransient(policy, (failure, retry, delay) =>
-        Effect.logDebug(`Notion: ${failure.reason}; retry ${retry + 1}/${policy.maxAttempts - 1} in ${delay} ms`)),
+      retryTransientFailures(policy, SERVICE),
       Effect.catchTag("TransientFailure", (f) =>
         Effect.fail(new PageNotSaved({ service: SERVICE, reason: `${f.reason}, after ${policy.maxAttempts} attempts`, ...(f.status === undefined ? {} : { status: f.status }) })))
     )

@@ -202,7 +202,11 @@ const spoken = (d: Duration.Duration): string => {
  * all when the upstream asks for longer than `maxRetryAfter`. Each retry is
  * logged at debug level and reported to whoever listens (`reportWait`).
  */
-export const retrySchedule = (policy: RetryPolicy, service: string): Schedule.Schedule<unknown, unknown> => {
+export const retrySchedule = (
+  policy: RetryPolicy,
+  service: string,
+  options: { readonly report?: boolean | undefined } = {}
+): Schedule.Schedule<unknown, unknown> => {
   const cap = Duration.decode(policy.maxDelay)
   const maxRetryAfter = Duration.toMillis(policy.maxRetryAfter)
   return Schedule.exponential(policy.baseDelay, 2).pipe(
@@ -219,7 +223,8 @@ export const retrySchedule = (policy: RetryPolicy, service: string): Schedule.Sc
         const wait = Math.max(Duration.toMillis(delay), retryAfterOf(error, now) ?? 0)
         const attempt = retries + 2
         const reason = failureOf(error, now).reason
-        yield* Effect.logDebug(`${service}: ${reason}; attempt ${attempt}/${policy.maxAttempts} in ${(wait / 1000).toFixed(1)} s`)
+        yield* Effect.logDebug(`${service}: ${reason}; attempt ${attempt}/${policy.maxAttempts} in ${Math.round(wait)} ms`)
+        if (options.report === false) return Duration.millis(wait)
         yield* reportWait({
           service,
           reason: "retry",
@@ -247,6 +252,19 @@ export const withRetries = (policy: RetryPolicy, service: string) =>
     mode: "errors-only",
     while: (e: E | HttpClientError.ResponseError) => isRetryable(e),
     schedule: retrySchedule(policy, service)
+  })
+
+/**
+ * The same retries for a client that is not the platform's HttpClient (an
+ * SDK's promises, e.g. Notion's): its `TransientFailure`s are retried on
+ * `retrySchedule`, logged at debug level but not reported as waits; anything
+ * else passes through at once.
+ */
+export const retryTransientFailures = (policy: RetryPolicy, service: string) =>
+<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.retry(self, {
+    while: (e: E) => e instanceof TransientFailure,
+    schedule: retrySchedule(policy, service, { report: false })
   })
 
 /** A `TransientFailure`, or a refused response whose status is worth another attempt. */
