@@ -10,7 +10,7 @@ import { Layer } from "effect"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
-import { mcpLayer } from "../../src/mcp/layer.js"
+import { allPortsLayer as mcpLayer } from "../../src/layers.js"
 import { type ArxivStandIn, Fault, startArxivStandIn } from "../support/arxiv-standin.js"
 import { type Connected, connect, tempVault } from "./support.js"
 
