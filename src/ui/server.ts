@@ -94,8 +94,17 @@ type RunEvent =
 const terminal = (e: RunEvent) => e.type === "result" || e.type === "failure" || e.type === "cancelled"
 const sse = (e: RunEvent): string => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`
 
-/** A typed error as the page shows it: the same message the CLI prints. */
-const failureOf = (error: { readonly _tag: string; readonly message: string }) => ({ tag: error._tag, message: error.message })
+/** A refused request body in one line: each problem as `path: what is wrong`. */
+const oneLineIssues = (e: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(e)
+    .map((i) => `${i.path.length === 0 ? "" : `${i.path.join(".")}: `}${i.message.replace(/\s+/gu, " ").trim()}`)
+    .join("; ")
+
+/** A typed error as the page shows it: the same message the CLI prints, on one line. */
+const failureOf = (error: { readonly _tag: string; readonly message: string }) => ({
+  tag: error._tag,
+  message: error.message.replace(/\s+/gu, " ").trim()
+})
 
 const STATUS: Readonly<Record<string, number>> = {
   InvalidArgument: 400,
@@ -274,7 +283,7 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
         Effect.mapError((e) =>
           new InvalidArgument({
             argument: "request",
-            reason: ParseResult.isParseError(e) ? ParseResult.TreeFormatter.formatErrorSync(e) : "the body must be JSON"
+            reason: ParseResult.isParseError(e) ? oneLineIssues(e) : "the body must be JSON"
           })
         )
       )

@@ -8,7 +8,7 @@
  * a missing Chromium fails the test. `.ci/run` installs it.
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
@@ -37,6 +37,8 @@ const openPage = async (context: BrowserContext, url = ui.url) => {
 }
 
 const cardTitles = (page: Page) => page.locator("#cards article h3").allTextContents()
+const focused = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? "")
 
 describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chromium", () => {
   beforeAll(async () => {
@@ -140,8 +142,50 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
       "Not enough information: the note \"Quick Idea\" yields 1 keyword (quick); at least 2 are needed to search arXiv. Add a few sentences about the concept to the note."
     )
     expect(await page.locator("#results").isHidden()).toBe(true)
+    // the keyboard is back on the button that started the run, ready to try again
+    expect(await focused(page)).toBe("find")
     await page.close()
   }, 60_000)
+
+  it("refuses to write when the target changed after the results were found, and says so in one line", async () => {
+    const target = join(vault, "Generative Adversarial Networks — Related Papers.md")
+    rmSync(target, { force: true })
+    const { page, errors } = await openPage(browser.context)
+    await page.getByLabel("Search your notes by title").fill("adversarial")
+    await page.getByRole("radio", { name: "Generative Adversarial Networks" }).check()
+    await page.getByRole("button", { name: "Find papers" }).click()
+    await page.getByRole("heading", { name: "Results" }).waitFor()
+    // meanwhile, the user writes their own note at that path
+    const mine = "# My own notes on GAN papers\n\nNot the companion's.\n"
+    writeFileSync(target, mine)
+    await page.getByRole("button", { name: /^Write “Generative Adversarial Networks — Related Papers\.md” to the vault$/ }).click()
+    const alert = page.locator("#error")
+    await alert.waitFor()
+    expect(await alert.textContent()).toBe(
+      'Refused to write "Generative Adversarial Networks — Related Papers.md": the note changed in the vault after these results were found. Run the companion again: it merges your edits instead of overwriting them'
+    )
+    expect(readFileSync(target, "utf8")).toBe(mine)
+    // the write cannot succeed any more: the button says why and stays off; the keyboard lands on the message
+    const write = page.locator("#write")
+    expect(await write.textContent()).toBe("Not written: run again to merge your edits")
+    expect(await write.isDisabled()).toBe(true)
+    expect(await focused(page)).toBe("error")
+    // run again: this run sees the user's note and merges with it (every byte of theirs kept)
+    await page.getByRole("button", { name: "Find papers" }).click()
+    await page.getByRole("heading", { name: "Results" }).waitFor()
+    expect(await page.locator("#error").isHidden()).toBe(true)
+    const again = page.getByRole("button", { name: /^Write “.+” to the vault$/ })
+    const path = /^Write “(.+)” to the vault$/.exec((await again.textContent()) ?? "")![1]!
+    await again.click()
+    await expect.poll(() => page.locator("#action-status").textContent()).toBe(`Wrote ${path} into the vault.`)
+    expect(readFileSync(target, "utf8")).toContain(mine)
+    expect(readFileSync(join(vault, path), "utf8")).toContain("[[Generative Adversarial Networks]]")
+    // the browser logs the refused write's 409 itself; no script error
+    expect(errors.filter((e) => !/status of 409 \(Conflict\)/.test(e))).toEqual([])
+    rmSync(join(vault, path), { force: true })
+    rmSync(target, { force: true })
+    await page.close()
+  }, 120_000)
 
   it("is usable with the keyboard alone and readable at a phone's width", async () => {
     const phone = await openChromium({ width: 375, height: 740 })
@@ -157,6 +201,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
       await page.keyboard.press("Space")
       expect(await page.getByRole("radio", { name: "Generative Adversarial Networks" }).isChecked()).toBe(true)
       await page.keyboard.press("Tab")
+      expect(await focused(page)).toBe("find")
       await page.keyboard.press("Enter")
       await page.getByRole("heading", { name: "Results" }).waitFor()
       // results take the focus, so a screen reader lands on them
@@ -197,6 +242,16 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     })
     expect(foreign.status).toBe(403)
     expect(JSON.parse(foreign.body).error.message).toContain("Origin http://evil.example is not allowed")
+    // a malformed request is refused in one line that names the field
+    const malformed = await request(`${ui.origin}/api/runs`, {
+      method: "POST",
+      headers: { ...bearer, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "ask", question: 42 })
+    })
+    expect(malformed.status).toBe(400)
+    const refusal = JSON.parse(malformed.body).error.message as string
+    expect(refusal).toMatch(/^Invalid request: .*question: Expected string, actual 42/)
+    expect(refusal).not.toContain("\n")
     const rebound = await request(notes, { headers: { ...bearer, host: `evil.example:${new URL(ui.origin).port}` } })
     expect(rebound.status).toBe(403)
     expect(JSON.parse(rebound.body).error.message).toContain("DNS-rebinding")

@@ -87,6 +87,8 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
 
   it("cancels a long run from the page: the run on the server stops, and the next one works", async () => {
     const page = await browser.context.newPage()
+    const focused = () =>
+      page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? "")
     await page.goto(ui.url)
     await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
     const before = arxiv.requests.length
@@ -96,9 +98,13 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     // the run is waiting on arXiv (after the adapter's 3 s politeness gap)
     await expect.poll(() => arxiv.requests.length, { timeout: 15_000 }).toBe(before + 1)
     expect(await running()).toBe(1)
-    await page.getByRole("button", { name: "Cancel" }).click()
+    // the pressed button is disabled during the run: the keyboard is on Cancel, and Enter cancels
+    expect(await focused()).toBe("cancel")
+    await page.keyboard.press("Enter")
     await expect.poll(() => page.locator("#run-status").textContent()).toBe("Cancelled.")
     expect(await running()).toBe(0)
+    // Cancel is gone: the keyboard is back on the button that started the run
+    expect(await focused()).toBe("ask")
     expect(await page.locator("#results").isHidden()).toBe(true)
     expect(await page.getByRole("button", { name: "Ask arXiv" }).isEnabled()).toBe(true)
 

@@ -18,7 +18,16 @@ const el = (tag, props = {}, ...children) => {
   return node
 }
 
-class ApiError extends Error {}
+/** A refusal or a typed error from the server: its tag and its one-line message. */
+class ApiError extends Error {
+  constructor(message, tag) {
+    super(message)
+    this.tag = tag
+  }
+}
+
+/** One line: the page shows every message as a sentence, never a block. */
+const oneLine = (text) => String(text).replace(/\s+/g, " ").trim()
 
 /** Call the API with the token; a refusal or a typed error becomes its message. */
 const api = async (path, body) => {
@@ -28,8 +37,19 @@ const api = async (path, body) => {
     body: body === undefined ? undefined : JSON.stringify(body)
   })
   const data = await response.json().catch(() => ({}))
-  if (!response.ok) throw new ApiError(data?.error?.message ?? `The server answered ${response.status}.`)
+  if (!response.ok) throw new ApiError(data?.error?.message ?? `The server answered ${response.status}.`, data?.error?.tag)
   return data
+}
+
+/**
+ * Keep the keyboard's place: when the focused control was hidden or disabled
+ * (a button a run disables, Cancel once the run ends), focus moves to
+ * `target` instead of falling back to the top of the page.
+ */
+const rescueFocus = (target) => {
+  const active = document.activeElement
+  const lost = active === null || active === document.body || active.disabled === true || active.offsetParent === null
+  if (lost && target !== undefined && !target.hidden) target.focus()
 }
 
 let info = { mermaid: false }
@@ -41,25 +61,40 @@ const setBusy = (busy) => {
   $("cancel").hidden = !busy
 }
 
+/** Show one error line (or clear it); a keyboard user who lost their place lands on it. */
 const showError = (message) => {
   $("error").hidden = message === undefined
-  $("error").textContent = message ?? ""
+  $("error").textContent = message === undefined ? "" : oneLine(message)
+  if (message !== undefined) rescueFocus($("error"))
 }
 
 // ---- notes: a search box over the vault's titles
 
 let searchTimer
+let searchSeq = 0
 const loadNotes = async () => {
   const q = $("note-search").value
+  const seq = ++searchSeq
   try {
     const { notes, total } = await api(`/api/notes?q=${encodeURIComponent(q)}`)
-    const chosen = document.querySelector("input[name=note]:checked")?.value
+    if (seq !== searchSeq) return // a later search answered first or is on its way
+    const radios = [...document.querySelectorAll("input[name=note]")]
+    const chosen = radios.find((r) => r.checked)?.value
     const list = $("note-list")
-    list.replaceChildren(...notes.map((n, i) => {
-      const input = el("input", { type: "radio", name: "note", value: n.title, id: `note-${i}` })
-      if (n.title === chosen || notes.length === 1) input.checked = true
-      return el("li", {}, el("label", { for: `note-${i}` }, input, el("span", { text: n.title })))
-    }))
+    const same = radios.length === notes.length && radios.every((r, i) => r.value === notes[i].title)
+    if (!same) {
+      // the keyboard stays on the note it was on, when that note is still listed
+      const focusedTitle = radios.find((r) => r === document.activeElement)?.value
+      list.replaceChildren(...notes.map((n, i) => {
+        const input = el("input", { type: "radio", name: "note", value: n.title, id: `note-${i}` })
+        if (n.title === chosen || notes.length === 1) input.checked = true
+        return el("li", {}, el("label", { for: `note-${i}` }, input, el("span", { text: n.title })))
+      }))
+      if (focusedTitle !== undefined) {
+        const again = [...list.querySelectorAll("input[name=note]")].find((r) => r.value === focusedTitle)
+        ;(again ?? $("note-search")).focus()
+      }
+    }
     $("note-count").textContent = total === 0
       ? (q === "" ? "The vault has no notes." : "No note title matches.")
       : total > notes.length
@@ -112,7 +147,10 @@ const run = async (body) => {
   $("run").hidden = false
   $("results").hidden = true
   current = { id: undefined, controller: new AbortController() }
+  const origin = body.kind === "note" ? $("find") : $("ask")
   setBusy(true)
+  // the button pressed is now disabled: Cancel takes the focus
+  rescueFocus($("cancel"))
   try {
     const response = await fetch("/api/runs", {
       method: "POST",
@@ -122,7 +160,7 @@ const run = async (body) => {
     })
     if (!response.ok) {
       const data = await response.json().catch(() => ({}))
-      throw new ApiError(data?.error?.message ?? `The server answered ${response.status}.`)
+      throw new ApiError(data?.error?.message ?? `The server answered ${response.status}.`, data?.error?.tag)
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
     let buffer = ""
@@ -147,6 +185,8 @@ const run = async (body) => {
   } finally {
     current = undefined
     setBusy(false)
+    // Cancel is hidden now: back to the button that started the run
+    rescueFocus(origin)
   }
 }
 
@@ -274,11 +314,15 @@ const writeNote = async () => {
       ? `Wrote ${written.path} into the vault.`
       : `${written.path} already holds these results.`
     button.textContent = `Written: ${written.path}`
+    rescueFocus($("bibtex-all"))
   } catch (e) {
     $("action-status").textContent = ""
-    showError(e.message)
     $("run").hidden = false
-    button.disabled = false
+    if (e.tag === "UnsafeWrite") {
+      // the note changed since the results were found: writing them would lose those edits, so the button stays off
+      button.textContent = "Not written: run again to merge your edits"
+    } else button.disabled = false
+    showError(e.message)
   }
 }
 
