@@ -10,9 +10,10 @@
  */
 import { Effect, Equal, Option } from "effect"
 import { UnsafeWrite } from "../core/errors.js"
-import type { CompanionOptions, CompanionReport } from "../core/models.js"
+import type { CompanionOptionsInput, CompanionReport } from "../core/models.js"
 import { VaultPort, type VaultService } from "../core/ports/VaultPort.js"
-import { runCompanion, type RunHooks } from "../core/workflow.js"
+import type { RunHooks } from "../core/workflow.js"
+import { companion } from "./companion.js"
 
 /** A write the run would have made, held until the user confirms it. */
 export interface StagedWrite {
@@ -46,15 +47,19 @@ const stagingVault = (vault: VaultService, writes: Array<StagedWrite>): VaultSer
   }
 }
 
-/** Run the companion without writing: the report, and the writes it would make. */
+/**
+ * Run the companion without writing — through the same way in as every face
+ * (`Tools.companion`: prompt and options checked alike) — the report, and the
+ * writes it would make.
+ */
 export const previewCompanion = Effect.fn("Tools.previewCompanion")(function*(
   prompt: string,
-  options?: CompanionOptions,
+  options?: CompanionOptionsInput,
   hooks?: RunHooks
 ) {
   const vault = yield* VaultPort
   const writes: Array<StagedWrite> = []
-  const report = yield* runCompanion(prompt, options, hooks).pipe(
+  const report = yield* companion(prompt, options, hooks).pipe(
     Effect.provideService(VaultPort, stagingVault(vault, writes))
   )
   return { report, writes } satisfies CompanionPreview
