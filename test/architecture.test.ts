@@ -174,15 +174,32 @@ const crossings = (from: ReadonlyArray<string>, to: ReadonlyArray<string>): Read
     )
   )
 
+/** The faces: the CLI, the MCP server and the local page (`arxiv-companion ui`). */
+const FACES = ["cli", "mcp", "ui"] as const
+
 describe("one composition root", () => {
   it("the faces (src/cli, src/mcp, src/ui) never import adapters: they take their layers from src/layers.ts", () => {
-    assert.isAbove(tsFiles(path.join(ROOT, "src", "cli")).length + tsFiles(path.join(ROOT, "src", "mcp")).length, 5)
-    assert.isAbove(tsFiles(path.join(ROOT, "src", "ui")).length, 1)
-    assert.deepStrictEqual(crossings(["cli", "mcp", "ui"], ["adapters"]), [])
+    for (const face of FACES) assert.isAbove(tsFiles(path.join(ROOT, "src", face)).length, 1, `src/${face} has its files`)
+    assert.deepStrictEqual(crossings(FACES, ["adapters"]), [])
   })
 
-  it("adapters never import a face", () => {
-    assert.deepStrictEqual(crossings(["adapters"], ["cli", "mcp", "ui"]), [])
+  it("adapters, the core and the use cases never import a face", () => {
+    assert.deepStrictEqual(crossings(["adapters", "core", "tools"], FACES), [])
+  })
+
+  it("the faces stand side by side: the MCP server and the page import no other face; the CLI only starts the page", () => {
+    assert.deepStrictEqual(crossings(["mcp"], ["cli", "ui"]), [])
+    assert.deepStrictEqual(crossings(["ui"], ["cli", "mcp"]), [])
+    assert.deepStrictEqual(crossings(["cli"], ["mcp"]), [])
+  })
+
+  it("the composition root is where the faces' layers come from: each face builds on src/layers.ts", () => {
+    for (const face of FACES) {
+      const fromRoot = tsFiles(path.join(ROOT, "src", face)).flatMap((f) =>
+        importsOf(f).filter((i) => path.resolve(path.dirname(f), i.specifier) === path.join(ROOT, "src", "layers.js"))
+      )
+      assert.isAbove(fromRoot.length, 0, `src/${face} takes no layer from src/layers.ts`)
+    }
   })
 
   it("the check sees every kind of import", () => {

@@ -6,8 +6,80 @@
  * @since 0.1.0
  */
 
-/** The version the CLI reports. */
-export const VERSION = "0.1.0"
+import { VERSION } from "../version.js"
 
-/** The top-level help. */
-export const HELP = "\u001b[0;1m\u001b[0;37;1marxiv-companion\u001b[0;1m\u001b[0m\n\narxiv-companion 0.1.0\n\n\u001b[0;1mUSAGE\u001b[0m\n\n$ arxiv-companion\n\n\u001b[0;1mDESCRIPTION\u001b[0m\n\nA study companion for Obsidian concept notes: related arXiv papers, scored and written back.\n\n\u001b[0;1mOPTIONS\u001b[0m\n\n\u001b[0;1m--completions sh | bash | fish | zsh\u001b[0m\n\n  One of the following: sh, bash, fish, zsh\n\n  Generate a completion script for a specific shell.\n\n  This setting is optional.\n\n\u001b[0;1m--log-level all | trace | debug | info | warning | error | fatal | none\u001b[0m\n\n  One of the following: all, trace, debug, info, warning, error, fatal, none\n\n  Sets the minimum log level for a command.\n\n  This setting is optional.\n\n\u001b[0;1m(-h, --help)\u001b[0m\n\n  A true or false value.\n\n  Show the help documentation for a command.\n\n  This setting is optional.\n\n\u001b[0;1m--wizard\u001b[0m\n\n  A true or false value.\n\n  Start wizard mode for a command.\n\n  This setting is optional.\n\n\u001b[0;1m--version\u001b[0m\n\n  A true or false value.\n\n  Show the version of the application.\n\n  This setting is optional.\n\n\u001b[0;1mCOMMANDS\u001b[0m\n\n  - run [--vault directory] [--offline] [--json] [--judge local | llm] [--no-cache] [--cache-dir text] [--offline-citations all | semantic-scholar | google-scholar-2025 | google-scholar] [--relevance-threshold float] [--citations-per-year float] [--exempt-years float] [--min-keywords integer] [--max-results integer] [--foundational integer] [--categories text] [--since text] <prompt>  Find arXiv papers related to a concept note and write them back into the vault.\n\n  - ask [--top integer] [--max-results integer] [--categories text] [--since text] [--save text] [--notion] [--vault directory] [--offline] [--json] [--judge local | llm] [--query-builder rules | llm] [--no-cache] [--cache-dir text] <question>                                                                                                                                                 Ask a research question: the most relevant arXiv papers, re-ranked, with links.\n\n  - search [--offline] [--json] [--max-results integer] [--categories text] [--since text] <query>                                                                                                                                                                                                                                                                                                  Search arXiv (or the offline corpus).\n\n  - paper [--offline] [--json] <arxiv-id>...                                                                                                                                                                                                                                                                                                                                                        Show papers' metadata by arXiv id.\n\n  - bibtex [--offline] <arxiv-id>...                                                                                                                                                                                                                                                                                                                                                                BibTeX entries (metadata only) for arXiv ids.\n\n  - ui [--port integer] [--vault directory] [--offline] [--judge local | llm] [--no-cache] [--cache-dir text]                                                                                                                                                                                                                                                                                       Serve a local page (127.0.0.1 only) to find papers for a note or ask a question.\n\n"
+/** The version the CLI reports: package.json's. */
+export { VERSION }
+
+/** The top-level help, a line per line (ANSI styles included). */
+export const HELP = [
+  "\u001b[0;1m\u001b[0;37;1marxiv-companion\u001b[0;1m\u001b[0m",
+  "",
+  `arxiv-companion ${VERSION}`,
+  "",
+  "\u001b[0;1mUSAGE\u001b[0m",
+  "",
+  "$ arxiv-companion",
+  "",
+  "\u001b[0;1mDESCRIPTION\u001b[0m",
+  "",
+  "A study companion for Obsidian concept notes: related arXiv papers, scored and written back.",
+  "",
+  "\u001b[0;1mOPTIONS\u001b[0m",
+  "",
+  "\u001b[0;1m--completions sh | bash | fish | zsh\u001b[0m",
+  "",
+  "  One of the following: sh, bash, fish, zsh",
+  "",
+  "  Generate a completion script for a specific shell.",
+  "",
+  "  This setting is optional.",
+  "",
+  "\u001b[0;1m--log-level all | trace | debug | info | warning | error | fatal | none\u001b[0m",
+  "",
+  "  One of the following: all, trace, debug, info, warning, error, fatal, none",
+  "",
+  "  Sets the minimum log level for a command.",
+  "",
+  "  This setting is optional.",
+  "",
+  "\u001b[0;1m(-h, --help)\u001b[0m",
+  "",
+  "  A true or false value.",
+  "",
+  "  Show the help documentation for a command.",
+  "",
+  "  This setting is optional.",
+  "",
+  "\u001b[0;1m--wizard\u001b[0m",
+  "",
+  "  A true or false value.",
+  "",
+  "  Start wizard mode for a command.",
+  "",
+  "  This setting is optional.",
+  "",
+  "\u001b[0;1m--version\u001b[0m",
+  "",
+  "  A true or false value.",
+  "",
+  "  Show the version of the application.",
+  "",
+  "  This setting is optional.",
+  "",
+  "\u001b[0;1mCOMMANDS\u001b[0m",
+  "",
+  "  - run [--vault directory] [--offline] [--json] [--judge local | llm] [--no-cache] [--cache-dir text] [--offline-citations all | semantic-scholar | google-scholar-2025 | google-scholar] [--relevance-threshold float] [--citations-per-year float] [--exempt-years float] [--min-keywords integer] [--max-results integer] [--foundational integer] [--categories text] [--since text] <prompt>  Find arXiv papers related to a concept note and write them back into the vault.",
+  "",
+  "  - ask [--top integer] [--max-results integer] [--categories text] [--since text] [--save text] [--notion] [--vault directory] [--offline] [--json] [--judge local | llm] [--query-builder rules | llm] [--no-cache] [--cache-dir text] <question>                                                                                                                                                 Ask a research question: the most relevant arXiv papers, re-ranked, with links.",
+  "",
+  "  - search [--offline] [--json] [--max-results integer] [--categories text] [--since text] <query>                                                                                                                                                                                                                                                                                                  Search arXiv (or the offline corpus).",
+  "",
+  "  - paper [--offline] [--json] <arxiv-id>...                                                                                                                                                                                                                                                                                                                                                        Show papers' metadata by arXiv id.",
+  "",
+  "  - bibtex [--offline] <arxiv-id>...                                                                                                                                                                                                                                                                                                                                                                BibTeX entries (metadata only) for arXiv ids.",
+  "",
+  "  - ui [--port integer] [--vault directory] [--offline] [--judge local | llm] [--no-cache] [--cache-dir text]                                                                                                                                                                                                                                                                                       Serve a local page (127.0.0.1 only) to find papers for a note or ask a question.",
+  "",
+  ""
+].join("\n")

@@ -5,8 +5,10 @@
  * @since 0.1.0
  */
 
-/** The version the server announces. */
-export const SERVER_VERSION = "0.1.0"
+import { VERSION } from "../version.js"
+
+/** The version the server announces: package.json's. */
+export const SERVER_VERSION: string = VERSION
 
 /** The server's name. */
 export const SERVER_NAME = "arxiv-companion"

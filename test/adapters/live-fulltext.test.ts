@@ -4,7 +4,7 @@
  * there is neither, retries on 503, one request at a time.
  */
 import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, Exit } from "effect"
+import { ConfigProvider, Effect, Exit } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
@@ -52,12 +52,12 @@ const PDF = makePdf([
 
 let server: http.Server
 let base = ""
-const hits: Array<{ path: string; at: number }> = []
+const hits: Array<{ path: string; at: number; userAgent: string }> = []
 let failNext = 0
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    hits.push({ path: req.url ?? "", at: Date.now() })
+    hits.push({ path: req.url ?? "", at: Date.now(), userAgent: req.headers["user-agent"] ?? "" })
     if (failNext > 0) {
       failNext--
       res.writeHead(503, { "retry-after": "0" }).end("busy")
@@ -118,5 +118,23 @@ describe("LiveFullText", () => {
     const bad = await fullText("not-an-id")
     assert.match(String(bad), /InvalidArgument/)
     assert.strictEqual(hits.length, 0)
+  })
+
+  it("reads ARXIV_WEB_URL and the contact arXiv's API adapter sends (ARXIV_COMPANION_CONTACT; ARXIV_CONTACT, the older name, when it is unset)", async () => {
+    const userAgentWith = async (env: ReadonlyArray<[string, string]>) => {
+      hits.length = 0
+      const exit = await Effect.flatMap(FullTextPort, (p) => p.fullText("1512.03385")).pipe(
+        Effect.provide(LiveFullText.layerConfig()),
+        Effect.provide(NodeHttpClient.layerUndici),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_WEB_URL", base], ...env]))),
+        Effect.runPromiseExit
+      )
+      assert.strictEqual(success(exit).title, "Deep Residual Learning")
+      return hits[0]!.userAgent
+    }
+    assert.match(await userAgentWith([["ARXIV_COMPANION_CONTACT", "me@lab.example"]]), /^arxiv-companion\/\S+ \(\+\S+; mailto:me@lab\.example\)$/)
+    assert.include(await userAgentWith([["ARXIV_COMPANION_CONTACT", "me@lab.example"], ["ARXIV_CONTACT", "old@lab.example"]]), "mailto:me@lab.example")
+    assert.include(await userAgentWith([["ARXIV_CONTACT", "old@lab.example"]]), "mailto:old@lab.example")
+    assert.notInclude(await userAgentWith([]), "mailto:")
   })
 })

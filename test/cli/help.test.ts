@@ -27,13 +27,24 @@ const rendered = async (args: ReadonlyArray<string>): Promise<string> => {
   return out
 }
 
+/** help.ts's HELP for this text: a line per line of help, the version line naming VERSION (so a release needs no regeneration). */
+const helpSource = (help: string): string => {
+  const versionLine = `arxiv-companion ${VERSION}`
+  const lines = help.split("\n")
+  assert.include(lines, versionLine, "the help has no version line to take VERSION")
+  return "/** The top-level help, a line per line (ANSI styles included). */\n" +
+    "export const HELP = [\n" +
+    lines.map((l) => l === versionLine ? "  `arxiv-companion ${VERSION}`" : `  ${JSON.stringify(l)}`).join(",\n") +
+    "\n].join(\"\\n\")\n"
+}
+
 describe("the CLI's static help", () => {
   it("is what @effect/cli renders for --help, and for -h and no arguments alike (UPDATE_CLI_HELP=1 rewrites it)", async () => {
     const help = await rendered(["--help"])
     if (process.env["UPDATE_CLI_HELP"] === "1") {
       const file = join(root, "src", "cli", "help.ts")
       const text = readFileSync(file, "utf8")
-      writeFileSync(file, text.replace(/export const HELP = .*\n/, `export const HELP = ${JSON.stringify(help)}\n`))
+      writeFileSync(file, text.slice(0, text.indexOf("/** The top-level help")) + helpSource(help))
     }
     assert.strictEqual(HELP, help, "src/cli/help.ts is stale: UPDATE_CLI_HELP=1 npx vitest run test/cli/help.test.ts")
     assert.strictEqual(await rendered(["-h"]), help)
@@ -48,6 +59,7 @@ describe("the CLI's static help", () => {
     assert.strictEqual(bin([]), HELP)
     assert.strictEqual(bin(["--version"]), await rendered(["--version"]))
     assert.strictEqual(bin(["--version"]).trim(), VERSION)
+    assert.strictEqual(VERSION, (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version)
     // anything else goes to the commands: a subcommand's help is @effect/cli's
     assert.include(bin(["run", "--help"]), "--max-results")
   }, 60_000)

@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, describe, it } from "vitest"
@@ -16,6 +16,7 @@ import { tempVault, text } from "./support.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const bin = join(root, "dist", "mcp.js")
+const packageVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version
 
 const children: Array<ChildProcess> = []
 afterAll(() => {
@@ -59,7 +60,7 @@ describe("the built bin", () => {
     client.onerror = (e) => protocolErrors.push(e)
     await client.connect(transport)
     try {
-      assert.strictEqual(client.getServerVersion()?.name, "arxiv-companion")
+      assert.deepStrictEqual(client.getServerVersion(), { name: "arxiv-companion", version: packageVersion })
       assert.include(client.getInstructions() ?? "", "OFFLINE MODE")
       await exercise(client)
       // a line on stdout that is not JSON-RPC would surface here as a parse error

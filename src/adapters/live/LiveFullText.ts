@@ -28,7 +28,7 @@ export interface LiveFullTextOptions {
   readonly interval?: Duration.DurationInput | undefined
   /** Per-request timeout; default 30 s. */
   readonly timeout?: Duration.DurationInput | undefined
-  /** Contact for the User-Agent (ARXIV_CONTACT). */
+  /** Contact for the User-Agent (ARXIV_COMPANION_CONTACT, as for the arXiv API). */
   readonly contact?: string | undefined
   /** PDFs larger than this are refused; default 40 MB. */
   readonly maxPdfBytes?: number | undefined
@@ -147,10 +147,16 @@ export const limiterLayer = (options: Pick<LiveFullTextOptions, "baseUrl" | "int
 export const layer = (options: LiveFullTextOptions = {}): Layer.Layer<FullTextPort, never, HttpClient.HttpClient> =>
   Layer.effect(FullTextPort, make(options)).pipe(Layer.provide(limiterLayer(options)))
 
-/** The options from configuration: ARXIV_WEB_URL, ARXIV_CONTACT. */
+/**
+ * The options from configuration: ARXIV_WEB_URL, and ARXIV_COMPANION_CONTACT,
+ * the contact the arXiv API adapter sends too (ARXIV_CONTACT, its older name
+ * here, still counts when ARXIV_COMPANION_CONTACT is not set).
+ */
 export const optionsConfig: Config.Config<LiveFullTextOptions> = Config.all({
   baseUrl: Config.string("ARXIV_WEB_URL").pipe(Config.withDefault(DEFAULT_ARXIV_WEB_URL)),
-  contact: Config.option(Config.string("ARXIV_CONTACT")).pipe(Config.map(Option.getOrUndefined))
+  contact: Config.option(
+    Config.nonEmptyString("ARXIV_COMPANION_CONTACT").pipe(Config.orElse(() => Config.nonEmptyString("ARXIV_CONTACT")))
+  ).pipe(Config.map(Option.getOrUndefined))
 })
 
 /** The live adapter configured from the environment. */

@@ -24,17 +24,18 @@ import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platfor
 import { Clock, Data, Duration, Effect, Schedule } from "effect"
 import { UpstreamUnavailable } from "../../core/errors.js"
 import { reportWait, type UpstreamWait, withWaitReporter } from "../../core/waiting.js"
+import { VERSION } from "../../version.js"
 import { callDeadline, QueueTooLong, type UpstreamLimiter } from "./UpstreamLimiter.js"
 
 /** The version the User-Agent announces. */
-export const CLIENT_VERSION = "0.1.0"
+export const CLIENT_VERSION: string = VERSION
 
 /** Where people can learn what this client is. */
 export const PROJECT_URL = "https://www.npmjs.com/package/arxiv-companion"
 
 /**
  * A descriptive User-Agent with a contact, as arXiv's terms ask:
- * `arxiv-companion/0.1.0 (+https://www.npmjs.com/package/arxiv-companion; mailto:you@example.org)`.
+ * `arxiv-companion/<version> (+https://www.npmjs.com/package/arxiv-companion; mailto:you@example.org)`.
  * A contact that already carries a scheme (`mailto:`, `https://`) is used as it is.
  */
 export const userAgent = (contact?: string | undefined): string => {

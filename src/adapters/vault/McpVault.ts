@@ -32,6 +32,7 @@ import {
   type ToolNames,
   type ToolOutput
 } from "./McpVaultProfiles.js"
+import { VERSION } from "../../version.js"
 import { isListedNote, isReadablePath, noteRefOf, sortNotes, titleOf, unsafeWriteReason } from "./vaultPath.js"
 
 /** How to reach the server. */
@@ -260,7 +261,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
         stderrTail = (stderrTail + chunk.toString("utf8")).slice(-4000)
       })
     }
-    const client = new Client({ name: "arxiv-companion", version: "0.1.0" }, { capabilities: {} })
+    const client = new Client({ name: "arxiv-companion", version: VERSION }, { capabilities: {} })
     let open = true
     const failConnect = (error: unknown): VaultError => {
       const text = errorText(error)
