@@ -1,6 +1,7 @@
 /**
  * One process of `footprint.bench.ts`, run against the BUILT package
  * (dist/index.js), as a library user would load it. Prints one JSON line.
+ * BENCH_ROOT names another built checkout to load instead of this one.
  *
  *   node bench/footprint-child.mjs import              time of import("arxiv-companion")
  *   node bench/footprint-child.mjs corpus              offline corpus: load, new-term and repeated queries
@@ -10,7 +11,7 @@ import { performance } from "node:perf_hooks"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const ROOT = process.env["BENCH_ROOT"] || path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const INDEX = pathToFileURL(path.join(ROOT, "dist", "index.js")).href
 const [mode, ...rest] = process.argv.slice(2)
 

@@ -20,6 +20,9 @@
  * wall time where the goal is a wall time.
  *
  * `npm run bench -- footprint` runs this file alone; BENCH_RUNS=n sets the runs.
+ * BENCH_BASELINE=<dir> (another checkout, built, e.g. an older commit from
+ * `git archive`) measures it in the same run, sample for sample in turn with
+ * this one, so both see the same load: its medians stand in a column of their own.
  */
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -28,7 +31,10 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const DIST = path.join(ROOT, "dist")
+const BASELINE = process.env["BENCH_BASELINE"] ? path.resolve(process.env["BENCH_BASELINE"]) : undefined
+/** The checkouts measured: this one, then the baseline if there is one. */
+const TREES: ReadonlyArray<string> = BASELINE === undefined ? [ROOT] : [ROOT, BASELINE]
+const dist = (root: string) => path.join(root, "dist")
 const CHILD = path.join(ROOT, "bench", "footprint-child.mjs")
 const PEAK_RSS = path.join(ROOT, "bench", "peak-rss.mjs")
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 7)
@@ -42,6 +48,7 @@ const median = (xs: ReadonlyArray<number>): number => {
 interface Row {
   readonly figure: string
   readonly value: string
+  readonly baseline: string
   readonly goal: string
   readonly met: boolean | undefined
   readonly load: string
@@ -50,39 +57,55 @@ interface Row {
 const rows: Array<Row> = []
 const load = () => os.loadavg()[0]!.toFixed(1)
 
-/** Time `runs` samples (after one warm-up); record a row per figure. */
-const measure = async <A>(sample: () => Promise<A>): Promise<{ samples: Array<A>; load: string }> => {
+/**
+ * `RUNS` samples of each checkout (after one warm-up each), the checkouts in
+ * turn sample by sample; `samples` are this checkout's, `baseline` the baseline's.
+ */
+const measure = async <A>(
+  sample: (root: string) => Promise<A>
+): Promise<{ samples: Array<A>; baseline: Array<A>; load: string }> => {
   const before = load()
-  await sample()
-  const samples: Array<A> = []
-  for (let i = 0; i < RUNS; i++) samples.push(await sample())
-  return { samples, load: `${before}→${load()}` }
+  for (const root of TREES) await sample(root)
+  const byTree: Array<Array<A>> = TREES.map(() => [])
+  for (let i = 0; i < RUNS; i++) {
+    for (const [t, root] of TREES.entries()) byTree[t]!.push(await sample(root))
+  }
+  return { samples: byTree[0]!, baseline: byTree[1] ?? [], load: `${before}→${load()}` }
 }
 
 const ms = (x: number) => `${x.toFixed(0)} ms`
 const spread = (xs: ReadonlyArray<number>, unit: (x: number) => string) =>
   `${unit(median(xs))} (${unit(Math.min(...xs))}–${unit(Math.max(...xs))}, n=${xs.length})`
 
-const row = (figure: string, xs: ReadonlyArray<number>, unit: (x: number) => string, goal: number | undefined, l: string) =>
+const row = <A>(
+  figure: string,
+  m: { readonly samples: ReadonlyArray<A>; readonly baseline: ReadonlyArray<A>; readonly load: string },
+  pick: (a: A) => number,
+  unit: (x: number) => string,
+  goal: number | undefined
+) => {
+  const xs = m.samples.map(pick)
   rows.push({
     figure,
     value: spread(xs, unit),
+    baseline: m.baseline.length === 0 ? "" : spread(m.baseline.map(pick), unit),
     goal: goal === undefined ? "—" : `≤ ${unit(goal)}`,
     met: goal === undefined ? undefined : median(xs) <= goal,
-    load: l
+    load: m.load
   })
+}
 
 /** Run a process to its end; wall time, CPU time, peak RSS (KiB), stdout. */
 const runProcess = (
   args: ReadonlyArray<string>,
-  cwd = ROOT
+  root = ROOT
 ): Promise<{ wallMs: number; cpuMs: number; rssKb: number; stdout: string }> =>
   new Promise((resolve, reject) => {
     const rssFile = path.join(os.tmpdir(), `footprint-rss-${process.pid}-${Math.random().toString(36).slice(2)}`)
     const t0 = performance.now()
     const child = spawn(process.execPath, ["--import", PEAK_RSS, ...args], {
-      cwd,
-      env: { ...process.env, BENCH_RSS_FILE: rssFile, ARXIV_COMPANION_OFFLINE: "" },
+      cwd: root,
+      env: { ...process.env, BENCH_RSS_FILE: rssFile, BENCH_ROOT: root, ARXIV_COMPANION_OFFLINE: "" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""
@@ -103,7 +126,7 @@ const runProcess = (
 
 const lastJson = <A>(stdout: string): A => JSON.parse(stdout.trim().split("\n").pop()!) as A
 
-/** A fresh copy of the example vault. */
+/** A fresh copy of the example vault (this checkout's, for every checkout measured). */
 const freshVault = (): { dir: string; vault: string } => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "footprint-vault-"))
   const vault = path.join(dir, "vault")
@@ -112,10 +135,10 @@ const freshVault = (): { dir: string; vault: string } => {
 }
 
 /** MCP over stdio: spawn → initialize answer; then a tool call without I/O, and a first search. */
-const mcpStart = (): Promise<{ initMs: number; toolMs: number; searchMs: number }> =>
+const mcpStart = (root: string): Promise<{ initMs: number; toolMs: number; searchMs: number }> =>
   new Promise((resolve, reject) => {
     const t0 = performance.now()
-    const child = spawn(process.execPath, [path.join(DIST, "mcp.js"), "--offline"], { cwd: ROOT, stdio: ["pipe", "pipe", "ignore"] })
+    const child = spawn(process.execPath, [path.join(dist(root), "mcp.js"), "--offline"], { cwd: root, stdio: ["pipe", "pipe", "ignore"] })
     const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n")
     let buffer = ""
     let initAt = 0
@@ -165,83 +188,103 @@ const sizeOf = (dir: string, pick: (f: string) => boolean): number =>
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
 
 export default async function footprintBench(): Promise<void> {
-  if (!fs.existsSync(path.join(DIST, "cli.js"))) {
-    console.log("dist/ is missing: run `npm run build` first")
-    process.exitCode = 1
-    return
+  for (const root of TREES) {
+    if (!fs.existsSync(path.join(dist(root), "cli.js"))) {
+      console.log(`${dist(root)} is missing: run \`npm run build\` there first`)
+      process.exitCode = 1
+      return
+    }
   }
+  const mib = (x: number) => `${x.toFixed(0)} MiB`
 
   // bare Node, for reference
-  const bare = await measure(() => runProcess(["-e", "0"]))
-  row("bare `node -e 0` wall (reference)", bare.samples.map((s) => s.wallMs), ms, undefined, bare.load)
-  row("bare `node -e 0` CPU time (reference)", bare.samples.map((s) => s.cpuMs), ms, undefined, bare.load)
+  const bare = await measure((root) => runProcess(["-e", "0"], root))
+  row("bare `node -e 0` wall (reference)", bare, (s) => s.wallMs, ms, undefined)
+  row("bare `node -e 0` CPU time (reference)", bare, (s) => s.cpuMs, ms, undefined)
 
-  const help = await measure(() => runProcess([path.join(DIST, "cli.js"), "--help"]))
-  row("`arxiv-companion --help` wall", help.samples.map((s) => s.wallMs), ms, 250, help.load)
-  row("`arxiv-companion --help` CPU time", help.samples.map((s) => s.cpuMs), ms, undefined, help.load)
+  const help = await measure((root) => runProcess([path.join(dist(root), "cli.js"), "--help"], root))
+  row("`arxiv-companion --help` wall", help, (s) => s.wallMs, ms, 250)
+  row("`arxiv-companion --help` CPU time", help, (s) => s.cpuMs, ms, undefined)
 
-  const imp = await measure(() => runProcess([CHILD, "import"]))
-  row("`import(\"arxiv-companion\")`", imp.samples.map((s) => lastJson<{ importMs: number }>(s.stdout).importMs), ms, 300, imp.load)
+  const imp = await measure((root) => runProcess([CHILD, "import"], root))
+  row("`import(\"arxiv-companion\")`", imp, (s) => lastJson<{ importMs: number }>(s.stdout).importMs, ms, 300)
 
   const mcp = await measure(mcpStart)
-  row("MCP: spawn → initialize answer", mcp.samples.map((s) => s.initMs), ms, undefined, mcp.load)
-  row("MCP: first tool answer after initialize (list_categories)", mcp.samples.map((s) => s.toolMs), ms, 300, mcp.load)
-  row("MCP: first search answer after initialize (offline)", mcp.samples.map((s) => s.searchMs), ms, undefined, mcp.load)
+  row("MCP: spawn → initialize answer", mcp, (s) => s.initMs, ms, undefined)
+  row("MCP: first tool answer after initialize (list_categories)", mcp, (s) => s.toolMs, ms, 300)
+  row("MCP: first search answer after initialize (offline)", mcp, (s) => s.searchMs, ms, undefined)
 
-  const offline = await measure(async () => {
+  const offline = await measure(async (root) => {
     const { dir, vault } = freshVault()
     try {
-      return await runProcess([path.join(DIST, "cli.js"), "run", PROMPT, "--vault", vault, "--offline", "--json"])
+      return await runProcess([path.join(dist(root), "cli.js"), "run", PROMPT, "--vault", vault, "--offline", "--json"], root)
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
-  row("offline `run` (demo note) wall", offline.samples.map((s) => s.wallMs), ms, 1000, offline.load)
-  row("offline `run` (demo note) CPU time", offline.samples.map((s) => s.cpuMs), ms, undefined, offline.load)
-  row("offline `run` (demo note) peak RSS", offline.samples.map((s) => s.rssKb / 1024), (x) => `${x.toFixed(0)} MiB`, 200, offline.load)
+  row("offline `run` (demo note) wall", offline, (s) => s.wallMs, ms, 1000)
+  row("offline `run` (demo note) CPU time", offline, (s) => s.cpuMs, ms, undefined)
+  row("offline `run` (demo note) peak RSS", offline, (s) => s.rssKb / 1024, mib, 200)
 
-  const corpus = await measure(() => runProcess([CHILD, "corpus"]))
-  const c = corpus.samples.map((s) => lastJson<{ loadMs: number; newMs: Array<number>; repeatedMs: Array<number> }>(s.stdout))
-  row("offline corpus: load (first lookup)", c.map((x) => x.loadMs), ms, 150, corpus.load)
-  row("offline corpus: query of new terms (median per process)", c.map((x) => median(x.newMs)), ms, 20, corpus.load)
-  row("offline corpus: same query again", c.map((x) => median(x.repeatedMs)), (x) => `${x.toFixed(1)} ms`, 2, corpus.load)
+  type Corpus = { loadMs: number; newMs: Array<number>; repeatedMs: Array<number> }
+  const corpus = await measure((root) => runProcess([CHILD, "corpus"], root))
+  row("offline corpus: load (first lookup)", corpus, (s) => lastJson<Corpus>(s.stdout).loadMs, ms, 150)
+  row("offline corpus: query of new terms (median per process)", corpus, (s) => median(lastJson<Corpus>(s.stdout).newMs), ms, 20)
+  row("offline corpus: same query again", corpus, (s) => median(lastJson<Corpus>(s.stdout).repeatedMs), (x) => `${x.toFixed(1)} ms`, 2)
 
-  const twice = await measure(async () => {
+  const twice = await measure(async (root) => {
     const { dir, vault } = freshVault()
     try {
-      return await runProcess([CHILD, "twice", vault, PROMPT])
+      return await runProcess([CHILD, "twice", vault, PROMPT], root)
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
-  const t = twice.samples.map((s) => lastJson<{ firstMs: number; secondMs: number }>(s.stdout))
-  row("`runCompanion` offline, first call in a process", t.map((x) => x.firstMs), ms, undefined, twice.load)
-  row("`runCompanion` offline, second call in the same process", t.map((x) => x.secondMs), ms, undefined, twice.load)
+  type Twice = { firstMs: number; secondMs: number }
+  row("`runCompanion` offline, first call in a process", twice, (s) => lastJson<Twice>(s.stdout).firstMs, ms, undefined)
+  row("`runCompanion` offline, second call in the same process", twice, (s) => lastJson<Twice>(s.stdout).secondMs, ms, undefined)
 
   // the package as `npm pack` would publish it
-  const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" })
-  const packed = (JSON.parse(pack.stdout) as Array<{ size: number; unpackedSize: number; entryCount: number }>)[0]!
-  const dist = sizeOf(DIST, () => true)
-  const maps = sizeOf(DIST, (f) => f.endsWith(".map"))
+  const sizes = TREES.map((root) => {
+    const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" })
+    const packed = (JSON.parse(pack.stdout) as Array<{ size: number; unpackedSize: number; entryCount: number }>)[0]!
+    const all = sizeOf(dist(root), () => true)
+    const maps = sizeOf(dist(root), (f) => f.endsWith(".map"))
+    return {
+      packed: packed.size,
+      pack: `${mb(packed.size)} / ${mb(packed.unpackedSize)} (${packed.entryCount} files)`,
+      dist: `${mb(all)}, maps ${mb(maps)} (${((100 * maps) / all).toFixed(0)} %)`
+    }
+  })
   rows.push({
     figure: "package (`npm pack`): packed / unpacked",
-    value: `${mb(packed.size)} / ${mb(packed.unpackedSize)} (${packed.entryCount} files)`,
+    value: sizes[0]!.pack,
+    baseline: sizes[1]?.pack ?? "",
     goal: "≤ 10.0 MB packed",
-    met: packed.size <= 10e6,
+    met: sizes[0]!.packed <= 10e6,
     load: "—"
   })
   rows.push({
     figure: "dist/: size, of which source maps",
-    value: `${mb(dist)}, maps ${mb(maps)} (${((100 * maps) / dist).toFixed(0)} %)`,
+    value: sizes[0]!.dist,
+    baseline: sizes[1]?.dist ?? "",
     goal: "no maps of generated data",
     met: undefined,
     load: "—"
   })
 
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs per figure after one warm-up; ` +
-    `load average (1 min) before→after each figure`)
-  const header = ["figure", "median (min–max, n)", "goal", "met", "load"]
-  const cells = rows.map((r) => [r.figure, r.value, r.goal, r.met === undefined ? "" : r.met ? "yes" : "no", r.load])
+    `load average (1 min) before→after each figure` +
+    (BASELINE === undefined ? "" : `; baseline: ${BASELINE}, measured in turn with this checkout`))
+  const header = ["figure", "median (min–max, n)", ...(BASELINE === undefined ? [] : ["baseline median (min–max, n)"]), "goal", "met", "load"]
+  const cells = rows.map((r) => [
+    r.figure,
+    r.value,
+    ...(BASELINE === undefined ? [] : [r.baseline]),
+    r.goal,
+    r.met === undefined ? "" : r.met ? "yes" : "no",
+    r.load
+  ])
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)))
   const line = (cs: ReadonlyArray<string>) => `| ${cs.map((x, i) => x.padEnd(widths[i]!)).join(" | ")} |`
   console.log(line(header))

@@ -5,7 +5,9 @@
  * against the server by a test) itself, and holds every other message until the SDK
  * server connects; then it replays what it held, the `initialize` request
  * included (so the server learns the client's capabilities) with the
- * server's duplicate answer dropped. Only `node:` and type imports: loading
+ * server's duplicate answer dropped. The `initialize` result may come later
+ * (a promise: the setup is still being read); what is written after it waits
+ * for it, so answers keep their order. Only `node:` and type imports: loading
  * it costs nothing.
  *
  * @since 0.1.0
@@ -17,8 +19,8 @@ type Message = JSONRPCMessage & { readonly id?: string | number; readonly method
 
 /** Options of {@link earlyStdio}. */
 export interface EarlyStdioOptions {
-  /** The `initialize` result for the protocol version a client asks for. */
-  readonly initialize: (requestedVersion: unknown) => Record<string, unknown>
+  /** The `initialize` result for the protocol version a client asks for (now, or when the setup is known). */
+  readonly initialize: (requestedVersion: unknown) => Record<string, unknown> | Promise<Record<string, unknown>>
   /** A static `tools/list` result (unpaginated) to answer before the server connects. */
   readonly toolsList?: Record<string, unknown> | undefined
   readonly stdin?: NodeJS.ReadableStream | undefined
@@ -28,6 +30,7 @@ export interface EarlyStdioOptions {
 const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
 const INVALID_PARAMS = -32602
+const INTERNAL_ERROR = -32603
 
 const errorReply = (id: string | number | null, code: number, message: string) => ({
   jsonrpc: "2.0" as const,
@@ -78,7 +81,13 @@ export const earlyStdio = (options: EarlyStdioOptions): Transport => {
   const answered = new Set<string | number>()
   let connected = false
   let buffer = ""
-  const write = (message: unknown) => stdout.write(`${JSON.stringify(message)}\n`)
+  // every write goes through this chain: nothing overtakes an initialize answer still being made
+  let written: Promise<unknown> = Promise.resolve()
+  const writeLater = (message: () => unknown | Promise<unknown>) => {
+    written = written.then(async () => stdout.write(`${JSON.stringify(await message())}\n`))
+    return written
+  }
+  const write = (message: unknown) => void writeLater(() => message)
 
   const transport: Transport = {
     start: async () => {
@@ -92,7 +101,7 @@ export const earlyStdio = (options: EarlyStdioOptions): Transport => {
         answered.delete(m.id)
         return
       }
-      write(message)
+      await writeLater(() => message)
     },
     close: async () => {
       stdin.off("data", onData)
@@ -108,8 +117,15 @@ export const earlyStdio = (options: EarlyStdioOptions): Transport => {
       return void write({ jsonrpc: "2.0", id: m.id, result: options.toolsList })
     }
     if (m.method === "initialize" && m.id !== undefined) {
-      write({ jsonrpc: "2.0", id: m.id, result: options.initialize(m.params?.["protocolVersion"]) })
-      answered.add(m.id)
+      const id = m.id
+      void writeLater(async () => {
+        try {
+          return { jsonrpc: "2.0", id, result: await options.initialize(m.params?.["protocolVersion"]) }
+        } catch (e) {
+          return errorReply(id, INTERNAL_ERROR, `Internal error: ${e instanceof Error ? e.message : String(e)}`)
+        }
+      })
+      answered.add(id)
     }
     held.push(m)
   }

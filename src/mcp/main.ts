@@ -6,7 +6,8 @@
  * the protocol: every log goes to stderr.
  *
  * Start-up is kept short: over stdio the bin answers `initialize` from
- * static data before the MCP SDK, the tools and Effect are loaded; other
+ * static data before the MCP SDK and the tools are loaded (with `--offline`
+ * before Effect is, otherwise once the setup is read through Config); other
  * requests wait until they are (see earlyStdio.ts). The
  * adapters' layer is built on the first tool call and kept: one runtime for
  * the process.
@@ -119,17 +120,32 @@ const main = async () => {
   const port = Number(args.port ?? "3333")
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${args.port}`)
   // flags override the environment, read through Config as every face reads it (src/layers.ts)
-  const { environmentOrigins, environmentToken, setup } = await readConfig({
+  const configRead = readConfig({
     ...(args.offline === true ? { offline: true } : {}),
     vault: args.vault,
     judge,
     ...(args["no-cache"] === true ? { cache: false } : {})
   })
+  // over stdio, read stdin at once: `initialize` is answered as soon as the setup says whether the
+  // server is offline (at once with --offline, which no setting overrides); the SDK and the tools load meanwhile
+  const transport = args.http === true ? undefined : earlyStdio({
+    initialize: (version) =>
+      args.offline === true
+        ? initializeResult(version, true)
+        : configRead.then(({ setup }) => initializeResult(version, setup.offline === true)),
+    toolsList
+  })
+  const stdioModules = transport === undefined ? undefined : Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("./server.js"),
+    import("./runtime.js")
+  ])
+  const { environmentOrigins, environmentToken, setup } = await configRead
   const offline = setup.offline === true
 
   let close: () => Promise<void>
   let runtime: { dispose: () => Promise<void>; warm: () => Promise<void> } | undefined
-  if (args.http === true) {
+  if (transport === undefined) {
     const [{ isLoopback, serveHttp }, { makeMcpServer }, { lazyRuntime }, { newToken }] = await Promise.all([
       import("./http.js"),
       import("./server.js"),
@@ -165,13 +181,7 @@ const main = async () => {
     stderr(`listening on ${binding.url}${offline ? " (offline)" : ""}${token === undefined ? "" : " (bearer token required)"}`)
     close = binding.close
   } else {
-    // answer initialize now, from static data; the SDK and the tools load meanwhile
-    const transport = earlyStdio({ initialize: (version) => initializeResult(version, offline), toolsList })
-    const [{ McpServer }, { registerAll }, { lazyRuntime }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/server/mcp.js"),
-      import("./server.js"),
-      import("./runtime.js")
-    ])
+    const [{ McpServer }, { registerAll }, { lazyRuntime }] = await stdioModules!
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
       { capabilities: SERVER_CAPABILITIES, instructions: instructions(offline) }

@@ -70,6 +70,24 @@ describe("the built bin", () => {
     }
   })
 
+  it("over stdio, offline from the environment alone (no flag): initialize waits for the setup and says OFFLINE MODE", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin],
+      env: { PATH: process.env["PATH"] ?? "", ARXIV_COMPANION_OFFLINE: "yes", ARXIV_COMPANION_VAULT: tempVault() },
+      stderr: "pipe"
+    })
+    const client = new Client({ name: "bin-test", version: "0.0.0" })
+    await client.connect(transport)
+    try {
+      assert.include(client.getInstructions() ?? "", "OFFLINE MODE")
+      const ok = (await client.callTool({ name: "get_paper", arguments: { arxiv_id: "1409.0473" } })) as CallToolResult
+      assert.isNotTrue(ok.isError)
+    } finally {
+      await client.close()
+    }
+  })
+
   it("serves Streamable HTTP on 127.0.0.1 with sessions", async () => {
     const child = spawn(process.execPath, [bin, "--offline", "--http", "--port", "0", "--vault", tempVault()], {
       stdio: ["ignore", "pipe", "pipe"]

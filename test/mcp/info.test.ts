@@ -76,6 +76,46 @@ describe("static initialize", () => {
     await server.close()
   })
 
+  it("earlyStdio waits for an initialize result still being made, and keeps the answers in order", async () => {
+    const stdin = new PassThrough()
+    const stdout = new PassThrough()
+    const lines: Array<Record<string, unknown>> = []
+    stdout.on("data", (d: Buffer) => {
+      for (const l of d.toString().split("\n")) if (l.trim() !== "") lines.push(JSON.parse(l) as Record<string, unknown>)
+    })
+    let setupRead: (offline: boolean) => void = () => undefined
+    const setup = new Promise<boolean>((r) => (setupRead = r))
+    const initialize = (v: unknown) => setup.then((offline) => initializeResult(v, offline))
+    earlyStdio({ initialize, toolsList: { tools: [] }, stdin, stdout })
+    const request = (id: number, method: string, params: Record<string, unknown> = {}) =>
+      stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n")
+    request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "0" } })
+    request(2, "ping")
+    request(3, "tools/list")
+    await new Promise((r) => setTimeout(r, 20))
+    assert.deepEqual(lines, [], "nothing overtakes the initialize answer")
+    setupRead(true)
+    await new Promise((r) => setTimeout(r, 20))
+    assert.deepEqual(lines.map((l) => l["id"]), [1, 2, 3])
+    assert.include((lines[0]!["result"] as { instructions: string }).instructions, "OFFLINE MODE")
+
+    // a setup that cannot be read: initialize gets an error, later messages their answers
+    const out2 = new PassThrough()
+    const in2 = new PassThrough()
+    const lines2: Array<Record<string, unknown>> = []
+    out2.on("data", (d: Buffer) => {
+      for (const l of d.toString().split("\n")) if (l.trim() !== "") lines2.push(JSON.parse(l) as Record<string, unknown>)
+    })
+    earlyStdio({ initialize: () => Promise.reject(new Error("ARXIV_COMPANION_OFFLINE: expected true or false")), stdin: in2, stdout: out2 })
+    in2.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }) + "\n")
+    in2.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n")
+    await new Promise((r) => setTimeout(r, 20))
+    assert.deepEqual(lines2, [
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error: ARXIV_COMPANION_OFFLINE: expected true or false" } },
+      { jsonrpc: "2.0", id: 2, result: {} }
+    ])
+  })
+
   it("earlyStdio answers tools/list from the static copy when given one", async () => {
     const stdin = new PassThrough()
     const stdout = new PassThrough()
