@@ -23,7 +23,7 @@ import type { InvalidArgument } from "./core/errors.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { CitationsPort } from "./core/ports/CitationsPort.js"
 import type { FullTextPort } from "./core/ports/FullTextPort.js"
-import type { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
+import { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { PagePort } from "./core/ports/PagePort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
@@ -200,7 +200,36 @@ export const tolerantVaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort
   Layer.catchAll(vaultLayer(setup), (error) =>
     lazyLayer((errors) => Effect.succeed(Layer.succeed(VaultPort, unavailableVault(errors, error.reason)))))
 
-/** The judge a setup asks for: explicit, else the LLM judge when one is configured (and not offline), else local. */
+/** How many candidates an LLM judge sees in one run: the best of the pool by the local judge's ranking. */
+export const LLM_SHORTLIST = 30
+
+/**
+ * An LLM judge that sees only the best `size` candidates of a larger pool,
+ * picked by the local judge (offline, no cost): a paid model reads 30
+ * abstracts, not 100.
+ */
+export const withLocalShortlist = (
+  size: number = LLM_SHORTLIST
+): Layer.Layer<LlmJudgePort, never, LlmJudgePort> =>
+  Layer.effect(
+    LlmJudgePort,
+    Effect.gen(function*() {
+      const llm = yield* LlmJudgePort
+      const local = (yield* load(Modules.LocalJudge)).makeWith()
+      return {
+        ...llm,
+        shortlist: {
+          size,
+          rank: (concept, papers) => local.judge(concept, papers).pipe(Effect.map((js) => js.map((j) => j.relevance)))
+        }
+      }
+    })
+  )
+
+/**
+ * The judge a setup asks for: explicit, else the LLM judge when one is configured (and not offline), else local.
+ * The LLM judge reads the local judge's shortlist of the pool.
+ */
 export const judgeLayer = (setup: CompanionSetup): Layer.Layer<LlmJudgePort, InvalidArgument> =>
   lazyLayer((errors) =>
     Effect.gen(function*() {
@@ -208,7 +237,9 @@ export const judgeLayer = (setup: CompanionSetup): Layer.Layer<LlmJudgePort, Inv
       const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
       const choice = setup.judge ?? (configured && setup.offline !== true ? "llm" : "local")
       if (choice === "local") return (yield* load(Modules.LocalJudge)).layer
-      return LlmJudge.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer))
+      return withLocalShortlist().pipe(
+        Layer.provide(LlmJudge.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer)))
+      )
     })
   )
 

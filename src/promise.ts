@@ -45,6 +45,7 @@ const pickOptions = (o: RunCompanionOptions): CompanionOptionsInput => ({
   exemptYears: o.exemptYears,
   minKeywords: o.minKeywords,
   maxResults: o.maxResults,
+  poolSize: o.poolSize,
   foundational: o.foundational,
   categories: o.categories,
   since: o.since

@@ -3,6 +3,7 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Config, Console, Effect, Option } from "effect"
+import { COMPANION_CATEGORIES } from "../core/models.js"
 import { CompanionOptionSpellings as S, progressLine } from "../tools/companion.js"
 import { reportFailure } from "./failure.js"
 
@@ -68,7 +69,12 @@ const minKeywords = withEnv(
 const maxResults = withEnv(
   Options.integer(S.maxResults.flag),
   Config.integer(S.maxResults.env),
-  "arXiv candidates to judge, 1..50 (default 10; env MAX_RESULTS)."
+  "Papers kept at most, best first, 1..50 (default 10; env MAX_RESULTS)."
+)
+const poolSize = withEnv(
+  Options.integer(S.poolSize.flag),
+  Config.integer(S.poolSize.env),
+  "Candidates asked of arXiv in the run's one search and judged, 1..2000 (default 100; env POOL_SIZE)."
 )
 const foundational = withEnv(
   Options.integer(S.foundational.flag),
@@ -78,7 +84,7 @@ const foundational = withEnv(
 const categories = withEnv(
   Options.text(S.categories.flag),
   Config.string(S.categories.env),
-  "Comma-separated arXiv categories (default cs.LG,cs.AI,cs.CL,stat.ML; env ARXIV_CATEGORIES)."
+  `Comma-separated arXiv categories (default every machine-learning category: ${COMPANION_CATEGORIES.join(",")}; env ARXIV_CATEGORIES).`
 )
 const since = withEnv(
   Options.text(S.since.flag),
@@ -106,6 +112,7 @@ export const runCommand = Command.make(
     exemptYears,
     minKeywords,
     maxResults,
+    poolSize,
     foundational,
     categories,
     since
@@ -131,6 +138,7 @@ export const runCommand = Command.make(
         exemptYears: Option.getOrUndefined(a.exemptYears),
         minKeywords: Option.getOrUndefined(a.minKeywords),
         maxResults: Option.getOrUndefined(a.maxResults),
+        poolSize: Option.getOrUndefined(a.poolSize),
         foundational: Option.getOrUndefined(a.foundational),
         categories: Option.getOrUndefined(
           Option.map(a.categories, (c) => c.split(",").map((s) => s.trim()).filter((s) => s.length > 0))

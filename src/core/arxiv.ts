@@ -68,6 +68,9 @@ export const MAX_QUERY_CHARS = 2_000
 /** The most categories one search may filter on (arXiv has about 150). */
 export const MAX_CATEGORIES = 200
 
+/** The most entries arXiv serves in one request. */
+export const ARXIV_MAX_PAGE = 2000
+
 /**
  * Check a search before anything is sent: every ArxivPort adapter (live and
  * offline) rejects the same requests with the same InvalidArgument.
@@ -88,8 +91,8 @@ export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch,
   if (request.categories.length > MAX_CATEGORIES) {
     return bad("category", `${request.categories.length} categories is too many (at most ${MAX_CATEGORIES}).`)
   }
-  if (!Number.isInteger(request.maxResults) || request.maxResults < 1 || request.maxResults > 50) {
-    return bad("max_results", `${request.maxResults} is outside 1..50.`)
+  if (!Number.isInteger(request.maxResults) || request.maxResults < 1 || request.maxResults > ARXIV_MAX_PAGE) {
+    return bad("max_results", `${request.maxResults} is outside 1..${ARXIV_MAX_PAGE}.`)
   }
   const start = request.start ?? 0
   if (!Number.isInteger(start) || start < 0) return bad("start", `${start} is not a non-negative integer.`)
@@ -107,10 +110,21 @@ export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch,
   return Either.right(request)
 }
 
-const quoteTerm = (term: string): string => (term.includes(" ") ? `"${term}"` : term)
+// arXiv reads a bare hyphen as NOT ("r-cnn" would be r ANDNOT cnn): hyphenated words are quoted like phrases
+const quoteTerm = (term: string): string => (/[\s-]/.test(term) ? `"${term.replace(/"/g, "")}"` : term)
 
-/** The arXiv query for a concept's keywords: any of them, anywhere in the record. */
-export const keywordQuery = (keywords: ReadonlyArray<Keyword>, limit = 6): string =>
+/** How many of a concept's keywords its arXiv query uses (measured on the tuning notes, eval/README.md). */
+export const CONCEPT_QUERY_TERMS = 20
+
+/**
+ * The companion's arXiv query for a concept: any of its most informative
+ * keywords anywhere in the record, phrases quoted. Ranked by relevance, a
+ * paper that uses many of the note's terms comes first, so a wide OR of
+ * informative terms favours papers about the concept (on the tuning notes it
+ * found more landmarks than two or three central phrases, alone, ANDed in
+ * pairs or boosted in titles; eval/README.md).
+ */
+export const conceptQuery = (keywords: ReadonlyArray<Keyword>, limit = CONCEPT_QUERY_TERMS): string =>
   keywords
     .slice(0, limit)
     .map((k) => `all:${quoteTerm(k.term)}`)

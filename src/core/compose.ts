@@ -89,7 +89,10 @@ export interface RelatedNoteInput {
   readonly citedQuery?: string | undefined
   /** Papers the note already names. */
   readonly alreadyInNote?: ReadonlyArray<NamedInNote> | undefined
+  /** The candidates the note shows (the most relevant and the kept). */
   readonly candidates: ReadonlyArray<ScoredPaper>
+  /** How many candidates were judged in all, when more than are shown. */
+  readonly judged?: number | undefined
   readonly survivors: ReadonlyArray<ScoredPaper>
   readonly foundations: ReadonlyArray<Foundations>
 }
@@ -105,8 +108,17 @@ export const yamlString = (s: string): string => JSON.stringify(s).replace(/\u20
 export const describeSource = (s: ImpactSource): string =>
   s.recordedOn === undefined ? s.name : `${s.name}, recorded ${s.recordedOn}`
 
+/** "100 candidates judged (12 shown)" or "8 candidates judged". */
+const judgedLine = (input: RelatedNoteInput): string => {
+  const judged = input.judged ?? input.candidates.length
+  return judged > input.candidates.length
+    ? `${judged} candidates judged (${input.candidates.length} shown)`
+    : `${judged} candidates judged`
+}
+
 const impactLine = (s: ScoredPaper): string => {
   const i = s.impact
+  if (i.status === "not-assessed") return "not looked up (not relevant)"
   if (i.status === "unknown") {
     return i.exempt
       ? `no citation count recorded; new paper (${num(i.ageYears, 1)} y old as of ${i.asOf}): exempt`
@@ -173,7 +185,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   lines.push(`> arXiv query: \`${input.query}\``)
   if (input.citedQuery !== undefined) lines.push(`> Most-cited search: \`${input.citedQuery.replace(/`/g, "'")}\``)
   lines.push(
-    `> ${input.candidates.length} candidates judged by ${input.judge}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
+    `> ${judgedLine(input)} by ${input.judge}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
   )
   const sources = candidateSources(input.candidates)
   if (sources !== undefined) lines.push(`> Citation counts, one source per paper: ${sources}.`)
@@ -231,7 +243,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push("## Dropped candidates", "")
     lines.push("| Paper | Relevance | Impact | Why dropped |", "|---|---|---|---|")
     for (const c of dropped) {
-      const impact = c.impact.status === "unknown" ? "unknown" : `${num(c.impact.citationsPerYear ?? 0, 1)}/y`
+      const impact = c.impact.status === "known" ? `${num(c.impact.citationsPerYear ?? 0, 1)}/y` : c.impact.status === "unknown" ? "unknown" : "not looked up"
       // a new paper's exemption ("0.3 y < 1 y") helped it; it is never why it was dropped
       const why = c.decision.reasons.filter((r) => (r.includes("<") && !r.includes("exempt")) || r.includes("unknown"))
         .join("; ")
@@ -260,7 +272,7 @@ export const managedFrontmatter = (input: RelatedNoteInput, updated: string): Re
     yamlString(candidateSources(input.candidates) ?? (input.impactSource === undefined ? "none" : describeSource(input.impactSource)))
   ],
   ["kept", String(input.survivors.length)],
-  ["candidates", String(input.candidates.length)],
+  ["candidates", String(input.judged ?? input.candidates.length)],
   ["updated", updated],
   ["tags", "[arxiv-companion, related-papers]"]
 ]

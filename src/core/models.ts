@@ -67,7 +67,8 @@ export class Judgement extends Schema.Class<Judgement>("Judgement")({
 
 /** Age-adjusted impact of one candidate, as the rules computed it. */
 export const ImpactAssessment = Schema.Struct({
-  status: Schema.Literal("known", "unknown"),
+  /** known: a citation count; unknown: no record of one; not-assessed: not looked up (the paper was not relevant). */
+  status: Schema.Literal("known", "unknown", "not-assessed"),
   citationCount: Schema.optional(Schema.NonNegativeInt),
   ageYears: Schema.Number,
   citationsPerYear: Schema.optional(Schema.Number),
@@ -172,17 +173,26 @@ export class ReadingStep extends Schema.Class<ReadingStep>("ReadingStep")({
   why: Schema.String
 }) {}
 
+/**
+ * The categories the companion searches unless told otherwise: every
+ * machine-learning category, so a note on vision (cs.CV), neural computation
+ * (cs.NE) or retrieval (cs.IR) finds its papers. (The search tool keeps its
+ * narrower default.)
+ */
+export const COMPANION_CATEGORIES: ReadonlyArray<string> = ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]
+
 /** The thresholds and limits of one run. Defaults follow DESIGN.md. */
 export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionOptions")({
   relevanceThreshold: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0.5 }),
   citationsPerYearThreshold: Schema.optionalWith(Schema.NonNegative, { default: () => 5 }),
   exemptYears: Schema.optionalWith(Schema.NonNegative, { default: () => 1 }),
   minKeywords: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 20)), { default: () => 2 }),
+  /** Papers kept at most (the best first); the note shows these and the other most relevant candidates. */
   maxResults: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 50)), { default: () => 10 }),
+  /** Candidates asked of arXiv in the run's one search and judged (arXiv serves up to 2,000 per request). */
+  poolSize: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 2000)), { default: () => 100 }),
   foundational: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 3)), { default: () => 3 }),
-  categories: Schema.optionalWith(Schema.Array(Schema.String), {
-    default: () => ["cs.LG", "cs.AI", "cs.CL", "stat.ML"]
-  }),
+  categories: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [...COMPANION_CATEGORIES] }),
   since: Schema.optional(IsoDate)
 }) {}
 

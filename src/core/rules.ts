@@ -33,6 +33,18 @@ export const impactPass = (ageYears: number, perYear: number, t: ImpactThreshold
   ageYears < t.exemptYears || perYear >= t.citationsPerYearThreshold
 
 /**
+ * The impact of a candidate that was not looked up: below the relevance bar,
+ * it could not be kept whatever its count. It never passes.
+ */
+export const impactNotAssessed = (asOf: string): ImpactAssessment => ({
+  status: "not-assessed",
+  ageYears: 0,
+  exempt: false,
+  pass: false,
+  asOf
+})
+
+/**
  * Assess the impact of a paper first submitted on `firstVersion`.
  *
  * Age is taken as of the date the citation count was recorded when the source
@@ -95,7 +107,9 @@ export const decide = (
       ? `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} ≥ ${fmt(t.relevanceThreshold)}`
       : `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} < ${fmt(t.relevanceThreshold)}`
   )
-  if (impact.status === "unknown") {
+  if (impact.status === "not-assessed") {
+    reasons.push("impact not looked up (only relevant candidates are)")
+  } else if (impact.status === "unknown") {
     reasons.push(
       impact.exempt
         ? `new paper (${fmt(impact.ageYears, 1)} y < ${t.exemptYears} y as of ${impact.asOf}): impact exempt, no citation count needed`
@@ -127,6 +141,26 @@ export const survivors = (scored: ReadonlyArray<ScoredPaper>): ReadonlyArray<Sco
       (b.impact.citationsPerYear ?? -1) - (a.impact.citationsPerYear ?? -1) ||
       a.paper.arxivId.localeCompare(b.paper.arxivId)
     )
+
+/** How much a tenfold citation rate weighs against relevance when choosing the best survivors (eval/README.md). */
+export const IMPACT_WEIGHT = 0.2
+
+/**
+ * The best `n` survivors, in survivor order (relevance, then citations/year).
+ * When more papers clear both bars than are kept, the choice weighs impact
+ * too: relevance + IMPACT_WEIGHT × log10(1 + citations/year), so among papers
+ * about the concept, the ones the field builds on are kept before a slightly
+ * closer paper nobody cites (a new paper without a count competes on relevance).
+ */
+export const bestSurvivors = (scored: ReadonlyArray<ScoredPaper>, n: number): ReadonlyArray<ScoredPaper> => {
+  const all = survivors(scored)
+  if (all.length <= n) return all
+  const merit = (s: ScoredPaper) => s.judgement.relevance + IMPACT_WEIGHT * Math.log10(1 + (s.impact.citationsPerYear ?? 0))
+  const chosen = new Set(
+    all.slice().sort((a, b) => merit(b) - merit(a) || a.paper.arxivId.localeCompare(b.paper.arxivId)).slice(0, Math.max(0, n))
+  )
+  return all.filter((s) => chosen.has(s))
+}
 
 /**
  * Foundational citations: the referenced works ranked by citation count

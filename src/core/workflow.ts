@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Clock, Effect } from "effect"
-import { buildSearchQuery, keywordQuery } from "./arxiv.js"
+import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
 import { bareId, mergeChannels } from "./channels.js"
 import { relatedNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
 import {
@@ -25,18 +25,19 @@ import {
   KeywordEvidence,
   type Impact,
   NamedInNote,
+  type Paper,
   type PortCalls,
   ScoredPaper
 } from "./models.js"
 import { findPaperMentions, matchNamedPapers } from "./namedPapers.js"
 import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js"
 import { ArxivPort } from "./ports/ArxivPort.js"
-import { LlmJudgePort } from "./ports/LlmJudgePort.js"
+import { type Concept, LlmJudgePort, type LlmJudgeService } from "./ports/LlmJudgePort.js"
 import { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { writeGenerated } from "./writeBack.js"
-import { assessImpact, decide, rankFoundational, survivors as selectSurvivors } from "./rules.js"
+import { assessImpact, bestSurvivors, decide, impactNotAssessed, rankFoundational } from "./rules.js"
 import { words } from "./text.js"
 
 /** Progress events, for a CLI's stderr or an MCP progress notification. */
@@ -60,6 +61,42 @@ const CITED_PHRASES = 4
 const CITED_LIMIT = 20
 /** How many titles the note names are searched for too (each adds one place to the limit). */
 const NAMED_TITLES = 4
+/** How many relevant candidates get their impact looked up: one batched request's worth (only they can be kept). */
+const IMPACT_LOOKUPS = 50
+
+/**
+ * The candidates the judge sees: the whole pool, or, for a judge with a
+ * shortlist (a costly model), the best of the pool by its cheap ranking and
+ * never fewer than are kept; in the pool's order.
+ */
+const shortlist = (
+  judge: LlmJudgeService,
+  concept: Concept,
+  pool: ReadonlyArray<Paper>,
+  kept: number
+): Effect.Effect<ReadonlyArray<Paper>, JudgeFailed> => {
+  const list = judge.shortlist
+  if (list === undefined || pool.length <= Math.max(list.size, kept)) return Effect.succeed(pool)
+  return list.rank(concept, pool).pipe(Effect.map((scores) => {
+    const best = pool.map((_, i) => i)
+      .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b)
+      .slice(0, Math.max(list.size, kept))
+    return best.sort((a, b) => a - b).map((i) => pool[i]!)
+  }))
+}
+
+/** What the note shows of the candidates: the `n` most relevant and every kept paper, most relevant first. */
+const shownCandidates = (
+  scored: ReadonlyArray<ScoredPaper>,
+  kept: ReadonlyArray<ScoredPaper>,
+  n: number
+): ReadonlyArray<ScoredPaper> => {
+  const byRelevance = scored.slice().sort((a, b) =>
+    b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
+  )
+  const keptIds = new Set(kept.map((s) => s.paper.arxivId))
+  return byRelevance.filter((s, i) => i < n || keptIds.has(s.paper.arxivId))
+}
 
 /**
  * Run the companion for one prompt. Reads the clock for "today"; touches the
@@ -98,7 +135,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // candidates by weight in the note, ranked by how much each says in arXiv text
   const terms = noteTerms(text, note.title)
   const stats = yield* termStats.lookup(terms.map((t) => t.term))
-  const keywords = rankKeywords(terms, stats)
+  const keywords = rankKeywords(terms, stats, CONCEPT_QUERY_TERMS)
   if (keywords.length < options.minKeywords) {
     return yield* new NotEnoughInformation({
       detail: `the note "${note.title}" yields ${keywords.length} keyword${keywords.length === 1 ? "" : "s"}` +
@@ -108,16 +145,17 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   }
   yield* progress({ _tag: "Keywords", keywords: keywords.map((k) => k.term) })
 
-  // 4. search arXiv and, side by side, the most cited works with an arXiv location on the
-  // note's key phrases (the second channel); merged, each paper once, labelled by channel
-  const query = keywordQuery(keywords)
+  // 4. search arXiv for a pool of candidates larger than what is kept and, side by side, the most
+  // cited works with an arXiv location on the note's key phrases (the second channel); merged, each
+  // paper once, labelled by channel
+  const query = conceptQuery(keywords)
   const searching = Effect.suspend(() => {
     calls.arxiv++
     return arxiv.search({
       query,
       categories: options.categories,
       since: options.since,
-      maxResults: options.maxResults,
+      maxResults: Math.max(options.poolSize, options.maxResults),
       sortBy: "relevance"
     })
   })
@@ -138,44 +176,55 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // papers the note already names are listed as such, never recommended as new
   const named = matchNamedPapers(mentions, merged.papers, note.title)
   const namedIds = new Set(named.map((n) => n.arxivId))
-  const candidates = merged.papers.filter((p) => !namedIds.has(p.arxivId))
-  yield* progress({ _tag: "Searched", candidates: candidates.length })
+  const pool = merged.papers.filter((p) => !namedIds.has(p.arxivId))
+  yield* progress({ _tag: "Searched", candidates: pool.length })
 
-  // 5. impact for the candidates the most-cited channel did not bring one for, and for the
-  // papers the note names (their reference lists seed "builds on"), in one batched call; the
-  // judge side by side
-  const impacts = new Map<string, Impact>(merged.impacts)
-  const ids = [...candidates.map((p) => p.arxivId).filter((id) => !impacts.has(id)), ...namedIds]
-  let impactSource: Impact["source"] | undefined = cited?.papers[0]?.impact.source
-  // the date a paper without a count is aged at: the recording date of offline data, else today
-  let impactAsOf: string | undefined
-  const impactLookup = ids.length === 0 ? Effect.void : Effect.suspend(() => {
-    calls.openalex++
-    return openalex.worksByArxivIds(ids)
-  }).pipe(Effect.map((lookup) => {
-    impactSource = lookup.source
-    impactAsOf = lookup.asOf
-    for (const impact of lookup.impacts) impacts.set(bareId(impact.arxivId), impact)
-  }))
-  const judging = candidates.length === 0 ? Effect.succeed([]) : Effect.suspend(() => {
+  // 5. judge the pool; a judge that takes fewer papers (a paid model) gets the best of it by its cheap ranking
+  // the judge weighs the note's own emphasis (as on CSFCube), not arXiv rarity
+  const concept = { title: note.title, text: plainText(text), keywords: extractKeywords(text, note.title).map((k) => k.term) }
+  const candidates = yield* shortlist(judge, concept, pool, options.maxResults)
+  const judgements = candidates.length === 0 ? [] : yield* Effect.suspend(() => {
     calls.judge++
-    // the judge weighs the note's own emphasis (as on CSFCube), not arXiv rarity
-    const judgeKeywords = extractKeywords(text, note.title).map((k) => k.term)
-    return judge.judge({ title: note.title, text: plainText(text), keywords: judgeKeywords }, candidates)
+    return judge.judge(concept, candidates)
   })
-  const [, judgements] = yield* Effect.all([impactLookup, judging], { concurrency: 2 })
-
-  // 6. decide
-  const today = isoDay(yield* Clock.currentTimeMillis)
   // judgements are matched by id, so a judge that reorders or skips papers cannot mismatch them
   const judged = new Map(judgements.map((j) => [j.arxivId, j]))
   const unjudged = candidates.filter((p) => !judged.has(p.arxivId)).map((p) => p.arxivId)
   if (unjudged.length > 0) {
     return yield* new JudgeFailed({ model: judge.name, reason: `no judgement for ${unjudged.join(", ")}` })
   }
+
+  // 6. impact of the relevant candidates the most-cited channel did not bring one for (only they can
+  // be kept; most relevant first), and of the papers the note names (their reference lists seed
+  // "builds on"), in one batched call
+  const impacts = new Map<string, Impact>(merged.impacts)
+  const relevantIds = candidates
+    .map((p) => judged.get(p.arxivId)!)
+    .filter((j) => j.relevance >= options.relevanceThreshold)
+    .sort((a, b) => b.relevance - a.relevance || a.arxivId.localeCompare(b.arxivId))
+    .map((j) => j.arxivId)
+    .filter((id) => !impacts.has(id))
+    .slice(0, IMPACT_LOOKUPS)
+  const ids = [...relevantIds, ...namedIds]
+  let impactSource: Impact["source"] | undefined = cited?.papers[0]?.impact.source
+  // the date a paper without a count is aged at: the recording date of offline data, else today
+  let impactAsOf: string | undefined
+  if (ids.length > 0) {
+    calls.openalex++
+    const lookup = yield* openalex.worksByArxivIds(ids)
+    impactSource = lookup.source
+    impactAsOf = lookup.asOf
+    for (const impact of lookup.impacts) impacts.set(bareId(impact.arxivId), impact)
+  }
+
+  // 7. decide; the best `maxResults` of the papers that clear both bars are kept
+  const today = isoDay(yield* Clock.currentTimeMillis)
+  const assessed = new Set([...relevantIds, ...impacts.keys()])
   const scored = candidates.map((paper) => {
     const judgement = judged.get(paper.arxivId)!
-    const impact = assessImpact(paper.published, impacts.get(paper.arxivId), impactAsOf ?? today, options)
+    const impact = assessed.has(paper.arxivId)
+      ? assessImpact(paper.published, impacts.get(paper.arxivId), impactAsOf ?? today, options)
+      : impactNotAssessed(impactAsOf ?? today)
     const foundBy = merged.channels.get(paper.arxivId)
     return new ScoredPaper({
       paper,
@@ -185,10 +234,10 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       ...(foundBy === undefined ? {} : { foundBy })
     })
   })
-  const kept = selectSurvivors(scored)
+  const kept = bestSurvivors(scored, options.maxResults)
   yield* progress({ _tag: "Judged", kept: kept.length })
 
-  // 7. foundational citations of the survivors and of the papers the note names, batched in one call
+  // 8. foundational citations of the survivors and of the papers the note names, batched in one call
   const founded = [...kept.map((s) => s.paper.arxivId), ...named.map((n) => n.arxivId)]
   const refsOf = new Map(founded.map((id) => [id, impacts.get(id)?.referencedWorks]))
   const allRefs = [...new Set([...refsOf.values()].flatMap((r) => r ?? []))]
@@ -220,7 +269,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     })
   })
 
-  // 8. compose and write beside the source note, never onto it
+  // 9. compose and write beside the source note, never onto it
   const target = relatedNotePath(note)
   if (target === undefined || target === note.path) {
     return yield* new UnsafeWrite({ path: target ?? note.path, reason: "the note's path is not a safe vault path" })
@@ -235,7 +284,8 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     impactAsOf,
     citedQuery: cited?.query,
     alreadyInNote,
-    candidates: scored,
+    candidates: shownCandidates(scored, kept, options.maxResults),
+    judged: scored.length,
     survivors: kept,
     foundations
   }

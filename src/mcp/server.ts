@@ -328,8 +328,8 @@ export const registerAll = (
 
   tool("run_companion", {
     title: "Study companion",
-    description: "For a prompt naming a note in the user's Obsidian vault (Find papers related to my 'X' note): finds " +
-      "and filters related papers and WRITES '<note> — Related Papers' into the vault.",
+    description: "Prompt naming a note in the user's Obsidian vault (Find papers related to my 'X' note) → related " +
+      "papers, WRITTEN to '<note> — Related Papers'.",
     inputSchema: {
       prompt: z.string(),
       options: companionOptions.optional()

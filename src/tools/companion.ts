@@ -25,6 +25,7 @@ export const CompanionOptionSpellings = {
   exemptYears: { tool: "exempt_years", flag: "exempt-years", env: "NEW_PAPER_AGE_EXEMPT_YEARS" },
   minKeywords: { tool: "min_keywords", flag: "min-keywords", env: "MIN_KEYWORDS" },
   maxResults: { tool: "max_results", flag: "max-results", env: "MAX_RESULTS" },
+  poolSize: { tool: "pool_size", flag: "pool-size", env: "POOL_SIZE" },
   foundational: { tool: "foundational", flag: "foundational", env: "FOUNDATIONAL_CITATIONS" },
   categories: { tool: "categories", flag: "categories", env: "ARXIV_CATEGORIES" },
   since: { tool: "since_date", flag: "since", env: "ARXIV_SINCE" }

@@ -188,7 +188,7 @@ layer(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), { timeout: "6
       const cases: Array<[ArxivSearch, string]> = [
         [req("gan", { categories: ["cs LG"] }), "category"],
         [req("gan", { maxResults: 0 }), "max_results"],
-        [req("gan", { maxResults: 51 }), "max_results"],
+        [req("gan", { maxResults: 2001 }), "max_results"],
         [req("gan", { since: "2017-13-01" }), "since"],
         [req("gan", { since: "last year" }), "since"],
         [req("gan", { start: -1 }), "start"],

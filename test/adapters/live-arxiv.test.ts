@@ -217,7 +217,7 @@ describe("LiveArxiv against the loopback stand-in", () => {
           [{ ...base, since: "2024-02-30" }, "since"],
           [{ ...base, since: "01/02/2024" }, "since"],
           [{ ...base, maxResults: 0 }, "max_results"],
-          [{ ...base, maxResults: 51 }, "max_results"],
+          [{ ...base, maxResults: 2001 }, "max_results"],
           [{ ...base, maxResults: 2.5 }, "max_results"],
           [{ ...base, query: " ", categories: [] }, "query"],
           // a 1 MB query used to reach arXiv and come back as "unexpected answer; check ARXIV_API_URL"

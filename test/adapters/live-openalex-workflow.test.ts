@@ -17,6 +17,7 @@ import * as LlmJudge from "../../src/adapters/live/LlmJudge.js"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
 import { CompanionOptions } from "../../src/core/models.js"
 import { runCompanion } from "../../src/core/workflow.js"
+import { LLM_SHORTLIST, withLocalShortlist } from "../../src/layers.js"
 import { arxivStandIn } from "../support/arxiv-standin.js"
 import { llmStandIn } from "../support/llm-standin.js"
 import { openAlexStandIn } from "../support/openalex-standin.js"
@@ -29,7 +30,7 @@ Sequence to sequence models with LSTM layers and word embeddings are the usual b
 `
 
 describe("runCompanion over the live adapters", () => {
-  it.scopedLive("one arXiv search, one OpenAlex impact request, one judge call, one references request", () =>
+  it.scopedLive("one arXiv search for a pool, the LLM judge on its shortlist, one most-cited, one impact and one references request", () =>
     Effect.gen(function*() {
       const arxiv = yield* arxivStandIn({ corpus: "landmarks" })
       const openalex = yield* openAlexStandIn()
@@ -37,10 +38,14 @@ describe("runCompanion over the live adapters", () => {
       const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-live-run-"))
       const http = NodeHttpClient.layerUndici
       const cache = ResponseCache.layer({ dir }).pipe(Layer.provide(NodeContext.layer))
+      // the LLM judge as the composition root wires it: it sees the pool's best 30 by the local judge
+      const judge = withLocalShortlist().pipe(
+        Layer.provide(LlmJudge.layer({ apiUrl: llm.url, model: "test/scripted-judge", apiKey: Redacted.make("sk-run") }))
+      )
       const ports = Layer.mergeAll(
         LiveArxiv.layer({ apiUrl: arxiv.url, minInterval: "10 millis" }),
         LiveOpenAlex.layer({ apiUrl: openalex.url, apiKey: Redacted.make("k-run") }),
-        LlmJudge.layer({ apiUrl: llm.url, model: "test/scripted-judge", apiKey: Redacted.make("sk-run") }),
+        judge,
         InMemoryVault.layer({ "Neural Machine Translation.md": NOTE }),
         ArxivTermStats.layer
       ).pipe(Layer.provide(http), Layer.provide(cache))
@@ -49,24 +54,30 @@ describe("runCompanion over the live adapters", () => {
       const run = runCompanion(`Find papers related to my "Neural Machine Translation" note`, options).pipe(Effect.provide(ports))
       const report = yield* run
 
-      // the arXiv search's 10, and what the most-cited channel found beyond them
-      const searched = report.candidates.filter((c) => c.foundBy?.includes("arxiv-search"))
-      assert.strictEqual(searched.length, 10)
+      // one arXiv request for a pool of up to 100; with the most-cited channel's papers, the model
+      // judges the best 30 of the pool (by the local judge), 10 per call
       assert.strictEqual(arxiv.requests.length, 1)
-      assert.strictEqual(llm.completions().length, 1)
+      assert.strictEqual(arxiv.requests[0]!.params["max_results"], "100")
+      assert.strictEqual(report.candidates.length, LLM_SHORTLIST)
+      assert.strictEqual(llm.completions().length, LLM_SHORTLIST / 10)
       const citedRequests = openalex.requests.filter((r) => r.params["search"] !== undefined)
       const impactRequests = openalex.requests.filter((r) => r.params["filter"]?.startsWith("doi:"))
       const referenceRequests = openalex.requests.filter((r) => r.params["filter"]?.startsWith("openalex:"))
       assert.strictEqual(citedRequests.length, 1)
       assert.strictEqual(impactRequests.length, 1)
-      // impact is asked only for the candidates the most-cited channel did not bring a count for
+      // impact is asked only for the relevant candidates the most-cited channel did not bring a count for
       const counted = report.candidates.filter((c) => c.foundBy?.includes("most-cited")).map((c) => c.paper.arxivId)
       assert.isAbove(counted.length, 0)
-      assert.strictEqual(impactRequests[0]!.params["filter"]!.split("|").length, report.candidates.length - counted.length)
+      const asked = report.candidates.filter((c) => c.judgement.relevance >= 0.3 && !counted.includes(c.paper.arxivId))
+      assert.isAbove(asked.length, 0)
+      assert.strictEqual(impactRequests[0]!.params["filter"]!.split("|").length, asked.length)
       for (const id of counted) assert.notInclude(impactRequests[0]!.params["filter"]!, `arxiv.${id}`)
+      for (const c of report.candidates.filter((c) => c.judgement.relevance < 0.3 && !counted.includes(c.paper.arxivId))) {
+        assert.strictEqual(c.impact.status, "not-assessed")
+      }
       assert.strictEqual(referenceRequests.length, 1)
-      // 5 upstream calls in all (arXiv 1, OpenAlex 3, judge 1)
-      assert.strictEqual(arxiv.requests.length + openalex.requests.length + llm.completions().length, 5)
+      // 7 upstream calls in all (arXiv 1, OpenAlex 3, judge 3)
+      assert.strictEqual(arxiv.requests.length + openalex.requests.length + llm.completions().length, 7)
 
       // GNMT is among the candidates with its live OpenAlex count
       const gnmt = report.candidates.find((c) => c.paper.arxivId === "1609.08144")
@@ -82,7 +93,7 @@ describe("runCompanion over the live adapters", () => {
       // a warm rerun: no upstream call at all
       yield* run
       assert.strictEqual(arxiv.requests.length, 1)
-      assert.strictEqual(llm.completions().length, 1)
+      assert.strictEqual(llm.completions().length, LLM_SHORTLIST / 10)
       assert.strictEqual(openalex.requests.length, 3)
     }))
 })

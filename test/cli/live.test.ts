@@ -88,8 +88,13 @@ describe("arxiv-companion run, live, against loopback stand-ins", () => {
     // its recorded references were looked up with the survivors' (one works batch)
     expect(report.foundations.find((f: { arxivId: string }) => f.arxivId === "1609.08144")?.status).toBe("found")
     expect(arxiv.requests[0]!.headers["user-agent"]).toContain("tests@example.org")
-    expect(llm.completions().length).toBeGreaterThan(0)
-    // impact for every candidate in one batched OpenAlex request (+ one for references when a survivor has some)
+    // one arXiv request for a pool of 100, in every machine-learning category
+    expect(arxiv.requests[0]!.params["max_results"]).toBe("100")
+    expect(decodeURIComponent(arxiv.requests[0]!.params["search_query"] ?? "")).toContain("cat:cs.CV")
+    // the model judges the pool's best 30 (by the local judge), 10 papers per call
+    expect(report.candidates.length).toBeLessThanOrEqual(30)
+    expect(llm.completions().length).toBe(Math.ceil(report.candidates.length / 10))
+    // impact for the relevant candidates in one batched OpenAlex request (+ one for references when a survivor has some)
     const impactRequests = openalex.requests.filter((r) => (r.params["filter"] ?? "").startsWith("doi:"))
     expect(impactRequests.length).toBe(1)
     const note = readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8")

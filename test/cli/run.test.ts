@@ -116,16 +116,43 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", () =
     expect(r.stderr).toContain("maxResults")
   })
 
+  it("keeps the papers a student would recognise for each demo note, from a pool larger than what is kept", async () => {
+    const expected: Record<string, ReadonlyArray<string>> = {
+      // Bahdanau et al., Sutskever et al., Luong et al.
+      "Transformers Concept Note": ["1409.0473", "1409.3215", "1508.04025"],
+      // Goodfellow et al.; pix2pix (the note's image-to-image translation)
+      "Generative Adversarial Networks": ["1406.2661", "1611.07004"],
+      // fastText (word vectors with subword information)
+      "Word Embeddings": ["1607.04606"]
+    }
+    for (const [title, ids] of Object.entries(expected)) {
+      const r = await run(["run", `Find papers related to my '${title}' note`, "--vault", vault, "--offline", "--json"])
+      expect(r.code, r.stderr).toBe(0)
+      const report = JSON.parse(r.stdout)
+      expect(report.calls.arxiv).toBe(1)
+      expect(report.candidates.filter((c: { foundBy?: Array<string> }) => c.foundBy?.includes("arxiv-search")).length)
+        .toBeGreaterThan(report.options.maxResults)
+      expect(report.survivors.length).toBeLessThanOrEqual(report.options.maxResults)
+      // a landmark the note names itself is listed as already in the note instead of recommended
+      const named = report.alreadyInNote.map((n: { arxivId: string }) => n.arxivId)
+      for (const id of ids) expect([...report.survivors, ...named], `${title}: ${id}`).toContain(id)
+    }
+  }, 120_000)
+
   it("reads thresholds from the environment when no flag is given", async () => {
     const r = await run(["run", "Papers for 'Transformers Concept Note'", "--vault", vault, "--offline", "--json"], {
       RELEVANCE_PASS_THRESHOLD: "0.99",
-      MAX_RESULTS: "5"
+      MAX_RESULTS: "5",
+      POOL_SIZE: "20"
     })
     expect(r.code).toBe(0)
     const report = JSON.parse(r.stdout)
     expect(report.options.relevanceThreshold).toBe(0.99)
-    // MAX_RESULTS sizes the arXiv search; the most-cited channel adds its own candidates
+    expect(report.options.maxResults).toBe(5)
+    expect(report.survivors.length).toBeLessThanOrEqual(5)
+    // POOL_SIZE sizes the arXiv search; the most-cited channel adds its own candidates
+    expect(report.options.poolSize).toBe(20)
     const searched = report.candidates.filter((c: { foundBy?: Array<string> }) => c.foundBy?.includes("arxiv-search"))
-    expect(searched.length).toBeLessThanOrEqual(5)
+    expect(searched.length).toBeLessThanOrEqual(20)
   })
 })

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
-import { absUrl, buildSearchQuery, isCategoryCode, keywordQuery, MAX_QUERY_CHARS, parseArxivId, validateSearch } from "../../src/core/arxiv.js"
+import { absUrl, buildSearchQuery, conceptQuery, isCategoryCode, MAX_QUERY_CHARS, parseArxivId, validateSearch } from "../../src/core/arxiv.js"
 import { landmarks } from "./fixtures.js"
 
 describe("parseArxivId", () => {
@@ -117,17 +117,18 @@ describe("buildSearchQuery", () => {
   })
 })
 
-describe("keywordQuery", () => {
-  it("searches any keyword anywhere, quoting phrases, at most `limit` of them", () => {
-    const kws = ["neural machine translation", "attention", "encoder-decoder", "a", "b", "c", "d"].map((term, i) => ({
+describe("conceptQuery", () => {
+  it("searches any keyword anywhere, quoting phrases and hyphenated words, at most `limit` of them", () => {
+    const kws = ["neural machine translation", "attention", "encoder-decoder", "r-cnn", "a", "b", "c", "d"].map((term, i) => ({
       term,
       weight: 10 - i
     }))
     assert.strictEqual(
-      keywordQuery(kws, 3),
-      `all:"neural machine translation" OR all:attention OR all:encoder-decoder`
+      conceptQuery(kws, 4),
+      `all:"neural machine translation" OR all:attention OR all:"encoder-decoder" OR all:"r-cnn"`
     )
-    assert.strictEqual(keywordQuery(kws).split(" OR ").length, 6)
+    const many = Array.from({ length: 30 }, (_, i) => ({ term: `term${i}`, weight: 30 - i }))
+    assert.strictEqual(conceptQuery(many).split(" OR ").length, 20)
   })
 })
 

@@ -5,6 +5,7 @@ import type { ImpactAssessment } from "../../src/core/models.js"
 import {
   ageInYears,
   assessImpact,
+  bestSurvivors,
   citationsPerYear,
   decide,
   impactPass,
@@ -337,6 +338,22 @@ describe("survivors", () => {
     const all = [scored("1609.08144", 0.1, 800), scored("1409.0473", 0.2, 10)]
     assert.deepStrictEqual(survivors(all), [])
     assert.deepStrictEqual(all.map((s) => s.paper.arxivId), ["1609.08144", "1409.0473"])
+  })
+
+  it("bestSurvivors: when more clear both bars than are kept, a much-cited paper beats a slightly closer one nobody cites", () => {
+    const all = [
+      scored("1701.06538", 0.8, 6), // closest, barely above the impact bar
+      scored("1409.0473", 0.75, 2584), // a landmark
+      scored("1508.07909", 0.7, 300),
+      scored("1609.08144", 0.4, 800) // irrelevant: never kept
+    ]
+    assert.deepStrictEqual(bestSurvivors(all, 2).map((s) => s.paper.arxivId), ["1409.0473", "1508.07909"])
+    // listed in survivor order (relevance, then citations/year), whatever chose them
+    assert.deepStrictEqual(bestSurvivors(all, 3).map((s) => s.paper.arxivId), ["1701.06538", "1409.0473", "1508.07909"])
+    assert.deepStrictEqual(bestSurvivors(all, 10), survivors(all))
+    // relevance still leads: a big rate does not lift a paper far less relevant
+    const far = [scored("1409.3215", 0.95, 6), scored("1409.0473", 0.5, 100)]
+    assert.deepStrictEqual(bestSurvivors(far, 1).map((s) => s.paper.arxivId), ["1409.3215"])
   })
 })
 

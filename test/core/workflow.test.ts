@@ -11,7 +11,7 @@ import { findBlock } from "../../src/core/compose.js"
 import { NotEnoughInformation, NoteNotFound } from "../../src/core/errors.js"
 import { CompanionOptions, Impact, type ImpactSource, Judgement, NoteRef, Paper } from "../../src/core/models.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
-import { LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
+import { LlmJudgePort, type Shortlist } from "../../src/core/ports/LlmJudgePort.js"
 import { type CitedPaper, OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { VaultPort } from "../../src/core/ports/VaultPort.js"
 import { ageInYears } from "../../src/core/rules.js"
@@ -29,11 +29,13 @@ interface Calls {
   readonly works: Array<ReadonlyArray<string>>
   readonly cited: Array<ReadonlyArray<string>>
   readonly judge: Array<ReadonlyArray<string>>
+  /** a judge's shortlist ranking */
+  readonly rank: Array<ReadonlyArray<string>>
   readonly vault: Array<string>
   readonly writes: Array<readonly [string, string]>
 }
 
-const newCalls = (): Calls => ({ search: [], getPapers: [], impacts: [], works: [], cited: [], judge: [], vault: [], writes: [] })
+const newCalls = (): Calls => ({ search: [], getPapers: [], impacts: [], works: [], cited: [], judge: [], rank: [], vault: [], writes: [] })
 
 /** Terms of an `all:` keyword query, lower-cased. */
 const queryTerms = (query: string): ReadonlyArray<string> =>
@@ -196,14 +198,18 @@ const setup = (
   impacts: ReadonlyArray<Impact> = openalexImpacts,
   source: ImpactSource = openalexSource,
   asOf?: string,
-  cited: ReadonlyArray<CitedPaper> = []
+  cited: ReadonlyArray<CitedPaper> = [],
+  shortlist?: (calls: Calls) => Shortlist
 ) => {
   const calls = newCalls()
   const files = newVault()
+  const judge = judgeLayer(calls, RELEVANCE)
   const layer = Layer.mergeAll(
     arxivLayer(calls),
     openalexLayer(calls, impacts, source, asOf, cited),
-    judgeLayer(calls, RELEVANCE),
+    shortlist === undefined
+      ? judge
+      : Layer.effect(LlmJudgePort, Effect.map(LlmJudgePort, (j) => ({ ...j, shortlist: shortlist(calls) }))).pipe(Layer.provide(judge)),
     vaultLayer(calls, files),
     ArxivTermStats.layer
   )
@@ -261,7 +267,7 @@ describe("runCompanion", () => {
       assert.strictEqual(calls.writes.length, 0)
     }))
 
-  it.effect("runs end to end: one impact call for all candidates, one works call for all survivors' references", () =>
+  it.effect("runs end to end: one search for a pool, one impact call for the relevant candidates, one works call for all survivors' references", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)
       const { calls, files, run } = setup()
@@ -271,15 +277,24 @@ describe("runCompanion", () => {
       assert.strictEqual(report.note.path, CONCEPT_PATH)
       assert.include(report.keywords, "neural machine translation")
       assert.strictEqual(calls.search.length, 1)
-      assert.deepStrictEqual(calls.search[0]!.categories, ["cs.LG", "cs.AI", "cs.CL", "stat.ML"])
-      assert.include(report.query, `(${calls.search[0]!.query}) AND (cat:cs.LG OR cat:cs.AI OR cat:cs.CL OR cat:stat.ML)`)
+      // every machine-learning category by default, and a pool larger than what is kept
+      assert.deepStrictEqual(calls.search[0]!.categories, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"])
+      assert.strictEqual(calls.search[0]!.maxResults, 100)
+      assert.include(
+        report.query,
+        `(${calls.search[0]!.query}) AND (cat:cs.LG OR cat:cs.AI OR cat:cs.CL OR cat:cs.CV OR cat:cs.NE OR cat:cs.IR OR cat:stat.ML)`
+      )
 
-      // every candidate is in the report; impact asked once for all of them
+      // every candidate is judged and in the report; impact asked once, for the relevant ones only
       const candidateIds = report.candidates.map((c) => c.paper.arxivId)
-      assert.sameMembers(candidateIds, ["1301.3781", "1310.4546", "1409.0473", "1409.3215", "1508.07909", "1609.08144"])
-      assert.strictEqual(calls.impacts.length, 1)
-      assert.sameMembers([...calls.impacts[0]!], candidateIds)
+      assert.sameMembers(candidateIds, ["1301.3781", "1310.4546", "1406.2661", "1409.0473", "1409.3215", "1508.07909", "1609.08144"])
       assert.strictEqual(calls.judge.length, 1)
+      assert.sameMembers([...calls.judge[0]!], candidateIds)
+      assert.strictEqual(calls.impacts.length, 1)
+      assert.sameMembers([...calls.impacts[0]!], ["1310.4546", "1409.0473", "1409.3215", "1508.07909", "1609.08144"])
+      const word2vec = report.candidates.find((c) => c.paper.arxivId === "1301.3781")!
+      assert.strictEqual(word2vec.impact.status, "not-assessed")
+      assert.isFalse(word2vec.decision.kept)
 
       // survivors: relevant AND impact known and passing, by relevance
       assert.deepStrictEqual(report.survivors, ["1609.08144", "1310.4546"])
@@ -329,7 +344,10 @@ describe("runCompanion", () => {
       const written = files.get(OUTPUT_PATH)!
       assert.include(written, "[[Neural Machine Translation]]")
       assert.include(written, `(${absUrl("1609.08144")})`)
-      assert.include(written, "impact unknown (no citation record)")
+      // the irrelevant candidate is dropped for its relevance; its impact was never asked for
+      const word2vecRow = written.split("\n").find((l) => l.includes(absUrl("1301.3781")))!
+      assert.include(word2vecRow, "relevance 0.30 < 0.50")
+      assert.include(word2vecRow, "not looked up")
       assert.include(written, `impact_source: "OpenAlex, recorded 2025-11-17 (2 papers)"`)
       assert.include(written, "unresolved references: W1968594024")
       assert.isFalse(findBlock(written)!.editedByUser)
@@ -442,13 +460,14 @@ describe("runCompanion", () => {
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)
       const s2 = (id: string) => s2Impacts.find((i) => i.arxivId === id)!
-      // the most-cited channel finds Bahdanau (as version 2: the same paper) and GAN, which the search does not
+      // the most-cited channel finds Bahdanau (as version 2: the same paper) and GAN, which the search
+      // (in cs.CL only; GAN is stat.ML and cs.LG) does not
       const cited: ReadonlyArray<CitedPaper> = [
         { paper: new Paper({ ...landmark("1409.0473"), arxivId: "1409.0473v2" }), impact: new Impact({ ...s2("1409.0473"), arxivId: "1409.0473v2" }) },
         { paper: landmark("1406.2661"), impact: s2("1406.2661") }
       ]
       const { calls, files, run } = setup(openalexImpacts, openalexSource, undefined, cited)
-      const report = yield* run(PROMPT)
+      const report = yield* run(PROMPT, new CompanionOptions({ categories: ["cs.CL"] }))
       assert.strictEqual(calls.cited.length, 1)
       assert.deepStrictEqual(calls.cited[0], report.keywords.slice(0, 4)) // the note names no title
       assert.strictEqual(report.citedQuery, report.keywords.slice(0, 4).join(" OR "))
@@ -542,6 +561,56 @@ describe("runCompanion", () => {
       assert.strictEqual(calls.impacts.length + calls.works.length + calls.judge.length, 0)
       assert.deepStrictEqual(report.written, { path: "Lattice QCD — Related Papers.md", status: "created" })
       assert.include(files.get("Lattice QCD — Related Papers.md")!, "_No candidate cleared both bars._")
+    }))
+})
+
+describe("the candidate pool", () => {
+  it.effect("an explicit category list wins over the default, and the pool size is what arXiv is asked for", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, run } = setup()
+      yield* run(PROMPT, new CompanionOptions({ categories: ["cs.CL"], poolSize: 40 }))
+      assert.deepStrictEqual(calls.search[0]!.categories, ["cs.CL"])
+      assert.strictEqual(calls.search[0]!.maxResults, 40)
+    }))
+
+  it.effect("keeps at most maxResults papers, all judged from the whole pool", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, run } = setup()
+      const report = yield* run(PROMPT, new CompanionOptions({ maxResults: 1 }))
+      // two papers clear both bars (GNMT and word2vec phrases): the best one is kept
+      assert.deepStrictEqual(report.survivors, ["1609.08144"])
+      assert.strictEqual(calls.search[0]!.maxResults, 100)
+      assert.strictEqual(report.candidates.length, calls.judge[0]!.length)
+      assert.isAbove(report.candidates.length, 1)
+      // the note says how many were judged and shows the most relevant ones
+      const written = [...calls.writes].pop()![1]
+      assert.include(written, `${report.candidates.length} candidates judged`)
+    }))
+
+  it.effect("a judge with a shortlist sees only the best of the pool by its cheap ranking, never fewer than are kept", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const ranked = (size: number) => (calls: Calls): Shortlist => ({
+        size,
+        rank: (_concept, papers) =>
+          Effect.sync(() => {
+            calls.rank.push(papers.map((p) => p.arxivId))
+            return papers.map((p) => RELEVANCE[p.arxivId as keyof typeof RELEVANCE] ?? 0)
+          })
+      })
+      const three = setup(openalexImpacts, openalexSource, undefined, [], ranked(3))
+      const report = yield* three.run(PROMPT, new CompanionOptions({ maxResults: 2 }))
+      assert.sameMembers([...three.calls.judge[0]!], ["1409.0473", "1609.08144", "1409.3215"])
+      assert.sameMembers(report.candidates.map((c) => c.paper.arxivId), ["1409.0473", "1609.08144", "1409.3215"])
+      // ranked once, over the whole pool
+      assert.strictEqual(three.calls.rank.length, 1)
+      assert.isAbove(three.calls.rank[0]!.length, 3)
+
+      const one = setup(openalexImpacts, openalexSource, undefined, [], ranked(1))
+      yield* one.run(PROMPT, new CompanionOptions({ maxResults: 2 }))
+      assert.sameMembers([...one.calls.judge[0]!], ["1409.0473", "1609.08144"])
     }))
 })
 

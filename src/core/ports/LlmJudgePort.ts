@@ -16,14 +16,26 @@ export interface Concept {
   readonly keywords: ReadonlyArray<string>
 }
 
+/** The papers a judge is given. */
+export type JudgedPapers = ReadonlyArray<Pick<Paper, "arxivId" | "title" | "abstract">>
+
+/**
+ * For a costly judge (a paid model): how many candidates it should see in one
+ * run, and a cheap ranking (a score per paper, in the order given, higher is
+ * better) that picks them from a larger pool.
+ */
+export interface Shortlist {
+  readonly size: number
+  readonly rank: (concept: Concept, papers: JudgedPapers) => Effect.Effect<ReadonlyArray<number>, JudgeFailed>
+}
+
 /** The judge service. Returns one judgement per paper, in the order given. */
 export interface LlmJudgeService {
   /** A short name for reports (e.g. "local-bm25" or the model id). */
   readonly name: string
-  readonly judge: (
-    concept: Concept,
-    papers: ReadonlyArray<Pick<Paper, "arxivId" | "title" | "abstract">>
-  ) => Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed>
+  readonly judge: (concept: Concept, papers: JudgedPapers) => Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed>
+  /** Absent: the judge sees every candidate. */
+  readonly shortlist?: Shortlist | undefined
 }
 
 /** @since 0.1.0 */
