@@ -22,6 +22,7 @@ import * as http from "node:http"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 import { InvalidArgument } from "../core/errors.js"
+import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
 import { loopbackHosts, loopbackOrigins, newToken, refuse } from "../http/guard.js"
 import { companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
@@ -306,6 +307,8 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
             askProgress((tag, text) => emit({ type: "progress", tag, text }))
           )
         const program = work.pipe(
+          // a call waiting for an upstream (arXiv's slot, a Retry-After, a retry) says so, as the CLI does
+          withWaitReporter((wait) => emit({ type: "progress", tag: "Waiting", text: wait.message })),
           Effect.catchAll((error) => Effect.succeed<RunEvent>({ type: "failure", ...failureOf(error) })),
           Effect.onExit((exit) =>
             Exit.match(exit, {

@@ -117,6 +117,26 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     await page.close()
   }, 120_000)
 
+  it("shows on the page, as it happens, that a run waits for arXiv (a 429 with Retry-After), then the results", async () => {
+    const page = await browser.context.newPage()
+    await page.goto(ui.url)
+    await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
+    const before = arxiv.requests.length
+    arxiv.failNext(Fault.rateLimited("2"))
+    await page.getByLabel("Your question").fill("how does layer normalisation stabilise transformer training?")
+    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    // the same line the CLI prints on stderr, while the run still waits (no result yet)
+    const waiting = page.getByRole("log").locator("li").filter({ hasText: /^arXiv: HTTP 429; trying again in/ }).first()
+    await waiting.waitFor({ timeout: 30_000 })
+    expect(await page.locator("#results").isHidden()).toBe(true)
+    expect(await waiting.textContent()).toMatch(/^arXiv: HTTP 429; trying again in [23] s \(attempt 2 of \d+\)$/)
+    await page.getByRole("heading", { name: "Results" }).waitFor({ timeout: 60_000 })
+    expect(await page.locator("#cards article").count()).toBeGreaterThan(0)
+    expect(arxiv.requests.length).toBe(before + 2)
+    expect(arxiv.requests[before]!.status).toBe(429)
+    await page.close()
+  }, 120_000)
+
   it("stops on SIGTERM with a run in flight: the run is interrupted, the server closed, exit 0", async () => {
     const page = await browser.context.newPage()
     await page.goto(ui.url)
