@@ -6,6 +6,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import { reportWait, type UpstreamWait, withWaitReporter } from "../../src/core/waiting.js"
 import { captureLogs } from "../support/logs.js"
 
 const tempDir = () => fs.mkdtempSync(nodePath.join(os.tmpdir(), "arxiv-companion-cache-"))
@@ -100,6 +101,58 @@ describe("ResponseCache", () => {
       assert.strictEqual(stats.coalesced, 19)
     }).pipe(Effect.provide(cacheLayer({ dir })))
   })
+
+  it.effect("callers sharing one request each hear what it waits for; one joining late hears the last wait at once", () =>
+    Effect.gen(function*() {
+      const cache = yield* ResponseCache.ResponseCache
+      const wait = (message: string): UpstreamWait => ({
+        service: "arXiv",
+        reason: "queued",
+        ahead: 1,
+        remainingMillis: 3000,
+        waitedMillis: 0,
+        message
+      })
+      const firstReported = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      const fetch = reportWait(wait("Waiting for arXiv: 1 request ahead")).pipe(
+        Effect.zipRight(Deferred.succeed(firstReported, undefined)),
+        Effect.zipRight(Deferred.await(gate)),
+        Effect.zipRight(reportWait(wait("arXiv: HTTP 503; trying again in 2 s"))),
+        Effect.as("feed")
+      )
+      const heard = { leader: [] as Array<string>, joiner: [] as Array<string>, left: [] as Array<string> }
+      const caller = (into: Array<string>, joined?: Deferred.Deferred<void>) =>
+        cache.cached(request, fetch).pipe(
+          withWaitReporter((w) =>
+            Effect.zipRight(
+              Effect.sync(() => void into.push(w.message)),
+              joined === undefined ? Effect.void : Deferred.succeed(joined, undefined)
+            )
+          )
+        )
+      const leader = yield* Effect.fork(caller(heard.leader))
+      yield* Deferred.await(firstReported)
+      // two callers join after the first wait was reported: they hear it at once
+      const joined = yield* Deferred.make<void>()
+      const leftJoined = yield* Deferred.make<void>()
+      const joiner = yield* Effect.fork(caller(heard.joiner, joined))
+      const leaver = yield* Effect.fork(caller(heard.left, leftJoined))
+      yield* Deferred.await(joined)
+      yield* Deferred.await(leftJoined)
+      // one of them gives up before the next wait: it hears no more
+      yield* Fiber.interrupt(leaver)
+      yield* Deferred.succeed(gate, undefined)
+      assert.strictEqual(yield* Fiber.join(leader), "feed")
+      assert.strictEqual(yield* Fiber.join(joiner), "feed")
+      const both = ["Waiting for arXiv: 1 request ahead", "arXiv: HTTP 503; trying again in 2 s"]
+      assert.deepStrictEqual(heard.leader, both)
+      assert.deepStrictEqual(heard.joiner, both)
+      assert.deepStrictEqual(heard.left, ["Waiting for arXiv: 1 request ahead"])
+      const stats = yield* cache.stats
+      assert.strictEqual(stats.misses, 1)
+      assert.strictEqual(stats.coalesced, 2)
+    }).pipe(Effect.provide(ResponseCache.layerDisabled)))
 
   it.effect("an interrupted caller does not cancel the call others are waiting for", () =>
     Effect.gen(function*() {

@@ -2,7 +2,8 @@
  * MCP progress while a call waits for arXiv: the server on live arXiv (the
  * loopback stand-in, a 1.5 s slot) and the offline rest, the SDK client over
  * InMemoryTransport asking for progress. A queued search hears its place in
- * the queue; a retried one hears why.
+ * the queue; a retried one hears why; identical searches share one request
+ * and each hears the wait.
  */
 import type { Progress } from "@modelcontextprotocol/sdk/types.js"
 import { NodeHttpClient } from "@effect/platform-node"
@@ -55,5 +56,23 @@ describe("progress while waiting for arXiv", () => {
     const r = await search("all:convolutional", heard)
     assert.isNotTrue(r.isError)
     assert.isTrue(heard.some((p) => /^arXiv: HTTP 503; trying again in \d+ s \(attempt 2 of 4\)$/.test(p.message ?? "")), JSON.stringify(heard))
+  })
+
+  it("identical searches queued together share one request to arXiv, and every one of them hears the wait", async () => {
+    const before = standIn.requests.length
+    const heard: Array<Array<Progress>> = [[], [], []]
+    // a different search goes first, so the identical ones queue behind it
+    const results = await Promise.all([
+      search("all:sequence", []),
+      ...heard.map((h) => search("all:transformer", h))
+    ])
+    for (const r of results) assert.isNotTrue(r.isError)
+    const sent = standIn.requests.slice(before).map((r) => r.params["search_query"])
+    assert.deepStrictEqual(sent.filter((q) => q === "(all:transformer)"), ["(all:transformer)"], JSON.stringify(sent))
+    for (const h of heard) {
+      assert.isTrue(h.some((p) => /^Waiting for arXiv: /.test(p.message ?? "")), JSON.stringify(heard))
+    }
+    const texts = results.slice(1).map((r) => JSON.stringify(r.structuredContent))
+    assert.strictEqual(new Set(texts).size, 1)
   })
 })

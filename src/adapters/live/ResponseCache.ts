@@ -5,7 +5,10 @@
  * request under `$XDG_CACHE_HOME/arxiv-companion` or
  * `~/.cache/arxiv-companion`), keyed by the full request without secrets,
  * with a time-to-live per endpoint. Identical requests in flight at the same
- * time share one upstream call, with or without the disk cache.
+ * time share one upstream call, with or without the disk cache; every caller
+ * sharing it hears what it waits for (its place in the upstream's queue, a
+ * Retry-After, a retry: src/core/waiting.ts), a caller joining late the last
+ * wait reported at once.
  *
  * The cache is best effort: an unreadable, corrupt or expired entry is a miss,
  * and a failed write is logged and ignored. It never fails a run.
@@ -14,9 +17,10 @@
  */
 import { FileSystem, KeyValueStore, Path } from "@effect/platform"
 import type * as PlatformError from "@effect/platform/Error"
-import { Clock, Config, Context, Deferred, Duration, Effect, Layer, Option, type Scope } from "effect"
+import { Clock, Config, Context, Deferred, Duration, Effect, FiberRef, Layer, Option, type Scope } from "effect"
 import { createHash } from "node:crypto"
 import { homedir } from "node:os"
+import { upstreamWaitReporter, type UpstreamWait } from "../../core/waiting.js"
 
 /** One cacheable request. */
 export interface CacheRequest {
@@ -60,7 +64,8 @@ export interface ResponseCacheService {
   /**
    * The body for `request`: from disk when a fresh entry exists, otherwise
    * from `fetch` (stored on success). Concurrent identical requests share one
-   * `fetch`, which runs to completion even if its callers are interrupted.
+   * `fetch`, which runs to completion even if its callers are interrupted;
+   * the waits it reports reach every caller still waiting for it.
    * Only successes are stored; `fetch` must fail on anything not worth keeping.
    */
   readonly cached: <E, R>(request: CacheRequest, fetch: Effect.Effect<string, E, R>) => Effect.Effect<string, E, R>
@@ -208,6 +213,25 @@ const pruneDirectory = (
     return removed
   }).pipe(Effect.orElseSucceed(() => 0))
 
+/** One upstream call in flight, and the callers waiting for it. */
+interface InFlight {
+  readonly deferred: Deferred.Deferred<string, unknown>
+  /** Each waiting caller's wait reporter (one object per caller, so two equal reporters both hear). */
+  readonly listeners: Set<{ readonly report: (wait: UpstreamWait) => Effect.Effect<void> }>
+  /** The last wait reported, told at once to a caller joining later. */
+  last: UpstreamWait | undefined
+}
+
+/** Wait for `entry`'s answer, hearing its waits meanwhile with this fiber's reporter. */
+const listen = <A, E, R>(entry: InFlight, answer: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(upstreamWaitReporter), (report) => {
+    const listener = { report }
+    return Effect.suspend(() => {
+      entry.listeners.add(listener)
+      return entry.last === undefined ? answer : Effect.zipRight(report(entry.last), answer)
+    }).pipe(Effect.ensuring(Effect.sync(() => void entry.listeners.delete(listener))))
+  })
+
 const makeService = (
   store: KeyValueStore.KeyValueStore | undefined,
   directory: string | undefined,
@@ -221,7 +245,7 @@ const makeService = (
     ttls.get(endpoint) ?? ttls.get(endpoint.split(".")[0]!) ?? fallback
 
   const counters = { hits: 0, misses: 0, coalesced: 0, writes: 0 }
-  const inflight = new Map<string, Deferred.Deferred<string, unknown>>()
+  const inflight = new Map<string, InFlight>()
 
   const read = (id: string, request: CacheRequest): Effect.Effect<Option.Option<string>> =>
     store === undefined ? Effect.succeedNone : store.get(id).pipe(
@@ -264,30 +288,37 @@ const makeService = (
     const join = Effect.fiberIdWith((fiberId) =>
       Effect.sync(() => {
         const existing = inflight.get(id)
-        if (existing !== undefined) return { leader: false as const, deferred: existing }
-        const deferred = Deferred.unsafeMake<string, unknown>(fiberId)
-        inflight.set(id, deferred)
-        return { leader: true as const, deferred }
+        if (existing !== undefined) return { leader: false as const, entry: existing }
+        const entry: InFlight = { deferred: Deferred.unsafeMake<string, unknown>(fiberId), listeners: new Set(), last: undefined }
+        inflight.set(id, entry)
+        return { leader: true as const, entry }
       })
     )
-    const upstream: Effect.Effect<string, E, R> = Effect.flatMap(join, ({ deferred, leader }) => {
+    const upstream: Effect.Effect<string, E, R> = Effect.flatMap(join, ({ entry, leader }) => {
+      const answer = listen(entry, Deferred.await(entry.deferred) as Effect.Effect<string, E>)
       if (!leader) {
         counters.coalesced++
-        return Deferred.await(deferred) as Effect.Effect<string, E>
+        return answer
       }
       counters.misses++
       // The leader's fetch runs in the cache's scope, so interrupting one caller
-      // does not cancel the answer the others are waiting for.
+      // does not cancel the answer the others are waiting for; its waits go to
+      // whoever is still waiting for it.
       const run = fetch.pipe(
         Effect.tap((body) => write(id, request, body)),
+        Effect.locally(upstreamWaitReporter, (wait: UpstreamWait) =>
+          Effect.suspend(() => {
+            entry.last = wait
+            return Effect.forEach([...entry.listeners], (listener) => listener.report(wait), { discard: true })
+          })),
         Effect.onExit((exit) =>
           Effect.sync(() => {
             inflight.delete(id)
-            Deferred.unsafeDone(deferred, exit)
+            Deferred.unsafeDone(entry.deferred, exit)
           })
         )
       )
-      return Effect.zipRight(Effect.forkIn(run, scope), Deferred.await(deferred) as Effect.Effect<string, E>)
+      return Effect.zipRight(Effect.forkIn(run, scope), answer)
     })
     return Effect.flatMap(read(id, request), (hit) => {
       if (Option.isSome(hit)) {
