@@ -4,14 +4,15 @@
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Exit, Layer, Redacted, Schema } from "effect"
+import { ConfigProvider, Context, Effect, Exit, Fiber, Layer, Option, Redacted, Schema, TestClock } from "effect"
 import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import * as LiveOpenAlex from "../../src/adapters/live/LiveOpenAlex.js"
 import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import { arxivKeysOf, WorkRecord } from "../../src/adapters/live/openalexClient.js"
+import { arxivKeysOf, limiterLayer, WorkRecord } from "../../src/adapters/live/openalexClient.js"
+import { OpenAlexLimiter } from "../../src/adapters/live/UpstreamLimiter.js"
 import { Fault, loadPool, openAlexStandIn, type OpenAlexStandIn, SHARED_DATA } from "../support/openalex-standin.js"
 import { captureLogs } from "../support/logs.js"
 
@@ -317,14 +318,15 @@ describe("LiveOpenAlex faults", () => {
 })
 
 describe("LiveOpenAlex.layerConfig", () => {
-  it.scopedLive("reads OPENALEX_API_URL, OPENALEX_API_KEY and OPENALEX_MAILTO", () =>
+  it.scopedLive("reads OPENALEX_API_URL, OPENALEX_API_KEY, OPENALEX_MAILTO and OPENALEX_DEADLINE", () =>
     Effect.gen(function*() {
       const standIn = yield* openAlexStandIn()
       const config = ConfigProvider.fromMap(
         new Map([
           ["OPENALEX_API_URL", standIn.url],
           ["OPENALEX_API_KEY", "cfg-key-987654"],
-          ["OPENALEX_MAILTO", "someone@example.org"]
+          ["OPENALEX_MAILTO", "someone@example.org"],
+          ["OPENALEX_DEADLINE", "90 seconds"]
         ])
       )
       const lookup = yield* Effect.flatMap(OpenAlexPort, (o) => o.worksByArxivIds(["1609.08144"])).pipe(
@@ -337,7 +339,71 @@ describe("LiveOpenAlex.layerConfig", () => {
       assert.strictEqual(sent.params["api_key"], "cfg-key-987654")
       assert.strictEqual(sent.params["mailto"], "someone@example.org")
       assert.include(String(sent.headers["user-agent"]), "mailto:someone@example.org")
+      // OPENALEX_DEADLINE: a call held back longer than it is refused, naming it
+      standIn.failNext(Fault.rateLimited("120"))
+      const again = (ids: Array<string>) =>
+        Effect.flatMap(OpenAlexPort, (o) => o.worksByArxivIds(ids)).pipe(
+          Effect.provide(
+            LiveOpenAlex.layerConfig(fast).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(Layer.setConfigProvider(config)))
+          ),
+          Effect.flip
+        )
+      yield* again(["1310.4546"])
+      assert.include((yield* again(["1806.03537"])).message, "longer than the 90 s left before this call's deadline")
     }))
+})
+
+const realPause = (ms: number) => Effect.promise(() => new Promise<void>((r) => setTimeout(r, ms)))
+
+/** OpenAlex's process-wide limiter for `standIn` (the one its adapter uses), once it is holding every call back. */
+const heldLimiter = (standIn: OpenAlexStandIn) =>
+  Effect.gen(function*() {
+    const limiter = Context.get(yield* Layer.build(limiterLayer({ apiUrl: standIn.url })), OpenAlexLimiter)
+    for (let waited = 0; (yield* limiter.state).heldMillis === 0 && waited < 10_000; waited += 10) yield* realPause(10)
+    return limiter
+  })
+
+describe("LiveOpenAlex politeness: one Retry-After for every call, a deadline per call", () => {
+  it.effect("a Retry-After holds back every OpenAlex call, not only the one that got it (TestClock)", () =>
+    Effect.scoped(
+      Effect.gen(function*() {
+        const standIn = yield* openAlexStandIn()
+        const openalex = yield* port(standIn)
+        standIn.failNext(Fault.rateLimited("20"))
+        const first = yield* Effect.fork(openalex.worksByArxivIds(["1609.08144"]))
+        const limiter = yield* heldLimiter(standIn)
+        assert.deepStrictEqual(standIn.requests.map((r) => r.status), [429])
+        // another call, after the 429: OpenAlex asked this process to wait 20 s, so it waits too
+        const second = yield* Effect.fork(openalex.worksByIds(["W2525778437"]))
+        yield* TestClock.adjust("19999 millis")
+        yield* realPause(100)
+        assert.strictEqual(standIn.requests.length, 1)
+        assert.isTrue(Option.isNone(yield* Fiber.poll(second)))
+        assert.strictEqual((yield* limiter.state).heldMillis, 1)
+        yield* TestClock.adjust("1 second")
+        assert.strictEqual((yield* Fiber.join(first)).impacts[0]!.openalexId, "W2525778437")
+        assert.strictEqual((yield* Fiber.join(second)).works.length, 1)
+        assert.deepStrictEqual(standIn.requests.map((r) => r.status), [429, 200, 200])
+      })
+    ))
+
+  it.effect("a call that cannot start before its deadline is refused at once, without a request, saying why (TestClock)", () =>
+    // the clock stands still: a call that waited for the 120 s would never end
+    Effect.scoped(Effect.gen(function*() {
+      const standIn = yield* openAlexStandIn()
+      const openalex = yield* port(standIn)
+      // beyond what a call waits for (30 s): that call fails at once, and every OpenAlex call is held for 120 s
+      standIn.failNext(Fault.rateLimited("120"))
+      const first = yield* Effect.flip(openalex.worksByArxivIds(["1609.08144"]))
+      assert.strictEqual(first._tag === "UpstreamUnavailable" ? first.retryAfterSeconds : 0, 120)
+      const refused = yield* Effect.flip(openalex.worksByIds(["W2525778437"]))
+      assert.strictEqual(refused._tag, "UpstreamUnavailable")
+      assert.strictEqual(
+        refused.message,
+        "OpenAlex is unavailable: it asked this process to wait 120 s (Retry-After), longer than the 50 s left before this call's deadline. Try again in 120 s."
+      )
+      assert.strictEqual(standIn.requests.length, 1)
+    })))
 })
 
 describe("LiveOpenAlex with the response cache", () => {

@@ -25,11 +25,13 @@ import {
   politeClient,
   type RetryPolicy,
   TransientFailure,
+  unavailable,
   userAgent,
+  withDeadline,
   withRetries
 } from "./http.js"
 import { requestKey, ResponseCache } from "./ResponseCache.js"
-import { layerShared, OpenAlexLimiter } from "./UpstreamLimiter.js"
+import { layerShared, OpenAlexLimiter, QueueTooLong } from "./UpstreamLimiter.js"
 
 /** Where OpenAlex lives unless OPENALEX_API_URL says otherwise. */
 export const DEFAULT_OPENALEX_URL = "https://api.openalex.org"
@@ -52,9 +54,19 @@ export interface OpenAlexClientOptions {
   readonly maxRetryAfter?: Duration.DurationInput | undefined
   /** Per-attempt timeout. Default 20 s. */
   readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * One overall deadline per call, its wait for a slot and its retries
+   * included (OPENALEX_DEADLINE). A call that could not start before it (a
+   * Retry-After holding every OpenAlex call back for longer) fails at once,
+   * saying why. Default 50 s.
+   */
+  readonly deadline?: Duration.DurationInput | undefined
 }
 
-/** The same options read from configuration (OPENALEX_API_URL, OPENALEX_API_KEY, OPENALEX_MAILTO). */
+/** The deadline of one OpenAlex call unless OPENALEX_DEADLINE says otherwise. */
+export const DEFAULT_DEADLINE: Duration.Duration = Duration.seconds(50)
+
+/** The same options read from configuration (OPENALEX_API_URL, OPENALEX_API_KEY, OPENALEX_MAILTO, OPENALEX_DEADLINE). */
 export const optionsConfig: Config.Config<OpenAlexClientOptions> = Config.all({
   apiUrl: Config.string("OPENALEX_API_URL").pipe(Config.withDefault(DEFAULT_OPENALEX_URL)),
   apiKey: Config.option(Config.redacted("OPENALEX_API_KEY")).pipe(
@@ -62,7 +74,8 @@ export const optionsConfig: Config.Config<OpenAlexClientOptions> = Config.all({
   ),
   mailto: Config.option(Config.string("OPENALEX_MAILTO")).pipe(
     Config.map((o) => Option.getOrUndefined(Option.filter(o, (m) => m.trim() !== "")))
-  )
+  ),
+  deadline: Config.duration("OPENALEX_DEADLINE").pipe(Config.withDefault(DEFAULT_DEADLINE))
 })
 
 // ---------------------------------------------------------------------------
@@ -299,6 +312,7 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
   const secret = apiKey === undefined ? "" : Redacted.value(apiKey).trim()
   const keyed = secret !== ""
   const timeout = options.timeout ?? "20 seconds"
+  const deadline = options.deadline ?? DEFAULT_DEADLINE
   const policy: RetryPolicy = {
     ...defaultRetryPolicy,
     maxAttempts: 1 + Math.max(0, options.retries ?? 3),
@@ -357,6 +371,8 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
   /** What is left after the retries, as the port's typed errors (never with the key in them). */
   const translate = (error: unknown, notFound: (() => OpenAlexError) | undefined): Effect.Effect<never, OpenAlexError> => {
     if (error instanceof UpstreamUnavailable || error instanceof InvalidArgument) return Effect.fail(error)
+    // refused before any request: nothing was retried
+    if (error instanceof QueueTooLong) return Effect.fail(unavailable(SERVICE, error))
     if (HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && error.reason === "StatusCode") {
       const status = error.response.status
       return Effect.flatMap(bodyOf(error), (body): Effect.Effect<never, OpenAlexError> => {
@@ -408,7 +424,8 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
     const fetch: Effect.Effect<string, OpenAlexError> = client.execute(request).pipe(
       Effect.flatMap((response) => response.text),
       Effect.flatMap((text) => Effect.as(decodeBody(text, schema, 200), text)),
-      Effect.catchAll((error) => translate(error, notFound))
+      Effect.catchAll((error) => translate(error, notFound)),
+      withDeadline(limiter, deadline)
     )
     // the cache key is the request without the key (requestKey also strips api_key)
     const body = cache === undefined
