@@ -166,17 +166,48 @@ describe("shared HTTP policy", () => {
       for (const f of queued) assert.strictEqual(yield* Fiber.join(f), "ok")
     }))
 
-  it.effect("a call past its deadline says how long it waited and behind how many", () =>
+  it.effect("a call past its deadline says what it was waiting for: an answer since N s, or its place in the queue", () =>
+    Effect.gen(function*() {
+      const shared = limiter("3 seconds")
+      // the first request is answered at once, every later one hangs
+      let requests = 0
+      const hangsAfterOne = HttpClient.make((request) =>
+        requests++ === 0 ? Effect.succeed(HttpClientResponse.fromWeb(request, new Response("ok", { status: 200 }))) : Effect.never
+      )
+      const client = politeClient(hangsAfterOne, { limiter: shared, timeout: "1 minute" })
+      const call = Effect.flip(get(client).pipe(withDeadline(shared, "10 seconds")))
+      assert.strictEqual(yield* get(client), "ok")
+      // waits for the next slot (3 s), goes out, is never answered
+      const sent = yield* Effect.fork(call)
+      yield* TestClock.adjust("10 seconds")
+      assert.strictEqual(
+        (yield* Fiber.join(sent)).message,
+        "Test is unavailable: no answer within this call's 10 s deadline: its request went out 7 s ago and Test has not answered."
+      )
+      // behind a request that never ends (one without a deadline), a call stays queued until its own deadline
+      const hung = yield* Effect.fork(get(client))
+      const queued = yield* Effect.fork(call)
+      yield* TestClock.adjust("10 seconds")
+      const late = (yield* Fiber.join(queued)).message
+      assert.match(
+        late,
+        /^Test is unavailable: no answer within this call's 10 s deadline \(Waiting for Test: 1 request ahead, about \d+ s \(Test allows one request every 3 s\)\)\.$/,
+        late
+      )
+      yield* Fiber.interrupt(hung)
+      assert.strictEqual(requests, 3)
+    }))
+
+  it.effect("a call that hangs from the start says so", () =>
     Effect.gen(function*() {
       const shared = limiter("3 seconds")
       const hang = HttpClient.make(() => Effect.never)
       const client = politeClient(hang, { limiter: shared, timeout: "1 minute" })
       const fiber = yield* Effect.fork(Effect.flip(get(client).pipe(withDeadline(shared, "10 seconds"))))
       yield* TestClock.adjust("10 seconds")
-      const error = yield* Fiber.join(fiber)
       assert.strictEqual(
-        error.message,
-        "Test is unavailable: no answer within this call's 10 s deadline."
+        (yield* Fiber.join(fiber)).message,
+        "Test is unavailable: no answer within this call's 10 s deadline: its request went out 10 s ago and Test has not answered."
       )
     }))
 })

@@ -72,6 +72,25 @@ export const callDeadline: FiberRef.FiberRef<number | undefined> = globalValue(
   () => FiberRef.unsafeMake<number | undefined>(undefined)
 )
 
+/**
+ * When the current call's request went out (Clock milliseconds), while it
+ * waits for the answer; set by the limiter on a record `withDeadline` puts
+ * around one call, so a call out of time can say whether it was still queued
+ * or waiting for an answer.
+ */
+export const callRequest: FiberRef.FiberRef<{ sentAt: number | undefined } | undefined> = globalValue(
+  Symbol.for("arxiv-companion/callRequest"),
+  () => FiberRef.unsafeMake<{ sentAt: number | undefined } | undefined>(undefined)
+)
+
+/** Note in the call's record (if any) that its request went out now, and that it ended when `request` ends. */
+const sending = <A, E, R>(request: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Effect.zip(FiberRef.get(callRequest), Clock.currentTimeMillis), ([record, now]) => {
+    if (record === undefined) return request
+    record.sentAt = now
+    return Effect.ensuring(request, Effect.sync(() => void (record.sentAt = undefined)))
+  })
+
 /** A request that could not start before its call's deadline: the queue it found, in words. */
 export class QueueTooLong extends Data.TaggedError("QueueTooLong")<{
   readonly service: string
@@ -288,7 +307,7 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
       return Effect.uninterruptibleMask((restore) =>
         Effect.zipRight(
           restore(acquire(startedAt, deadline)),
-          restore(Effect.zipRight(slot(startedAt), request(answered))).pipe(
+          restore(Effect.zipRight(slot(startedAt), sending(request(answered)))).pipe(
             // one connection at a time: an unanswered request (a timeout, a reset) spaces from its end
             Effect.ensuring(answered),
             Effect.ensuring(release)

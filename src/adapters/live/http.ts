@@ -25,7 +25,7 @@ import { Clock, Data, Duration, Effect, Schedule } from "effect"
 import { UpstreamUnavailable } from "../../core/errors.js"
 import { reportWait, type UpstreamWait, withWaitReporter } from "../../core/waiting.js"
 import { VERSION } from "../../version.js"
-import { callDeadline, QueueTooLong, type UpstreamLimiter } from "./UpstreamLimiter.js"
+import { callDeadline, callRequest, QueueTooLong, type UpstreamLimiter } from "./UpstreamLimiter.js"
 
 /** The version the User-Agent announces. */
 export const CLIENT_VERSION: string = VERSION
@@ -336,26 +336,35 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * queue and its retries included. A request that could not start before the
  * deadline is refused when it joins the queue (`QueueTooLong`, which the
  * adapter reports as the upstream unavailable, saying how long the queue
- * is); a call that runs out of time says what it was waiting for.
+ * is); a call that runs out of time says what it was waiting for: an answer
+ * to a request that went out N s ago, or the last wait it reported.
  */
 export const withDeadline = (limiter: UpstreamLimiter, deadline: Duration.DurationInput) =>
 <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | UpstreamUnavailable, R> =>
   Effect.gen(function*() {
     const limit = Duration.decode(deadline)
     const service = limiter.service
-    const now = yield* Clock.currentTimeMillis
+    const end = (yield* Clock.currentTimeMillis) + Duration.toMillis(limit)
+    const request: { sentAt: number | undefined } = { sentAt: undefined }
     let last: UpstreamWait | undefined
-    return yield* self.pipe(
-      withWaitReporter((wait) => Effect.sync(() => void (last = wait))),
-      Effect.locally(callDeadline, now + Duration.toMillis(limit)),
-      Effect.timeoutFail({
-        duration: limit,
-        onTimeout: () =>
-          new UpstreamUnavailable({
-            service,
-            reason: `no answer within this call's ${spoken(limit)} deadline` +
-              (last === undefined ? "" : ` (${last.message})`)
-          })
-      })
+    const waitingFor = (now: number): string =>
+      request.sentAt !== undefined
+        ? `: its request went out ${Math.max(0, Math.round((now - request.sentAt) / 1000))} s ago and ${service} has not answered`
+        : last === undefined
+        ? ""
+        : ` (${last.message})`
+    // decided when the time is up, before the call is interrupted
+    const outOfTime = Effect.flatMap(Effect.sleep(limit), () =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.fail(
+          new UpstreamUnavailable({ service, reason: `no answer within this call's ${spoken(limit)} deadline${waitingFor(now)}` })
+        )))
+    return yield* Effect.raceFirst(
+      self.pipe(
+        withWaitReporter((wait) => Effect.sync(() => void (last = wait))),
+        Effect.locally(callDeadline, end),
+        Effect.locally(callRequest, request)
+      ),
+      outOfTime
     )
   })
