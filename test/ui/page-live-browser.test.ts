@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type ArxivStandIn, Fault, startArxivStandIn } from "../support/arxiv-standin.js"
+import { type ArxivFault, type ArxivStandIn, Fault, startArxivStandIn } from "../support/arxiv-standin.js"
 import { chromiumAvailable, openChromium } from "../support/chromium.js"
 import { type LlmStandIn, startLlmStandIn } from "../support/llm-standin.js"
 import { type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
@@ -27,6 +27,18 @@ let work: string
 let vault: string
 let ui: UiProcess
 let browser: Awaited<ReturnType<typeof openChromium>>
+
+/** A fresh page that asks `question` while arXiv answers its next request with `fault`; the requests made before. */
+const askWithFault = async (question: string, fault: ArxivFault) => {
+  const page = await browser.context.newPage()
+  await page.goto(ui.url)
+  await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
+  const before = arxiv.requests.length
+  arxiv.failNext(fault)
+  await page.getByLabel("Your question").fill(question)
+  await page.getByRole("button", { name: "Ask arXiv" }).click()
+  return { page, before }
+}
 
 const running = async () =>
   JSON.parse((await request(`${ui.origin}/api/info`, { headers: { authorization: `Bearer ${ui.token}` } })).body).running as number
@@ -86,15 +98,9 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
   }, 120_000)
 
   it("cancels a long run from the page: the run on the server stops, and the next one works", async () => {
-    const page = await browser.context.newPage()
+    const { before, page } = await askWithFault("how do attention mechanisms help neural machine translation?", Fault.hang())
     const focused = () =>
       page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? "")
-    await page.goto(ui.url)
-    await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
-    const before = arxiv.requests.length
-    arxiv.failNext(Fault.hang())
-    await page.getByLabel("Your question").fill("how do attention mechanisms help neural machine translation?")
-    await page.getByRole("button", { name: "Ask arXiv" }).click()
     // the run is waiting on arXiv (after the adapter's 3 s politeness gap)
     await expect.poll(() => arxiv.requests.length, { timeout: 15_000 }).toBe(before + 1)
     expect(await running()).toBe(1)
@@ -118,13 +124,7 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
   }, 120_000)
 
   it("shows on the page, as it happens, that a run waits for arXiv (a 429 with Retry-After), then the results", async () => {
-    const page = await browser.context.newPage()
-    await page.goto(ui.url)
-    await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
-    const before = arxiv.requests.length
-    arxiv.failNext(Fault.rateLimited("2"))
-    await page.getByLabel("Your question").fill("how does layer normalisation stabilise transformer training?")
-    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    const { before, page } = await askWithFault("how does layer normalisation stabilise transformer training?", Fault.rateLimited("2"))
     // the same line the CLI prints on stderr, while the run still waits (no result yet)
     const waiting = page.getByRole("log").locator("li").filter({ hasText: /^arXiv: HTTP 429; trying again in/ }).first()
     await waiting.waitFor({ timeout: 30_000 })
@@ -138,13 +138,7 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
   }, 120_000)
 
   it("stops on SIGTERM with a run in flight: the run is interrupted, the server closed, exit 0", async () => {
-    const page = await browser.context.newPage()
-    await page.goto(ui.url)
-    await expect.poll(() => page.locator("#mode").textContent()).toContain("Vault:")
-    const before = arxiv.requests.length
-    arxiv.failNext(Fault.hang())
-    await page.getByLabel("Your question").fill("which papers compare convolutional and recurrent sequence models?")
-    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    const { before, page } = await askWithFault("which papers compare convolutional and recurrent sequence models?", Fault.hang())
     await expect.poll(() => arxiv.requests.length, { timeout: 15_000 }).toBe(before + 1)
     const { code, stderr } = await ui.stop("SIGTERM")
     expect(code).toBe(0)
