@@ -48,8 +48,10 @@ export const renderReport = (r: CompanionReportData): string => {
     created: "Wrote",
     updated: "Updated",
     unchanged: "Unchanged (no rewrite):",
-    "kept-user-edits": "You edited the generated block, so it was kept; new results written to"
+    "kept-user-edits": "Results in",
+    "kept-earlier": "Kept the earlier results in"
   }[r.written.status]
+  if (r.written.notice !== undefined) lines.push(r.written.notice)
   lines.push(`${verb} ${r.written.path}`)
   lines.push(
     `Calls: arXiv ${r.calls.arxiv}, citations ${r.calls.openalex}, judge ${r.calls.judge}, vault ${r.calls.vault}`

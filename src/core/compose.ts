@@ -14,8 +14,10 @@ import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import type { CompanionOptions, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 
-const BEGIN = /^%% arxiv-companion:begin ([0-9a-f]{8}) %%$/m
-const END = "%% arxiv-companion:end %%"
+/** The line that opens the generated block; it carries the block's hash. */
+export const BEGIN = /^%% arxiv-companion:begin ([0-9a-f]{8}) %%$/m
+/** The line that closes the generated block. */
+export const END = "%% arxiv-companion:end %%"
 
 /** FNV-1a, 32 bit, as 8 hex digits: enough to notice an edit, no crypto needed. */
 export const hash32 = (s: string): string => {

@@ -19,7 +19,8 @@ export interface SplitNote {
 
 /** Split a note's YAML frontmatter (between leading `---` lines) from its body. */
 export const splitFrontmatter = (text: string): SplitNote => {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)
+  // a byte-order mark (Windows editors) may precede the frontmatter
+  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)
   return match === null ? { frontmatter: undefined, body: text } : { frontmatter: match[1]!, body: text.slice(match[0].length) }
 }
 

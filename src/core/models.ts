@@ -254,9 +254,16 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   alreadyInNote: Schema.Array(NamedInNote),
   survivors: Schema.Array(Schema.String),
   foundations: Schema.Array(Foundations),
+  /**
+   * The note the results are in and what happened to it: `kept-user-edits` (your
+   * edits stayed; the results went to a dated sibling), `kept-earlier` (this run
+   * found nothing; earlier results stayed). `notice` says why, when the results
+   * are not simply in "<title> — Related Papers.md".
+   */
   written: Schema.Struct({
     path: Schema.String,
-    status: Schema.Literal("created", "updated", "unchanged", "kept-user-edits")
+    status: Schema.Literal("created", "updated", "unchanged", "kept-user-edits", "kept-earlier"),
+    notice: Schema.optional(Schema.String)
   }),
   calls: PortCalls,
   generatedAt: Schema.String

@@ -6,11 +6,13 @@
  */
 import { Clock, Effect } from "effect"
 import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
+import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { bareId, mergeChannels } from "./channels.js"
 import { relatedNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
 import {
   type CompanionError,
   GeneratedNoteNamed,
+  InvalidArgument,
   JudgeFailed,
   NotEnoughInformation,
   NoteAmbiguous,
@@ -54,6 +56,14 @@ export interface RunHooks {
 }
 
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
+
+/** What a search covered, for a message about a search that found nothing. */
+const searchScope = (query: string, options: CompanionOptions): string =>
+  [
+    `query ${query}`,
+    ...(options.since === undefined ? [] : [`since ${options.since}`]),
+    options.categories.length === 0 ? "all categories" : `categories ${options.categories.join(", ")}`
+  ].join("; ")
 
 /** How many of the note's keywords (most informative first) the most-cited channel searches for. */
 const CITED_PHRASES = 4
@@ -114,6 +124,12 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const termStats = yield* TermStatsPort
   const calls: { -readonly [K in keyof PortCalls]: number } = { arxiv: 0, openalex: 0, judge: 0, vault: 0 }
   const progress = (event: Progress) => hooks.onProgress?.(event) ?? Effect.void
+
+  // 0. categories arXiv does not list would only find nothing: say so before anything is touched
+  const { unknown: unknownCategories } = normalizeCategories(options.categories)
+  if (unknownCategories.length > 0) {
+    return yield* new InvalidArgument({ argument: "categories", reason: unknownCategoriesMessage(unknownCategories) })
+  }
 
   // 1. the note named in the prompt, before the vault is touched
   const reference = parseNoteReference(prompt)
@@ -269,11 +285,9 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     })
   })
 
-  // 9. compose and write beside the source note, never onto it
+  // 9. compose and write beside the source note: never onto it, nor over a note the companion did not write
   const target = relatedNotePath(note)
-  if (target === undefined || target === note.path) {
-    return yield* new UnsafeWrite({ path: target ?? note.path, reason: "the note's path is not a safe vault path" })
-  }
+  if (target === undefined) return yield* new UnsafeWrite({ path: note.path, reason: "the note's path is not a safe vault path" })
   const input: RelatedNoteInput = {
     source: note,
     keywords: keywords.map((k) => k.term),
@@ -290,7 +304,11 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     foundations
   }
   const nowIso = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
-  const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, today, () => calls.vault++)
+  const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, today, () => calls.vault++, {
+    source: note.title,
+    never: note.path,
+    emptyBecause: scored.length === 0 ? searchScope(query, options) : undefined
+  })
   yield* progress({ _tag: "Written", path: written.path, status: written.status })
 
   return new CompanionReport({

@@ -109,6 +109,7 @@ export const categories = (r: T.CategoriesResult): string => {
 export const companion = (r: T.CompanionResult): string =>
   [
     `Note ${r.note} → ${r.written.path} (${r.written.status}).`,
+    ...(r.written.notice === undefined ? [] : [r.written.notice]),
     `Keywords: ${r.keywords.join(", ")}. ${r.candidates} candidates, ${r.survivors.length} kept.`,
     ...r.survivors.map((s, i) =>
       `${i + 1}. [${s.arxiv_id}] ${oneLine(s.title)}: relevance ${s.relevance.toFixed(2)}, ` +

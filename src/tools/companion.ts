@@ -75,7 +75,7 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
   return {
     note: report.note.path,
-    written: { path: report.written.path, status: report.written.status },
+    written: report.written,
     keywords: report.keywords,
     query: report.query,
     candidates: report.candidates.length,

@@ -169,7 +169,7 @@ export type CategoriesResult = typeof CategoriesResult.Type
 /** What a companion run found and wrote (the note in the vault has the details). */
 export const CompanionResult = Schema.Struct({
   note: Schema.String,
-  written: Schema.Struct({ path: Schema.String, status: Schema.String }),
+  written: Schema.Struct({ path: Schema.String, status: Schema.String, notice: Schema.optional(Schema.String) }),
   keywords: Schema.Array(Schema.String),
   query: Schema.String,
   candidates: Count,

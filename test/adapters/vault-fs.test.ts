@@ -271,5 +271,8 @@ describe("FileSystemVault atomic writes", () => {
       )
       // a temp file left behind is the proof a kill landed between the write's start and its rename
       assert.isAtLeast(temps.length, 1)
+      // the next write of each note removes what its killed writer left, at once (not 10 minutes later)
+      for (const i of writers) yield* vault.writeNote(`Sub/Big note ${i}.md`, `after ${i}\n`)
+      assert.deepStrictEqual(NodeFs.readdirSync(sub).filter((f) => f.endsWith(".tmp")), [])
     }).pipe(Effect.scoped), 120_000)
 })

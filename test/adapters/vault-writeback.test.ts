@@ -198,23 +198,28 @@ describe("write-back", () => {
       assert.strictEqual(read(root, SOURCE), CONCEPT)
     }))
 
-  it.scoped("a note of that name without a block keeps every word; the block is appended, and a re-run leaves it alone", () =>
+  it.scoped("a note of that name without a block is the user's: never touched; the results go to a numbered sibling", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(NOW)
       const body = "# My own related papers\n\n- Bahdanau 2014\n"
-      const handWritten = `---\nmine: true\ntags: [reading]\n---\n${body}`
+      const handWritten = `---\nmine: true\nsource: my reading group\nkept: 3\nupdated: 2020-01-01\ntags: [reading]\n---\n${body}`
       const root = yield* tempVault({ [SOURCE]: CONCEPT, [RELATED]: handWritten })
+      const before = mtime(root, RELATED)
       const report = yield* run(root)
-      assert.strictEqual(report.written.status, "updated")
-      const after = read(root, RELATED)
-      const found = findBlock(after)!
-      assert.isDefined(found)
-      assert.isTrue(splitFrontmatter(after).body.startsWith(body))
-      assert.match(splitFrontmatter(after).frontmatter!, /^mine: true$/m)
-      assert.match(splitFrontmatter(after).frontmatter!, /^tags: \[.*reading.*\]$/m)
+      const sibling = "Topics/Transformers Concept Note — Related Papers (2).md"
+      assert.deepStrictEqual(report.written, {
+        path: sibling,
+        status: "created",
+        notice: `"${RELATED}" is a note of yours (it has no arxiv-companion block), so it was left untouched; ` +
+          `the results were written to "${sibling}".`
+      })
+      assert.strictEqual(read(root, RELATED), handWritten)
+      assert.strictEqual(mtime(root, RELATED), before)
+      assert.isDefined(findBlock(read(root, sibling)))
       const again = yield* run(root)
       assert.strictEqual(again.written.status, "unchanged")
-      assert.strictEqual(read(root, RELATED), after)
+      assert.strictEqual(again.written.path, sibling)
+      assert.strictEqual(read(root, RELATED), handWritten)
     }))
 })
 

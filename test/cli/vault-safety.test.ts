@@ -72,3 +72,105 @@ describe("the right note", { timeout: 240_000 }, () => {
     expect(snapshot()).toEqual(before)
   })
 })
+
+const block = (text: string) => /%% arxiv-companion:begin [0-9a-f]{8} %%[\s\S]*%% arxiv-companion:end %%/.exec(text)?.[0]
+const sourceOf = (text: string) => /^source: (.*)$/m.exec(text)?.[1]
+
+describe("nobody's results overwritten", { timeout: 240_000 }, () => {
+  it("titles that give the same file name each keep their own results", async () => {
+    // three notes, three titles, one sanitised file name: "Attention — Related Papers.md"
+    const titles = ["Attention", "Attention?", "\u0001Attention"]
+    put({ "Attention.md": TRANSFORMERS, "Attention?.md": GANS, "\u0001Attention.md": TRANSFORMERS })
+    const written = new Map<string, string>()
+    for (const title of titles) {
+      const r = await run(`Find papers related to [[${title}]]`, "--json")
+      expect(r.code, r.stderr).toBe(0)
+      const report = JSON.parse(r.stdout)
+      expect(report.note.title).toBe(title)
+      written.set(title, report.written.path)
+    }
+    expect(new Set(written.values()).size).toBe(3)
+    for (const [title, path] of written) expect(sourceOf(read(path))).toBe(JSON.stringify(`[[${title}]]`))
+    expect(written.get("Attention?")).toBe("Attention — Related Papers (2).md")
+    // each run again finds its own note, unchanged
+    const before = snapshot()
+    for (const [title, path] of written) {
+      const again = JSON.parse((await run(`Find papers related to [[${title}]]`, "--json")).stdout)
+      expect(again.written).toMatchObject({ path, status: "unchanged" })
+    }
+    expect(snapshot()).toEqual(before)
+  })
+
+  it("a Related Papers note the user wrote is never touched: the results go beside it, saying why", async () => {
+    const mine = "---\nsource: my own list\nkept: 3\nupdated: 2020-01-01\n---\n# Attention — what I read\n\n- Bahdanau 2014\n"
+    put({ "Attention.md": TRANSFORMERS, "Attention — Related Papers.md": mine })
+    const r = await run("Find papers related to [[Attention]]")
+    expect(r.code, r.stderr).toBe(0)
+    expect(read("Attention — Related Papers.md")).toBe(mine)
+    expect(r.stdout).toContain(
+      `"Attention — Related Papers.md" is a note of yours (it has no arxiv-companion block), so it was left untouched; ` +
+        `the results were written to "Attention — Related Papers (2).md".`
+    )
+    expect(block(read("Attention — Related Papers (2).md"))).toBeDefined()
+  })
+
+  it("a deleted end marker: the note is left alone, and the run says what happened and how to repair it", async () => {
+    put({ "Attention.md": TRANSFORMERS })
+    expect((await run("Find papers related to [[Attention]]")).code).toBe(0)
+    const broken = read("Attention — Related Papers.md").replace("%% arxiv-companion:end %%\n", "")
+    writeFileSync(join(vault, "Attention — Related Papers.md"), broken)
+    for (let i = 0; i < 2; i++) {
+      const r = await run("Find papers related to [[Attention]]", "--json")
+      expect(r.code, r.stderr).toBe(0)
+      const report = JSON.parse(r.stdout)
+      expect(read("Attention — Related Papers.md")).toBe(broken)
+      expect(report.written.status).toBe("kept-user-edits")
+      expect(report.written.path).toMatch(/^Attention — Related Papers \(\d{4}-\d{2}-\d{2}\)\.md$/)
+      expect(report.written.notice).toContain("its end marker (%% arxiv-companion:end %%) was deleted")
+      expect(report.written.notice).toContain("To repair it, put the line %% arxiv-companion:end %% back where the generated part ends")
+    }
+    expect(files().filter((f) => f.startsWith("Attention — Related Papers"))).toHaveLength(2)
+  })
+
+  it("a run that finds no candidates keeps the earlier results and says why", async () => {
+    put({ "Attention.md": TRANSFORMERS })
+    expect((await run("Find papers related to [[Attention]]")).code).toBe(0)
+    const earlier = snapshot()
+    expect(read("Attention — Related Papers.md")).toMatch(/^candidates: [1-9]/m)
+    for (const flags of [["--since", "2099-01-01"], ["--categories", "math.AG"]]) {
+      const r = await run("Find papers related to [[Attention]]", "--json", ...flags)
+      expect(r.code, r.stderr).toBe(0)
+      const report = JSON.parse(r.stdout)
+      expect(report.candidates).toEqual([])
+      expect(report.written.status).toBe("kept-earlier")
+      expect(report.written.notice).toMatch(/^This run found no candidates on arXiv \(.*\), so the earlier results in "Attention — Related Papers\.md" \(\d+ candidates, \d+ kept, updated .*\) were kept\./)
+      expect(snapshot()).toEqual(earlier)
+    }
+  })
+
+  it("run rejects an unknown category the way search does, before touching anything", async () => {
+    put({ "Attention.md": TRANSFORMERS })
+    const before = snapshot()
+    const r = await run("Find papers related to [[Attention]]", "--categories", "cs.ML")
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("cs.ML")
+    expect(r.stderr).toContain("cs.LG")
+    expect(r.stdout).toBe("")
+    expect(snapshot()).toEqual(before)
+  })
+
+  it("a note kept with CRLF line endings and a byte-order mark keeps both", async () => {
+    put({ "Attention.md": TRANSFORMERS })
+    expect((await run("Find papers related to [[Attention]]")).code).toBe(0)
+    const windows = `\uFEFF${read("Attention — Related Papers.md").replace(/\n/g, "\r\n")}\r\nMy own line.\r\n`
+    writeFileSync(join(vault, "Attention — Related Papers.md"), windows)
+    const r = await run("Find papers related to [[Attention]]", "--json", "--relevance-threshold", "0.05")
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).written.status).toBe("updated")
+    const after = readFileSync(join(vault, "Attention — Related Papers.md"), "utf8")
+    expect(after).toContain("relevance_threshold: 0.05")
+    expect(after.startsWith("\uFEFF---\r\n")).toBe(true)
+    expect(after).not.toMatch(/[^\r]\n/)
+    expect(after.endsWith("\r\nMy own line.\r\n")).toBe(true)
+  })
+})

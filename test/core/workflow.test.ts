@@ -4,7 +4,7 @@
  * with "today" pinned by the TestClock.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Context, Effect, Layer, Option, TestClock } from "effect"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import { absUrl } from "../../src/core/arxiv.js"
 import { findBlock } from "../../src/core/compose.js"
@@ -399,7 +399,9 @@ describe("runCompanion", () => {
       const report = yield* run(PROMPT)
       assert.deepStrictEqual(report.written, {
         path: "Concepts/Neural Machine Translation — Related Papers (2026-11-29).md",
-        status: "kept-user-edits"
+        status: "kept-user-edits",
+        notice: `You edited the generated block of "${OUTPUT_PATH}", so your version was kept; the new results were written to ` +
+          `"Concepts/Neural Machine Translation — Related Papers (2026-11-29).md".`
       })
       assert.strictEqual(files.get(OUTPUT_PATH), edited)
       assert.strictEqual(files.get(CONCEPT_PATH), CONCEPT)
@@ -612,6 +614,43 @@ describe("the candidate pool", () => {
       yield* one.run(PROMPT, new CompanionOptions({ maxResults: 2 }))
       assert.sameMembers([...one.calls.judge[0]!], ["1409.0473", "1609.08144"])
     }))
+})
+
+describe("runCompanion never writes onto the concept note", () => {
+  // a VaultPort may name a note differently from its file (an MCP server, a custom port): the
+  // Related Papers path can then differ from the note's own path only in case or Unicode form,
+  // which macOS and Windows take for the same file
+  for (
+    const [title, path] of [
+      ["Neural Machine Translation", "neural machine translation — related papers.md"],
+      ["Résumé", "Re\u0301sume\u0301 — Related Papers.md"]
+    ] as const
+  ) {
+    it.effect(`refuses "${title}" kept in "${path}"`, () =>
+      Effect.gen(function*() {
+        yield* TestClock.setTime(TODAY)
+        const calls = newCalls()
+        const files = new Map([[path, CONCEPT]])
+        const vault = vaultLayer(calls, files).pipe(
+          Layer.map((ctx) => {
+            const service = Context.get(ctx, VaultPort)
+            return Context.make(VaultPort, { ...service, listNotes: () => Effect.succeed([new NoteRef({ title, path })]) })
+          })
+        )
+        const layer = Layer.mergeAll(
+          arxivLayer(calls),
+          openalexLayer(calls, openalexImpacts, openalexSource),
+          judgeLayer(calls, RELEVANCE),
+          vault,
+          ArxivTermStats.layer
+        )
+        const error = yield* runCompanion(`Find papers related to [[${title}]]`).pipe(Effect.provide(layer), Effect.flip)
+        assert.strictEqual(error._tag, "UnsafeWrite")
+        assert.include(error.message, "it is the concept note itself")
+        assert.deepStrictEqual(calls.writes, [])
+        assert.strictEqual(files.get(path), CONCEPT)
+      }))
+  }
 })
 
 /** The recorded papers this file relies on are really in the fixture. */

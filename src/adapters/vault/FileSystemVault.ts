@@ -12,6 +12,8 @@
 import { FileSystem, Path } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Clock, Config, Effect, Layer, Option } from "effect"
+import * as NodeOs from "node:os"
+import { hash32 } from "../../core/compose.js"
 import { NoteNotFound, UnsafeWrite, VaultUnavailable } from "../../core/errors.js"
 import type { NoteRef } from "../../core/models.js"
 import { VaultPort, type VaultService } from "../../core/ports/VaultPort.js"
@@ -24,6 +26,29 @@ export interface FileSystemVaultOptions {
 }
 
 const STALE_TEMP_MS = 10 * 60 * 1000
+
+const KEEP_BOM = new TextDecoder("utf-8", { ignoreBOM: true })
+
+/** Temp files of a note: `.<name>.<host>.<pid>-<random>.tmp`, hidden, in the note's folder. */
+const tempPrefix = (name: string): string => `.${name.slice(0, 40)}.`
+/** This machine (a hash of its host name, since a synced vault may hold another's temps) and this process. */
+const HOST = hash32(NodeOs.hostname())
+const WRITER = `${HOST}.${process.pid}`
+
+/** Whether the writer named in a temp file's name ran on this machine and has exited. */
+const writerIsGone = (rest: string): boolean => {
+  const m = /^([0-9a-f]{8})\.(\d+)-[0-9a-z]+\.tmp$/.exec(rest)
+  if (m === null || m[1] !== HOST) return false
+  const pid = Number(m[2])
+  if (pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    // EPERM: alive, someone else's; ESRCH: no such process
+    return (error as NodeJS.ErrnoException).code === "ESRCH"
+  }
+}
 
 const FIX_HINT = "Pass --vault DIR or set ARXIV_COMPANION_VAULT to your Obsidian vault folder."
 
@@ -103,7 +128,9 @@ export const make = Effect.fn("FileSystemVault.make")(function*(options: FileSys
   const readNoteIfExists = Effect.fn("FileSystemVault.readNoteIfExists")(function*(vaultPath: string) {
     const file = yield* locate(vaultPath)
     if (Option.isNone(file)) return Option.none<string>()
-    return Option.some(yield* fs.readFileString(file.value).pipe(Effect.mapError(ioError(`read ${vaultPath}`))))
+    const bytes = yield* fs.readFile(file.value).pipe(Effect.mapError(ioError(`read ${vaultPath}`)))
+    // a byte-order mark is part of the note: kept, so a rewrite keeps the file's own convention
+    return Option.some(KEEP_BOM.decode(bytes))
   })
 
   const readNote = Effect.fn("FileSystemVault.readNote")(function*(vaultPath: string) {
@@ -149,7 +176,7 @@ export const make = Effect.fn("FileSystemVault.make")(function*(options: FileSys
     }
     // keep the note's permissions when replacing it
     const mode = Option.isSome(existing) ? existing.value.mode & 0o777 : 0o644
-    const temp = path.join(folder, `.${name.slice(0, 40)}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`)
+    const temp = path.join(folder, `${tempPrefix(name)}${WRITER}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`)
     const bytes = new TextEncoder().encode(content)
     const writeTemp = Effect.scoped(
       Effect.gen(function*() {
@@ -166,17 +193,22 @@ export const make = Effect.fn("FileSystemVault.make")(function*(options: FileSys
     yield* sweepStaleTemps(folder, name)
   })
 
-  /** Remove temp files of this note that a killed run left behind (older than 10 minutes, so never a live write's). */
+  /**
+   * Remove temp files of this note that a killed run left behind: at once when
+   * the writer that made it (this machine, its pid in the name) is gone, else
+   * after 10 minutes, so never a live write's.
+   */
   const sweepStaleTemps = (folder: string, name: string) =>
     Effect.gen(function*() {
-      const prefix = `.${name.slice(0, 40)}.`
+      const prefix = tempPrefix(name)
       const now = yield* Clock.currentTimeMillis
       for (const entry of yield* fs.readDirectory(folder)) {
         if (!entry.startsWith(prefix) || !entry.endsWith(".tmp")) continue
         const file = path.join(folder, entry)
         const info = yield* fs.stat(file)
+        if (info.type !== "File") continue
         const mtime = Option.getOrElse(info.mtime, () => new Date(now)).getTime()
-        if (info.type === "File" && now - mtime > STALE_TEMP_MS) yield* fs.remove(file)
+        if (now - mtime > STALE_TEMP_MS || writerIsGone(entry.slice(prefix.length))) yield* fs.remove(file)
       }
     }).pipe(Effect.ignore)
 
