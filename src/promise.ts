@@ -126,5 +126,9 @@ export const askArxiv = async (question: string, options: AskArxivOptions = {}):
 }
 
 
-/** Decode user options into CompanionOptions (the core's one check), failing with InvalidArgument that names the bad field. */
+/**
+ * Decode user options into CompanionOptions (the core's one check), failing
+ * with one line that names the option (as `nameOf` spells it), the value given
+ * and what is allowed.
+ */
 export { decodeOptions }

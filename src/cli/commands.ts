@@ -10,6 +10,7 @@ import { Console, Effect } from "effect"
 import { withWaitReporter } from "../core/waiting.js"
 import { askCommand } from "./ask.js"
 import { runCommand } from "./run.js"
+import { asCli } from "./terminal.js"
 import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
 import { uiCommand } from "./ui.js"
 import { VERSION } from "./help.js"
@@ -23,12 +24,15 @@ export const cli = Command.make("arxiv-companion").pipe(
 /** The CLI as @effect/cli runs it. */
 export const runCli = Command.run(cli, { name: "arxiv-companion", version: VERSION })
 
-/** Run the command line `argv` (as `process.argv`) to its end, setting the exit code. */
+/**
+ * Run the command line `argv` (as `process.argv`) to its end, setting the exit
+ * code: the result alone on stdout, logs and messages on stderr.
+ */
 export const main = (argv: ReadonlyArray<string>): void =>
-  runCli(argv).pipe(
+  asCli(runCli(argv).pipe(
     // while a call waits for an upstream (arXiv's slot, a Retry-After, a retry), say so on stderr
-    withWaitReporter((wait) => Console.error(wait.message)),
-    Effect.tapErrorCause(() => Effect.sync(() => { if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = 1 })),
+    withWaitReporter((wait) => Console.error(wait.message))
+  )).pipe(
     Effect.provide(NodeContext.layer),
-    NodeRuntime.runMain({ disableErrorReporting: false, disablePrettyLogger: true })
+    NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
   )

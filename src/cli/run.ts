@@ -15,8 +15,9 @@ export const withEnv = <A>(options: Options.Options<A>, config: Config.Config<A>
     Options.withDescription(description)
   )
 
+// text, not Options.directory: a path that is not a folder is the vault's own one-line message, naming --vault
 export const vault = withEnv(
-  Options.directory("vault"),
+  Options.text("vault"),
   Config.string("ARXIV_COMPANION_VAULT"),
   "The Obsidian vault folder (env ARXIV_COMPANION_VAULT). Without it, the vault is reached over MCP (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND)."
 )
@@ -46,51 +47,59 @@ export const offline = Options.boolean("offline").pipe(
   Options.withDescription("Use the recorded offline corpus and citation data; no network, no key.")
 )
 export const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
-const relevanceThreshold = withEnv(
-  Options.float(S.relevanceThreshold.flag),
-  Config.number(S.relevanceThreshold.env),
-  "Keep papers with relevance ≥ this (0..1, default 0.5; env RELEVANCE_PASS_THRESHOLD)."
-)
-const citationsPerYear = withEnv(
-  Options.float(S.citationsPerYearThreshold.flag),
-  Config.number(S.citationsPerYearThreshold.env),
-  "Impact bar in citations per year (default 5; env CITATIONS_PER_YEAR_THRESHOLD)."
-)
-const exemptYears = withEnv(
-  Options.float(S.exemptYears.flag),
-  Config.number(S.exemptYears.env),
-  "Papers younger than this many years skip the impact bar (default 1; env NEW_PAPER_AGE_EXEMPT_YEARS)."
-)
-const minKeywords = withEnv(
-  Options.integer(S.minKeywords.flag),
-  Config.integer(S.minKeywords.env),
-  "Halt when the note yields fewer keywords (default 2; env MIN_KEYWORDS)."
-)
-const maxResults = withEnv(
-  Options.integer(S.maxResults.flag),
-  Config.integer(S.maxResults.env),
-  "Papers kept at most, best first, 1..50 (default 10; env MAX_RESULTS)."
-)
-const poolSize = withEnv(
-  Options.integer(S.poolSize.flag),
-  Config.integer(S.poolSize.env),
-  "Candidates asked of arXiv in the run's one search and judged, 1..2000 (default 100; env POOL_SIZE)."
-)
-const foundational = withEnv(
-  Options.integer(S.foundational.flag),
-  Config.integer(S.foundational.env),
-  "Foundational citations per kept paper, 1..3 (default 3; env FOUNDATIONAL_CITATIONS)."
-)
-const categories = withEnv(
-  Options.text(S.categories.flag),
-  Config.string(S.categories.env),
-  `Comma-separated arXiv categories (default every machine-learning category: ${COMPANION_CATEGORIES.join(",")}; env ARXIV_CATEGORIES).`
-)
-const since = withEnv(
-  Options.text(S.since.flag),
-  Config.string(S.since.env),
-  "Only papers first submitted on or after YYYY-MM-DD (env ARXIV_SINCE)."
-)
+/**
+ * The run's thresholds and limits: each a flag (spelled as CompanionOptionSpellings says) that falls
+ * back to an environment variable. Read as text and checked by the companion's one options check, so a
+ * refused value is one line naming the flag (or the variable) it came from.
+ */
+const RUN_OPTIONS = {
+  relevanceThreshold: "Keep papers with relevance ≥ this (0..1, default 0.5)",
+  citationsPerYearThreshold: "Impact bar in citations per year (default 5)",
+  exemptYears: "Papers younger than this many years skip the impact bar (default 1)",
+  minKeywords: "Halt when the note yields fewer keywords (default 2)",
+  maxResults: "Papers kept at most, best first, 1..50 (default 10)",
+  poolSize: "Candidates asked of arXiv in the run's one search and judged, 1..2000 (default 100)",
+  foundational: "Foundational citations per kept paper, 1..3 (default 3)",
+  categories: `Comma-separated arXiv categories (default every machine-learning category: ${COMPANION_CATEGORIES.join(",")})`,
+  since: "Only papers first submitted on or after YYYY-MM-DD"
+}
+type RunOptionKey = keyof typeof RUN_OPTIONS
+const runOptionKeys = Object.keys(RUN_OPTIONS) as Array<RunOptionKey>
+
+const runOptionFlags = Object.fromEntries(
+  runOptionKeys.map((key) => [
+    key,
+    Options.text(S[key].flag).pipe(Options.optional, Options.withDescription(`${RUN_OPTIONS[key]}; env ${S[key].env}.`))
+  ])
+) as Record<RunOptionKey, Options.Options<Option.Option<string>>>
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
+
+/** A flag's text as the options Schema expects it; text that is not a number stays text, to be refused by name. */
+const optionValue = (key: RunOptionKey, text: string): unknown =>
+  key === "categories"
+    ? text.split(",").map((c) => c.trim()).filter((c) => c.length > 0)
+    : key === "since"
+    ? text.trim()
+    : NUMBER.test(text.trim())
+    ? Number(text)
+    : text
+
+/** The run options from the flags, else the environment, and how to name each: the flag or the variable it came from. */
+const readRunOptions = (given: Record<RunOptionKey, Option.Option<string>>) =>
+  Effect.gen(function*() {
+    const input: Record<string, unknown> = {}
+    const names = new Map<string, string>()
+    for (const key of runOptionKeys) {
+      const fromFlag = given[key]
+      const text = Option.isSome(fromFlag) ? fromFlag : yield* Config.option(Config.string(S[key].env))
+      if (Option.isNone(text)) continue
+      input[key] = optionValue(key, text.value)
+      names.set(key, Option.isSome(fromFlag) ? `--${S[key].flag}` : S[key].env)
+    }
+    return { input, nameOf: (key: string) => names.get(key) ?? key }
+  })
+
 const prompt = Args.text({ name: "prompt" }).pipe(
   Args.withDescription("What to do, naming the note: e.g. \"Find papers related to my 'Transformers Concept Note'\".")
 )
@@ -107,15 +116,7 @@ export const runCommand = Command.make(
     noCache,
     cacheDir,
     offlineCitations,
-    relevanceThreshold,
-    citationsPerYear,
-    exemptYears,
-    minKeywords,
-    maxResults,
-    poolSize,
-    foundational,
-    categories,
-    since
+    ...runOptionFlags
   },
   (a) =>
     Effect.gen(function*() {
@@ -132,21 +133,10 @@ export const runCommand = Command.make(
         offlineCitations: Option.getOrUndefined(a.offlineCitations)
       }).pipe(Effect.mapError((e) => ({ _tag: "InvalidArgument", message: `Invalid configuration: ${String(e)}` })))
       // the same use case as the MCP server's run_companion: the prompt and options checked the same way
-      const report = yield* companion(a.prompt, {
-        relevanceThreshold: Option.getOrUndefined(a.relevanceThreshold),
-        citationsPerYearThreshold: Option.getOrUndefined(a.citationsPerYear),
-        exemptYears: Option.getOrUndefined(a.exemptYears),
-        minKeywords: Option.getOrUndefined(a.minKeywords),
-        maxResults: Option.getOrUndefined(a.maxResults),
-        poolSize: Option.getOrUndefined(a.poolSize),
-        foundational: Option.getOrUndefined(a.foundational),
-        categories: Option.getOrUndefined(
-          Option.map(a.categories, (c) => c.split(",").map((s) => s.trim()).filter((s) => s.length > 0))
-        ),
-        since: Option.getOrUndefined(a.since)
-      }, {
+      const { input, nameOf } = yield* readRunOptions(a)
+      const report = yield* companion(a.prompt, input, {
         onProgress: (e) => Console.error(progressLine(e))
-      }).pipe(Effect.provide(companionLayer(setup)))
+      }, nameOf).pipe(Effect.provide(companionLayer(setup)))
       const data = Schema.encodeSync(CompanionReport)(report)
       yield* Console.log(a.json ? JSON.stringify(data, null, 2) : renderReport(data))
     }).pipe(Effect.catchAll(reportFailure))

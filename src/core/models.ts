@@ -6,6 +6,7 @@
  */
 import { Effect, ParseResult, Schema } from "effect"
 import { InvalidArgument } from "./errors.js"
+import { invalidOption } from "./options.js"
 
 /** A calendar date `YYYY-MM-DD`. */
 export const IsoDate = Schema.String.pipe(
@@ -181,30 +182,54 @@ export class ReadingStep extends Schema.Class<ReadingStep>("ReadingStep")({
  */
 export const COMPANION_CATEGORIES: ReadonlyArray<string> = ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]
 
+/**
+ * What an option allows, said to the user when a value is refused (it
+ * replaces the Schema's own wording: one line, no tree).
+ */
+const allows = <A, I>(schema: Schema.Schema<A, I, never>, what: string): Schema.Schema<A, I, never> =>
+  schema.annotations({ message: () => ({ message: `use ${what}`, override: true }) })
+
 /** The thresholds and limits of one run. Defaults follow DESIGN.md. */
 export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionOptions")({
-  relevanceThreshold: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0.5 }),
-  citationsPerYearThreshold: Schema.optionalWith(Schema.NonNegative, { default: () => 5 }),
-  exemptYears: Schema.optionalWith(Schema.NonNegative, { default: () => 1 }),
-  minKeywords: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 20)), { default: () => 2 }),
+  relevanceThreshold: Schema.optionalWith(allows(Schema.Number.pipe(Schema.between(0, 1)), "a number from 0 to 1"), {
+    default: () => 0.5
+  }),
+  citationsPerYearThreshold: Schema.optionalWith(allows(Schema.NonNegative, "a number ≥ 0"), { default: () => 5 }),
+  exemptYears: Schema.optionalWith(allows(Schema.NonNegative, "a number of years ≥ 0"), { default: () => 1 }),
+  minKeywords: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 20)), "an integer from 1 to 20"), {
+    default: () => 2
+  }),
   /** Papers kept at most (the best first); the note shows these and the other most relevant candidates. */
-  maxResults: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 50)), { default: () => 10 }),
+  maxResults: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 50)), "an integer from 1 to 50"), {
+    default: () => 10
+  }),
   /** Candidates asked of arXiv in the run's one search and judged (arXiv serves up to 2,000 per request). */
-  poolSize: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 2000)), { default: () => 100 }),
-  foundational: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 3)), { default: () => 3 }),
-  categories: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [...COMPANION_CATEGORIES] }),
-  since: Schema.optional(IsoDate)
+  poolSize: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 2000)), "an integer from 1 to 2000"), {
+    default: () => 100
+  }),
+  foundational: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 3)), "an integer from 1 to 3"), {
+    default: () => 3
+  }),
+  categories: Schema.optionalWith(allows(Schema.Array(Schema.String), "arXiv category codes, e.g. cs.LG,stat.ML"), {
+    default: () => [...COMPANION_CATEGORIES]
+  }),
+  since: Schema.optional(allows(IsoDate, "a date YYYY-MM-DD, e.g. 2024-01-31"))
 }) {}
 
 /** The companion's options as a caller writes them: every field optional (the defaults above fill the rest). */
 export type CompanionOptionsInput = typeof CompanionOptions.Encoded
 
-/** Decode options (the one check of their names, types and bounds), failing with InvalidArgument that names the bad field. */
-export const decodeOptions = (input: CompanionOptionsInput): Effect.Effect<CompanionOptions, InvalidArgument> => {
+/**
+ * Decode options (the one check of their names, types and bounds), unset
+ * (undefined) ones left to their defaults; a refusal is InvalidArgument in one
+ * line naming the option as `nameOf` spells it, the value given and what is allowed.
+ */
+export const decodeOptions = (
+  input: CompanionOptionsInput | Readonly<Record<string, unknown>>,
+  nameOf?: (key: string) => string
+): Effect.Effect<CompanionOptions, InvalidArgument> => {
   const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-  return Schema.decodeUnknown(CompanionOptions)(defined).pipe(
-    Effect.mapError((e) => new InvalidArgument({ argument: "options", reason: ParseResult.TreeFormatter.formatErrorSync(e) }))
-  )
+  return Schema.decodeUnknown(CompanionOptions)(defined).pipe(Effect.mapError((e) => invalidOption(e, defined, nameOf)))
 }
 
 /** A note in the vault: its title (file name without `.md`) and vault-relative path. */

@@ -104,27 +104,38 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
 /**
  * The options checked: names, types and bounds by the Schema, categories
  * against arXiv's taxonomy (in arXiv's spelling, the closest codes suggested),
- * `since` as a real calendar date. Unset ones take the defaults.
+ * `since` as a real calendar date. Unset ones take the defaults. A refusal is
+ * one line naming the option as `nameOf` spells it (a flag, a variable, a tool
+ * argument), the value given and what is allowed.
  */
-export const companionOptions = Effect.fn("Tools.companionOptions")(function*(input: CompanionOptionsInput = {}) {
-  const options = yield* decodeOptions(input)
-  const categories = input.categories === undefined ? undefined : yield* categoriesArg(input.categories, "categories")
-  yield* dateArg("since", options.since)
+export const companionOptions = Effect.fn("Tools.companionOptions")(function*(
+  input: CompanionOptionsInput | Readonly<Record<string, unknown>> = {},
+  nameOf: (key: string) => string = (key) => key
+) {
+  const options = yield* decodeOptions(input, nameOf)
+  const categories = input.categories === undefined ? undefined : yield* categoriesArg(options.categories, nameOf("categories"))
+  yield* dateArg(nameOf("since"), options.since)
   return categories === undefined ? options : new CompanionOptions({ ...options, categories })
 })
+
+/** An option's name as run_companion spells it (`maxResults` → `options.max_results`). */
+export const toolName = (key: string): string =>
+  `options.${(CompanionOptionSpellings as Record<string, { readonly tool: string } | undefined>)[key]?.tool ?? key}`
 
 /**
  * Run the companion for a prompt that names a concept note, as every face
  * does: the prompt trimmed (an empty one is an InvalidArgument), the options
- * checked, then the workflow; the full report.
+ * checked (a refusal names the option as `nameOf` spells it), then the
+ * workflow; the full report.
  */
 export const companion = Effect.fn("Tools.companion")(function*(
   promptText: string,
-  input: CompanionOptionsInput = {},
-  hooks: RunHooks = {}
+  input: CompanionOptionsInput | Readonly<Record<string, unknown>> = {},
+  hooks: RunHooks = {},
+  nameOf?: (key: string) => string
 ) {
   const prompt = yield* textArg("prompt", promptText, "a request naming your note, e.g. Find papers related to my 'Transformers' note")
-  const options = yield* companionOptions(input)
+  const options = yield* companionOptions(input, nameOf)
   return yield* runCompanion(prompt, options, hooks)
 })
 
@@ -133,5 +144,5 @@ export const companion = Effect.fn("Tools.companion")(function*(
  * returns a compact summary.
  */
 export const runCompanionTool = Effect.fn("Tools.runCompanion")(function*(input: RunCompanionInput, hooks: RunHooks = {}) {
-  return summarizeReport(yield* companion(input.prompt, fromToolOptions(input.options), hooks))
+  return summarizeReport(yield* companion(input.prompt, fromToolOptions(input.options), hooks, toolName))
 })

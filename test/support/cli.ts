@@ -27,3 +27,24 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string |
       }
     )
   })
+
+/**
+ * Run `arxiv-companion <args>` on a terminal: a pseudo-terminal from util-linux `script`, as
+ * a user's shell gives it (stdout is a TTY; `TERM=xterm-256color` unless `env` says otherwise).
+ * Its output has the terminal's line endings (\r\n).
+ */
+export const runCliInTerminal = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}): Promise<CliResult> => {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+  const command = [process.execPath, CLI, ...args].map(quote).join(" ")
+  return new Promise((resolve) => {
+    execFile(
+      "script",
+      ["-qec", command, "/dev/null"],
+      { cwd: ROOT, env: { ...process.env, TERM: "xterm-256color", ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+        resolve({ code, stdout, stderr })
+      }
+    )
+  })
+}

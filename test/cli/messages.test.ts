@@ -1,0 +1,105 @@
+/**
+ * Messages a person can act on: the built CLI, as a new user drives it.
+ * stdout carries only the result; a refused value is one line on stderr
+ * naming the flag (or variable), the value and what is allowed.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll } from "vitest"
+import { type ArxivStandIn, Fault, startArxivStandIn } from "../support/arxiv-standin.js"
+import { ROOT, runCli, runCliInTerminal } from "../support/cli.js"
+
+const PROMPT = "Find papers related to my 'Transformers Concept Note'"
+const VAULT = join(ROOT, "examples", "vault")
+/** What a colour terminal would get: an ANSI escape sequence. */
+const ANSI = /\u001b\[/
+
+let work: string
+let arxiv: ArxivStandIn
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "companion-messages-"))
+  arxiv = await startArxivStandIn({ corpus: "landmarks" })
+})
+afterAll(async () => {
+  await arxiv.close()
+  rmSync(work, { recursive: true, force: true })
+})
+
+describe("a refused option is one line naming the flag, the value and what is allowed", { timeout: 120_000 }, () => {
+  const cases: ReadonlyArray<readonly [ReadonlyArray<string>, Record<string, string>, string]> = [
+    [["--max-results", "99"], {}, "Invalid --max-results: got 99; use an integer from 1 to 50."],
+    [["--max-results", "abc"], {}, `Invalid --max-results: got "abc"; use an integer from 1 to 50.`],
+    [["--relevance-threshold", "1.5"], {}, "Invalid --relevance-threshold: got 1.5; use a number from 0 to 1."],
+    [["--foundational", "2.5"], {}, "Invalid --foundational: got 2.5; use an integer from 1 to 3."],
+    [["--since", "yesterday"], {}, `Invalid --since: got "yesterday"; use a date YYYY-MM-DD, e.g. 2024-01-31.`],
+    [[], { MAX_RESULTS: "lots" }, `Invalid MAX_RESULTS: got "lots"; use an integer from 1 to 50.`]
+  ]
+  for (const [flags, env, message] of cases) {
+    it(`${[...flags, ...Object.entries(env).map(([k, v]) => `${k}=${v}`)].join(" ")}`, async () => {
+      const r = await runCli(["run", PROMPT, "--vault", VAULT, "--offline", "--json", ...flags], env)
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(r.stderr).toBe(`${message}\n`)
+    })
+  }
+})
+
+describe("stdout carries only the result", { timeout: 120_000 }, () => {
+  it("--vault naming a file: one line on stderr naming --vault, nothing on stdout", async () => {
+    const file = join(work, "not-a-folder.md")
+    writeFileSync(file, "# a note\n")
+    const r = await runCli(["run", PROMPT, "--vault", file, "--offline", "--json"])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe("")
+    expect(r.stderr.trim().split("\n")).toHaveLength(1)
+    expect(r.stderr).toContain("is not a folder")
+    expect(r.stderr).toContain("--vault")
+  })
+
+  it("an unknown subcommand: stderr says which exist, nothing on stdout", async () => {
+    const r = await runCli(["frobnicate"])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe("")
+    expect(r.stderr).toContain("'run'")
+    expect(r.stderr).not.toContain("level=ERROR")
+  })
+
+  it("--log-level debug: the log lines go to stderr, stdout stays one JSON document", async () => {
+    // the first answer is a 503, so the adapter logs its retry at debug level
+    arxiv.failNext(Fault.unavailable())
+    const r = await runCli(["search", "attention", "--json", "--log-level", "debug"], {
+      ARXIV_API_URL: arxiv.url,
+      ARXIV_COMPANION_CONTACT: "tests@example.org",
+      ARXIV_COMPANION_CACHE_DIR: join(work, "cache")
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/level=DEBUG .*retry 1\//)
+    expect(r.stdout).not.toContain("level=")
+    expect(JSON.parse(r.stdout).papers.length).toBeGreaterThan(0)
+  })
+})
+
+describe("help", { timeout: 120_000 }, () => {
+  // the top-level help is static text (src/cli/main.ts); a command's help is @effect/cli's
+  for (const args of [["--help"], ["run", "--help"]]) {
+    it(`${args.join(" ")}: plain text when piped`, async () => {
+      const r = await runCli(args)
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("--max-results")
+      expect(r.stdout).not.toMatch(ANSI)
+    })
+
+    it(`${args.join(" ")}: colour on a terminal, none there with NO_COLOR`, async () => {
+      const coloured = await runCliInTerminal(args)
+      expect(coloured.code).toBe(0)
+      expect(coloured.stdout).toContain("--max-results")
+      expect(coloured.stdout).toMatch(ANSI)
+      const plain = await runCliInTerminal(args, { NO_COLOR: "1" })
+      expect(plain.code).toBe(0)
+      expect(plain.stdout).toContain("--max-results")
+      expect(plain.stdout).not.toMatch(ANSI)
+    })
+  }
+})
