@@ -83,7 +83,10 @@ export const foundational = (r: T.FoundationalResult): string =>
     ? `No reference list is recorded for ${r.arxiv_id}, so no foundational citations can be given ([]).`
     : r.status === "no-references"
     ? `${r.arxiv_id} has an empty reference list: no foundational citations ([]).`
-    : `Foundational citations of ${r.arxiv_id}:\n${r.citations.map((w, i) => `${i + 1}. ${work(w)}`).join("\n")}`
+    : [
+      ...(r.citations.length === 0 ? [] : [`Foundational citations of ${r.arxiv_id}:`, ...r.citations.map((w, i) => `${i + 1}. ${work(w)}`)]),
+      ...(r.note === undefined ? [] : [r.note])
+    ].join("\n")
 
 export const relevance = (r: T.RelevanceResult): string =>
   `${r.arxiv_id}: relevance ${r.relevance.toFixed(2)}, novelty ${r.novelty.toFixed(2)}, ` +

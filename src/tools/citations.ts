@@ -6,12 +6,13 @@
  */
 import { firstVersionFromId } from "../core/arxiv.js"
 import { Clock, Effect } from "effect"
+import { describeSource } from "../core/compose.js"
 import { DataNotRecorded, PaperNotFound } from "../core/errors.js"
 import { extractKeywords } from "../core/keywords.js"
 import { CompanionOptions, type Work } from "../core/models.js"
 import { CitationsPort } from "../core/ports/CitationsPort.js"
 import { LlmJudgePort } from "../core/ports/LlmJudgePort.js"
-import { OpenAlexPort } from "../core/ports/OpenAlexPort.js"
+import { type ImpactLookup, OpenAlexPort } from "../core/ports/OpenAlexPort.js"
 import { assessImpact, rankFoundational } from "../core/rules.js"
 import { arxivIdArg, intArg, textArg } from "./arguments.js"
 import type { CitationsResult, FoundationalResult, ReferencesResult, RelevanceResult, WorkSummary } from "./schemas.js"
@@ -28,12 +29,29 @@ export const toWorkSummary = (w: Work): WorkSummary => ({
 
 const byCitations = (a: Work, b: Work) => b.citedByCount - a.citedByCount || a.openalexId.localeCompare(b.openalexId)
 
-/** The OpenAlex record of one arXiv paper; PaperNotFound when OpenAlex has none. */
+/** Whether a lookup answered from recorded (offline) data: it then carries the date it was recorded. */
+const isRecorded = (lookup: ImpactLookup): boolean => lookup.asOf !== undefined
+
+/**
+ * The citation record of one arXiv paper and whether it is recorded data.
+ * PaperNotFound when OpenAlex has none; DataNotRecorded when offline data has
+ * none (a gap in what was recorded, not a wrong id).
+ */
 const impactOf = (id: string) =>
   Effect.flatMap(OpenAlexPort, (openalex) =>
     Effect.flatMap(openalex.worksByArxivIds([id]), (lookup) => {
       const impact = lookup.impacts.find((i) => i.arxivId === id) ?? lookup.impacts[0]
-      return impact === undefined ? Effect.fail(new PaperNotFound({ id, source: lookup.source.name })) : Effect.succeed(impact)
+      if (impact !== undefined) return Effect.succeed({ impact, recorded: isRecorded(lookup) })
+      return Effect.fail(
+        isRecorded(lookup)
+          ? new DataNotRecorded({
+            id,
+            what: "offline citation data",
+            hint: `The offline data (${describeSource(lookup.source)}) covers a few thousand well-known papers; ` +
+              "without offline mode, OpenAlex is asked."
+          })
+          : new PaperNotFound({ id, source: lookup.source.name })
+      )
     }))
 
 /** Arguments of {@link getReferences}. */
@@ -51,7 +69,7 @@ export const getReferences = Effect.fn("Tools.getReferences")(function*(input: G
   const openalex = yield* OpenAlexPort
   const id = yield* arxivIdArg(input.arxiv_id)
   const max = yield* intArg("max_results", input.max_results, 1, 200, 25)
-  const impact = yield* impactOf(id)
+  const { impact } = yield* impactOf(id)
   const refs = impact.referencedWorks
   if (refs === undefined) {
     return yield* new DataNotRecorded({
@@ -106,20 +124,32 @@ export const findFoundationalCitations = Effect.fn("Tools.findFoundationalCitati
   const openalex = yield* OpenAlexPort
   const id = yield* arxivIdArg(input.arxiv_id)
   const max = yield* intArg("max_results", input.max_results, 1, 3, 3)
-  const impact = yield* impactOf(id)
+  const { impact, recorded } = yield* impactOf(id)
   const refs = impact.referencedWorks
   if (refs === undefined) return { arxiv_id: id, status: "not-recorded", citations: [] } satisfies FoundationalResult
   if (refs.length === 0) return { arxiv_id: id, status: "no-references", citations: [] } satisfies FoundationalResult
   const works = yield* openalex.worksByIds(refs)
+  const citations = rankFoundational(works.works, max).map((c) => ({
+    openalex_id: c.openalexId,
+    title: c.title,
+    cited_by_count: c.citedByCount,
+    ...(c.publicationYear === undefined ? {} : { publication_year: c.publicationYear })
+  }))
+  // what is recorded is returned, and what is missing said: references whose details are unknown cannot be ranked
+  const unresolved = refs.filter((r) => !works.works.some((w) => w.openalexId === r))
+  if (unresolved.length === 0) return { arxiv_id: id, status: "found", citations } satisfies FoundationalResult
+  const where = recorded ? "in the offline data" : "resolved by OpenAlex"
+  const missing = unresolved.length === refs.length
+    ? `none of them is ${where} (their titles and citation counts are unknown), so none can be ranked`
+    : `${unresolved.length} of them are not ${where} (their titles and citation counts are unknown), so the ranking ` +
+      `is over the other ${refs.length - unresolved.length}`
   return {
     arxiv_id: id,
     status: "found",
-    citations: rankFoundational(works.works, max).map((c) => ({
-      openalex_id: c.openalexId,
-      title: c.title,
-      cited_by_count: c.citedByCount,
-      ...(c.publicationYear === undefined ? {} : { publication_year: c.publicationYear })
-    }))
+    citations,
+    unresolved,
+    note: `${refs.length} references are recorded for ${id}; ${missing}.` +
+      (recorded ? " Without offline mode, OpenAlex resolves them." : "")
   } satisfies FoundationalResult
 })
 

@@ -123,7 +123,11 @@ export const FoundationalResult = Schema.Struct({
     title: Schema.String,
     cited_by_count: Count,
     publication_year: Schema.optional(Int)
-  }))
+  })),
+  /** OpenAlex ids of recorded references whose title and count are unknown, so they are not ranked. */
+  unresolved: Schema.optional(Schema.Array(Schema.String)),
+  /** What is missing, in words, when the answer is partial. */
+  note: Schema.optional(Schema.String)
 })
 export type FoundationalResult = typeof FoundationalResult.Type
 
