@@ -139,9 +139,23 @@ const Modules = {
 
 type Errors = typeof import("./core/errors.js")
 
+/** A configuration problem in words: each missing or invalid variable with what to do, no tree. */
+export const describeConfigError = (error: ConfigError.ConfigError): string => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return `${describeConfigError(error.left)}; ${describeConfigError(error.right)}`
+    case "MissingData":
+      // our messages name the variable and the fix; Effect's default ("Expected X to exist ...") does not
+      return /^Expected .* to exist/.test(error.message) ? `${error.path.join(".")} is not set` : error.message
+    default:
+      return `${error.path.join(".")}: ${error.message}`
+  }
+}
+
 /** A configuration problem, as the typed error users see. */
 const configProblem = (errors: Errors) => (error: ConfigError.ConfigError): InvalidArgument =>
-  new errors.InvalidArgument({ argument: "configuration", reason: String(error).replace(/^\(?Missing data at /, "missing ") })
+  new errors.InvalidArgument({ argument: "configuration", reason: describeConfigError(error) })
 
 /**
  * A layer whose modules are imported when it is built; `make` gets the core's

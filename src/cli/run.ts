@@ -120,7 +120,7 @@ export const runCommand = Command.make(
   },
   (a) =>
     Effect.gen(function*() {
-      const [{ companion }, { companionLayer, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
+      const [{ companion }, { companionLayer, describeConfigError, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
         Promise.all([import("../tools/companion.js"), import("../layers.js"), import("../core/models.js"), import("./render.js"), import("effect/Schema")])
       )
       // the flags (with their environment fallbacks) override the rest of the setup's environment
@@ -131,7 +131,7 @@ export const runCommand = Command.make(
         ...(a.noCache ? { cache: false } : {}),
         cacheDir: Option.getOrUndefined(a.cacheDir),
         offlineCitations: Option.getOrUndefined(a.offlineCitations)
-      }).pipe(Effect.mapError((e) => ({ _tag: "InvalidArgument", message: `Invalid configuration: ${String(e)}` })))
+      }).pipe(Effect.mapError((e) => ({ _tag: "InvalidArgument", message: `Invalid configuration: ${describeConfigError(e)}` })))
       // the same use case as the MCP server's run_companion: the prompt and options checked the same way
       const { input, nameOf } = yield* readRunOptions(a)
       const report = yield* companion(a.prompt, input, {

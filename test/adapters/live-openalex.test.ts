@@ -237,6 +237,7 @@ describe("LiveOpenAlex faults", () => {
       assert.strictEqual(error._tag, "UpstreamUnavailable")
       assert.strictEqual(error._tag === "UpstreamUnavailable" ? error.status : 0, 503)
       assert.strictEqual(standIn.requests.length, 3)
+      assert.include(error.message, ", after 2 retries")
     }))
 
   it.scopedLive("a Retry-After beyond the cap fails at once and says when to come back", () =>
@@ -249,6 +250,8 @@ describe("LiveOpenAlex faults", () => {
       if (error._tag === "UpstreamUnavailable") assert.strictEqual(error.retryAfterSeconds, 3600)
       assert.include(error.message, "Try again in 3600 s")
       assert.strictEqual(standIn.requests.length, 1)
+      // it was not retried, so the message does not say it was
+      assert.notInclude(error.message, "retr")
     }))
 
   it.scopedLive("without a key, the recorded 401 says an OpenAlex API key is required, at once", () =>

@@ -175,7 +175,20 @@ describe("LlmJudge", () => {
       const error = yield* Effect.flip(flaky.judge(concept, [gnmt]))
       assert.strictEqual(error._tag, "JudgeFailed")
       assert.include(error.message, "HTTP 500")
+      assert.include(error.message, ", after 1 retry")
       assert.strictEqual(standIn.completions().length, 7)
+    }))
+
+  it.scopedLive("a Retry-After beyond what the judge waits fails at once, and does not claim it retried", () =>
+    Effect.gen(function*() {
+      const standIn = yield* llmStandIn()
+      const judge = yield* judgeFor(standIn, { retries: 3 })
+      standIn.failNext(LlmFault.rateLimited("3600"))
+      const error = yield* Effect.flip(judge.judge(concept, [gnmt]))
+      assert.strictEqual(error._tag, "JudgeFailed")
+      assert.include(error.message, "HTTP 429")
+      assert.notInclude(error.message, "retr")
+      assert.strictEqual(standIn.completions().length, 1)
     }))
 
   it.scopedLive("an answer cut off at max_tokens is asked again with twice the budget", () =>

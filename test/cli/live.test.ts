@@ -38,7 +38,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-describe("arxiv-companion run, live, against loopback stand-ins", () => {
+describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120_000 }, () => {
   it("writes the same kind of note as offline mode, and a warm rerun makes no upstream call", async () => {
     const vault = join(work, "vault")
     cpSync(join(root, "examples", "vault"), vault, { recursive: true })

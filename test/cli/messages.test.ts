@@ -81,6 +81,22 @@ describe("stdout carries only the result", { timeout: 120_000 }, () => {
   })
 })
 
+describe("configuration", { timeout: 120_000 }, () => {
+  it("an LLM judge asked for but not configured: what to set, in one clean line", async () => {
+    const r = await runCli(["run", PROMPT, "--vault", VAULT, "--offline", "--judge", "llm"], {
+      OPENROUTER_API_KEY: undefined,
+      LLM_BASE_URL: undefined,
+      ARXIV_COMPANION_JUDGE: undefined
+    })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe("")
+    expect(r.stderr).toBe(
+      "Invalid configuration: No LLM judge is configured: set OPENROUTER_API_KEY (and optionally OPENROUTER_MODEL), " +
+        "or LLM_BASE_URL and LLM_MODEL for a local OpenAI-compatible server.\n"
+    )
+  })
+})
+
 describe("help", { timeout: 120_000 }, () => {
   // the top-level help is static text (src/cli/main.ts); a command's help is @effect/cli's
   for (const args of [["--help"], ["run", "--help"]]) {

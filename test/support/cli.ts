@@ -14,13 +14,14 @@ export interface CliResult {
   readonly stderr: string
 }
 
-/** Run `arxiv-companion <args>`; `env` is added to the test's environment. */
+/** Run `arxiv-companion <args>`; `env` is added to the test's environment (an undefined value unsets it). */
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}): Promise<CliResult> =>
   new Promise((resolve) => {
+    const merged = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined))
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 },
+      { cwd: ROOT, env: merged, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
         resolve({ code, stdout, stderr })

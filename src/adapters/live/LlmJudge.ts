@@ -32,7 +32,9 @@ import { JudgeFailed } from "../../core/errors.js"
 import type { Judgement } from "../../core/models.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
 import {
+  afterRetries,
   bodyOf,
+  countingRetries,
   defaultRetryPolicy,
   failureOf,
   isTransientStatus,
@@ -242,9 +244,9 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   )
 
   /** What is left after the retries, as JudgeFailed (never with the key in it). */
-  const translate = (error: unknown): Effect.Effect<never, JudgeFailed | ParameterRejected> => {
+  const translate = (error: unknown, retries: number): Effect.Effect<never, JudgeFailed | ParameterRejected> => {
     if (error instanceof JudgeFailed || error instanceof ParameterRejected) return Effect.fail(error)
-    const retried = policy.maxAttempts > 1 ? ", after retries" : ""
+    const retried = afterRetries(retries)
     if (HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && error.reason === "StatusCode") {
       const status = error.response.status
       return Effect.flatMap(bodyOf(error), (text) =>
@@ -264,13 +266,15 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
       HttpClientRequest.bodyText(body, "application/json")
     )
     if (secret !== "") request = HttpClientRequest.bearerToken(request, secret)
-    return client.execute(request).pipe(
-      Effect.flatMap((response) => response.text),
-      Effect.map((text) => {
-        const choice = Either.getOrUndefined(Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text))?.choices?.[0]
-        return { content: choice?.message?.content ?? "", truncated: choice?.finish_reason === "length" }
-      }),
-      Effect.catchAll(translate)
+    return countingRetries(
+      client.execute(request).pipe(
+        Effect.flatMap((response) => response.text),
+        Effect.map((text) => {
+          const choice = Either.getOrUndefined(Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text))?.choices?.[0]
+          return { content: choice?.message?.content ?? "", truncated: choice?.finish_reason === "length" }
+        })
+      ),
+      translate
     )
   }
 
@@ -409,7 +413,7 @@ export const endpointConfig: Config.Config<
     }
     return Either.left(ConfigError.MissingData(
       ["OPENROUTER_API_KEY"],
-      "No LLM judge is configured: set OPENROUTER_API_KEY (and optionally OPENROUTER_MODEL), or LLM_BASE_URL and LLM_MODEL for a local OpenAI-compatible server"
+      "No LLM judge is configured: set OPENROUTER_API_KEY (and optionally OPENROUTER_MODEL), or LLM_BASE_URL and LLM_MODEL for a local OpenAI-compatible server."
     ))
   })
 )

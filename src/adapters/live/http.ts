@@ -21,7 +21,8 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { Clock, Data, Duration, Effect, Schedule } from "effect"
+import { Clock, Data, Duration, Effect, FiberRef, Schedule } from "effect"
+import { globalValue } from "effect/GlobalValue"
 import { UpstreamUnavailable } from "../../core/errors.js"
 import { reportWait, type UpstreamWait, withWaitReporter } from "../../core/waiting.js"
 import { VERSION } from "../../version.js"
@@ -242,6 +243,28 @@ export const retrySchedule = (
   )
 }
 
+/** How many times the current call's request was sent: set per call by `countingRetries`, counted by `withRetries`. */
+const sends = globalValue(Symbol.for("arxiv-companion/http/sends"), () => FiberRef.unsafeMake(0))
+
+/**
+ * Run one call through a `withRetries` client; a failure goes to `onFailure`
+ * with the number of retries the call really had (none when, say, a
+ * Retry-After beyond the cap ended it at once), for a message that says so.
+ */
+export const countingRetries = <A, E, R, B, E2, R2>(
+  call: Effect.Effect<A, E, R>,
+  onFailure: (error: E, retries: number) => Effect.Effect<B, E2, R2>
+): Effect.Effect<A | B, E2, R | R2> =>
+  Effect.locally(
+    Effect.catchAll(call, (error) => Effect.flatMap(FiberRef.get(sends), (n) => onFailure(error, Math.max(0, n - 1)))),
+    sends,
+    0
+  )
+
+/** ", after 2 retries"; nothing when the request was not retried. */
+export const afterRetries = (retries: number): string =>
+  retries === 0 ? "" : `, after ${retries} ${retries === 1 ? "retry" : "retries"}`
+
 /**
  * The platform's status check and retries on a polite client:
  * `filterStatusOk`, then `retryTransient` (transport errors, timeouts,
@@ -249,7 +272,7 @@ export const retrySchedule = (
  */
 export const withRetries = (policy: RetryPolicy, service: string) =>
 <E>(client: HttpClient.HttpClient.With<E>): HttpClient.HttpClient.With<E | HttpClientError.ResponseError> =>
-  HttpClient.retryTransient(HttpClient.filterStatusOk(client), {
+  HttpClient.retryTransient(HttpClient.filterStatusOk(HttpClient.tapRequest(client, () => FiberRef.update(sends, (n) => n + 1))), {
     mode: "errors-only",
     while: (e: E | HttpClientError.ResponseError) => isRetryable(e),
     schedule: retrySchedule(policy, service)

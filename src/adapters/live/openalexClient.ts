@@ -18,7 +18,9 @@ import { Config, Duration, Effect, Either, Layer, Option, Redacted, Schema } fro
 import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, type OpenAlexError, UpstreamUnavailable } from "../../core/errors.js"
 import {
+  afterRetries,
   bodyOf,
+  countingRetries,
   defaultRetryPolicy,
   failureOf,
   isTransientStatus,
@@ -369,7 +371,8 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
   )
 
   /** What is left after the retries, as the port's typed errors (never with the key in them). */
-  const translate = (error: unknown, notFound: (() => OpenAlexError) | undefined): Effect.Effect<never, OpenAlexError> => {
+  const translate = (error: unknown, notFound: (() => OpenAlexError) | undefined, retries: number): Effect.Effect<never, OpenAlexError> => {
+    const retried = afterRetries(retries)
     if (error instanceof UpstreamUnavailable || error instanceof InvalidArgument) return Effect.fail(error)
     // refused before any request: nothing was retried
     if (error instanceof QueueTooLong) return Effect.fail(unavailable(SERVICE, error))
@@ -407,7 +410,6 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
       })
     )
   }
-  const retried = policy.maxAttempts > 1 ? ", after retries" : ""
 
   const getJson = <A, I>(
     path: string,
@@ -421,12 +423,13 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
     let request = HttpClientRequest.get(`${base}${path}`).pipe(HttpClientRequest.setUrlParams(all))
     if (keyed) request = HttpClientRequest.appendUrlParam(request, "api_key", secret)
 
-    const fetch: Effect.Effect<string, OpenAlexError> = client.execute(request).pipe(
-      Effect.flatMap((response) => response.text),
-      Effect.flatMap((text) => Effect.as(decodeBody(text, schema, 200), text)),
-      Effect.catchAll((error) => translate(error, notFound)),
-      withDeadline(limiter, deadline)
-    )
+    const fetch: Effect.Effect<string, OpenAlexError> = countingRetries(
+      client.execute(request).pipe(
+        Effect.flatMap((response) => response.text),
+        Effect.flatMap((text) => Effect.as(decodeBody(text, schema, 200), text))
+      ),
+      (error, retries) => translate(error, notFound, retries)
+    ).pipe(withDeadline(limiter, deadline))
     // the cache key is the request without the key (requestKey also strips api_key)
     const body = cache === undefined
       ? fetch
