@@ -56,7 +56,7 @@ export const searchCommand = Command.make(
 
 /** `arxiv-companion paper <id...>` */
 export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
-  Effect.flatMap(papers, ({ getPapers }) => getPapers({ ids: a.ids })).pipe(
+  Effect.flatMap(papers, ({ getPapers }) => getPapers({ arxiv_ids: a.ids })).pipe(
     Effect.flatMap((r) =>
       Console.log(
         a.json
@@ -75,7 +75,7 @@ export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
 
 /** `arxiv-companion bibtex <id...>` */
 export const bibtexCommand = Command.make("bibtex", { ids, offline }, (a) =>
-  Effect.flatMap(papers, ({ exportBibtex }) => exportBibtex({ ids: a.ids })).pipe(
+  Effect.flatMap(papers, ({ exportBibtex }) => exportBibtex({ arxiv_ids: a.ids })).pipe(
     Effect.flatMap((r) =>
       Effect.zipRight(
         Console.log(r.bibtex),

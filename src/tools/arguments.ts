@@ -25,7 +25,7 @@ export const arxivIdArg = (input: string, argument = "arxiv_id"): Effect.Effect<
 /** Several arXiv ids, duplicates dropped, order kept. */
 export const arxivIdsArg = (
   inputs: ReadonlyArray<string>,
-  argument = "ids",
+  argument = "arxiv_ids",
   max = 50
 ): Effect.Effect<ReadonlyArray<string>, InvalidArgument> =>
   Effect.gen(function*() {

@@ -117,15 +117,15 @@ export const getPaper = Effect.fn("Tools.getPaper")(function*(input: GetPaperInp
 
 /** Arguments of {@link getPapers}. */
 export interface GetPapersInput {
-  /** 1..50 ids. */
-  readonly ids: ReadonlyArray<string>
+  /** 1..50 arXiv ids (or abs/pdf URLs). */
+  readonly arxiv_ids: ReadonlyArray<string>
   readonly abstract_max_chars?: number | undefined
 }
 
 /** The papers arXiv has for 1..50 ids, in the order asked, and the ids it lacks; PaperNotFound when it has none. */
 const papersAsked = Effect.fn("Tools.papersAsked")(function*(input: ReadonlyArray<string>) {
   const arxiv = yield* ArxivPort
-  const ids = yield* arxivIdsArg(input)
+  const ids = yield* arxivIdsArg(input, "arxiv_ids")
   const found = yield* arxiv.getPapers(ids)
   const byId = new Map(found.papers.map((p) => [p.arxivId, p]))
   const papers = ids.flatMap((id) => byId.get(id) ?? [])
@@ -135,17 +135,17 @@ const papersAsked = Effect.fn("Tools.papersAsked")(function*(input: ReadonlyArra
 
 /** Several papers by id, in the order asked; the ids arXiv lacks are listed in `missing`. */
 export const getPapers = Effect.fn("Tools.getPapers")(function*(input: GetPapersInput) {
-  const { missing, papers } = yield* papersAsked(input.ids)
+  const { missing, papers } = yield* papersAsked(input.arxiv_ids)
   return { papers: papers.map((p) => toDetail(p, input.abstract_max_chars)), missing } satisfies PapersResult
 })
 
 /** Arguments of {@link getRecent}. */
 export interface GetRecentInput {
   readonly category: string
-  /** Only papers first submitted on or after this date. */
-  readonly since?: string | undefined
+  /** Only papers first submitted on or after this date (YYYY-MM-DD). */
+  readonly since_date?: string | undefined
   /** 1..50, default 10. */
-  readonly count?: number | undefined
+  readonly max_results?: number | undefined
   readonly abstract_max_chars?: number | undefined
 }
 
@@ -153,8 +153,8 @@ export interface GetRecentInput {
 export const getRecent = Effect.fn("Tools.getRecent")(function*(input: GetRecentInput) {
   const arxiv = yield* ArxivPort
   const category = yield* categoryArg(input.category)
-  const since = yield* dateArg("since", input.since)
-  const count = yield* intArg("count", input.count, 1, 50, 10)
+  const since = yield* dateArg("since_date", input.since_date)
+  const count = yield* intArg("max_results", input.max_results, 1, 50, 10)
   const found = yield* arxiv.search({
     query: "",
     categories: [category],
@@ -172,13 +172,13 @@ export const getRecent = Effect.fn("Tools.getRecent")(function*(input: GetRecent
 
 /** Arguments of {@link exportBibtex}. */
 export interface ExportBibtexInput {
-  /** 1..50 ids. */
-  readonly ids: ReadonlyArray<string>
+  /** 1..50 arXiv ids (or abs/pdf URLs). */
+  readonly arxiv_ids: ReadonlyArray<string>
 }
 
 /** BibTeX for papers (metadata only), in the order asked; missing ids listed. */
 export const exportBibtex = Effect.fn("Tools.exportBibtex")(function*(input: ExportBibtexInput) {
-  const { missing, papers } = yield* papersAsked(input.ids)
+  const { missing, papers } = yield* papersAsked(input.arxiv_ids)
   const file = bibtexFile(papers)
   return {
     bibtex: file.text,

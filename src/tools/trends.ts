@@ -18,7 +18,7 @@ export interface CategoryTrendsInput {
   /** Papers to sample, 10..200, default 100 (50 per arXiv request). */
   readonly sample_size?: number | undefined
   /** Last day of the window (YYYY-MM-DD), default today. */
-  readonly until?: string | undefined
+  readonly until_date?: string | undefined
 }
 
 const PAGE = 50
@@ -33,7 +33,7 @@ export const categoryTrends = Effect.fn("Tools.categoryTrends")(function*(input:
   const days = yield* intArg("window_days", input.window_days, 1, 90, 30)
   const sampleSize = yield* intArg("sample_size", input.sample_size, 10, 200, 100)
   const today = new Date(yield* Clock.currentTimeMillis).toISOString().slice(0, 10)
-  const to = (yield* dateArg("until", input.until)) ?? today
+  const to = (yield* dateArg("until_date", input.until_date)) ?? today
   const from = windowStart(to, days)
   // an explicit end goes into the query so that newer papers do not fill the sample
   const query = to === today ? "" : `submittedDate:[${from.replace(/-/g, "")}0000 TO ${to.replace(/-/g, "")}2359]`
@@ -60,7 +60,7 @@ export const categoryTrends = Effect.fn("Tools.categoryTrends")(function*(input:
     const date = newest.papers[0]?.published
     note = date === undefined
       ? `No ${category} papers found at all.`
-      : `No ${category} papers between ${from} and ${to}; the newest is from ${date}. Pass until=${date} to look at the window before it.`
+      : `No ${category} papers between ${from} and ${to}; the newest is from ${date}. Pass until_date=${date} to look at the window before it.`
   }
   const terms = topTitleTerms(inWindow.map((p) => p.title))
   return {

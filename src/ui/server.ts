@@ -397,7 +397,7 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
       HttpRouter.post(
         "/api/bibtex",
         decodeBody(BibtexRequest).pipe(
-          Effect.flatMap((body) => exportBibtex({ ids: body.ids })),
+          Effect.flatMap((body) => exportBibtex({ arxiv_ids: body.ids })),
           Effect.provide(ports),
           Effect.map((r) => json(r))
         )

@@ -99,7 +99,7 @@ describe("arXiv tools", () => {
   })
 
   it("get_papers: papers in order, missing ids listed", async () => {
-    const r = await call(client, "get_papers", { ids: ["1409.0473", "arXiv:1406.2661", "0808.05394"] })
+    const r = await call(client, "get_papers", { arxiv_ids: ["1409.0473", "arXiv:1406.2661", "0808.05394"] })
     const s = structured(Tools.PapersResult, r)
     assert.deepEqual(s.papers.map((p) => p.arxiv_id), ["1409.0473", "1406.2661"])
     assert.deepEqual(s.missing, ["0808.05394"])
@@ -107,7 +107,7 @@ describe("arXiv tools", () => {
   })
 
   it("get_recent: a category's newest papers, newest first", async () => {
-    const s = structured(Tools.RecentResult, await call(client, "get_recent", { category: "cs.cl", count: 5 }))
+    const s = structured(Tools.RecentResult, await call(client, "get_recent", { category: "cs.cl", max_results: 5 }))
     assert.strictEqual(s.category, "cs.CL")
     assert.strictEqual(s.papers.length, 5)
     const dates = s.papers.map((p) => p.published_date)
@@ -120,7 +120,7 @@ describe("arXiv tools", () => {
       category: "cs.CL",
       window_days: 14,
       sample_size: 60,
-      until: "2017-03-31"
+      until_date: "2017-03-31"
     }))
     assert.strictEqual(s.from, "2017-03-18")
     assert.strictEqual(s.daily_counts.length, 14)
@@ -135,7 +135,7 @@ describe("arXiv tools", () => {
   })
 
   it("export_bibtex: one entry per found paper with stable keys; missing ids listed", async () => {
-    const r = await call(client, "export_bibtex", { ids: ["1406.2661", "1409.0473", "0000.00000"] })
+    const r = await call(client, "export_bibtex", { arxiv_ids: ["1406.2661", "1409.0473", "0000.00000"] })
     const s = structured(Tools.BibtexResult, r)
     assert.deepEqual(s.entries, [
       { arxiv_id: "1406.2661", key: "goodfellow2014generative" },
@@ -281,11 +281,33 @@ describe("ask_arxiv", () => {
   })
 })
 
+describe("argument names", () => {
+  // one convention across tools: arxiv_id for one paper, arxiv_ids for several, dates end in _date,
+  // "how many" is max_results
+  it("follow one convention in every tool", async () => {
+    const { tools } = await client.listTools()
+    const names = tools.flatMap((t) => Object.keys(t.inputSchema.properties ?? {}).map((p) => `${t.name}.${p}`))
+    for (const name of names) {
+      const arg = name.slice(name.indexOf(".") + 1)
+      assert.notMatch(arg, /^(ids?|since|until|count|paper_ids?)$/, name)
+    }
+    const byTool = new Map(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]))
+    assert.includeMembers(byTool.get("get_papers")!, ["arxiv_ids"])
+    assert.includeMembers(byTool.get("export_bibtex")!, ["arxiv_ids"])
+    assert.includeMembers(byTool.get("get_recent")!, ["since_date", "max_results"])
+    assert.includeMembers(byTool.get("category_trends")!, ["until_date"])
+    for (const tool of ["get_paper", "read_paper", "get_references", "get_citations", "find_foundational_citations"]) {
+      assert.includeMembers(byTool.get(tool)!, ["arxiv_id"], tool)
+    }
+  })
+})
+
 describe("error policy", () => {
   const cases: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
     ["get_paper", { arxiv_id: "not an id" }, /"not an id" is not an arXiv id; use the form 1706\.03762/],
     ["get_paper", { arxiv_id: "0808.05394" }, /arXiv has no record of paper "0808\.05394"/],
-    ["get_papers", { ids: ["0000.00000"] }, /no record of paper/],
+    ["get_papers", { arxiv_ids: ["0000.00000"] }, /no record of paper/],
+    ["get_recent", { category: "cs.CL", since_date: "2017-02-30" }, /"2017-02-30" is not a date/],
     ["search_arxiv_papers", { query: "gan", categories: ["cs.ML"] }, /"cs\.ML" is not an arXiv category \(closest: .*stat\.ML/],
     ["search_arxiv_papers", { query: "   " }, /Invalid query: is empty/],
     ["search_arxiv_papers", { query: "gan", since_date: "2017-02-30" }, /"2017-02-30" is not a date/],

@@ -73,12 +73,12 @@ describe("tool functions", () => {
 
   it.effect("get_papers and export_bibtex keep the order asked, drop duplicates and list missing ids", () =>
     Effect.gen(function*() {
-      const r = yield* Tools.getPapers({ ids: ["1703.10002", "arXiv:1703.10001v2", "1703.10002", "1703.99999"] })
+      const r = yield* Tools.getPapers({ arxiv_ids: ["1703.10002", "arXiv:1703.10001v2", "1703.10002", "1703.99999"] })
       assert.deepEqual(r.papers.map((p) => p.arxiv_id), ["1703.10002", "1703.10001"])
       assert.deepEqual(r.missing, ["1703.99999"])
-      const b = yield* Tools.exportBibtex({ ids: ["1703.10001", "1703.10002"] })
+      const b = yield* Tools.exportBibtex({ arxiv_ids: ["1703.10001", "1703.10002"] })
       assert.deepEqual(b.entries.map((e) => e.key), ["lovelace2017paper", "lovelace2017papera"])
-      const none = yield* Effect.exit(Tools.exportBibtex({ ids: ["1703.99999"] }))
+      const none = yield* Effect.exit(Tools.exportBibtex({ arxiv_ids: ["1703.99999"] }))
       assert.match(messageOf(none), /arXiv has no record of paper "1703\.99999"/)
     }).pipe(Effect.provide(arxivOver([paper(1, "2017-03-01"), paper(2, "2017-03-02")], []))))
 
