@@ -137,7 +137,9 @@ describe("nobody's results overwritten", { timeout: 240_000 }, () => {
     expect((await run("Find papers related to [[Attention]]")).code).toBe(0)
     const earlier = snapshot()
     expect(read("Attention — Related Papers.md")).toMatch(/^candidates: [1-9]/m)
-    for (const flags of [["--since", "2099-01-01"], ["--categories", "math.AG"]]) {
+    // --since holds for both channels (the arXiv search and the most cited works), so nothing is found;
+    // --categories narrows only the arXiv search, so it cannot empty a run on its own
+    for (const flags of [["--since", "2099-01-01"], ["--since", "2099-01-01", "--categories", "math.AG"]]) {
       const r = await run("Find papers related to [[Attention]]", "--json", ...flags)
       expect(r.code, r.stderr).toBe(0)
       const report = JSON.parse(r.stdout)
