@@ -75,7 +75,7 @@ describe("stdout carries only the result", { timeout: 120_000 }, () => {
       ARXIV_COMPANION_CACHE_DIR: join(work, "cache")
     })
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stderr).toMatch(/level=DEBUG .*retry 1\//)
+    expect(r.stderr).toMatch(/level=DEBUG .*attempt 2\//)
     expect(r.stdout).not.toContain("level=")
     expect(JSON.parse(r.stdout).papers.length).toBeGreaterThan(0)
   })
