@@ -12,7 +12,8 @@
  *
  * Critical-path bound: the least time the calls actually made could take
  * given the workflow's data dependencies — arXiv search, then (OpenAlex
- * impact ‖ judge), then OpenAlex references — with each service's latency,
+ * impact ‖ judge), then (OpenAlex references ‖ the kept papers' summaries,
+ * one more judge call) — with each service's latency,
  * the judge's 4 calls in flight at once, and arXiv's 3 s spacing between
  * its own requests. Local work (parsing, scoring, writing the note) counts
  * as zero, so the ratio shows everything else: overhead and any missed
@@ -24,7 +25,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { startArxivStandIn } from "../test/support/arxiv-standin.js"
-import { startLlmStandIn } from "../test/support/llm-standin.js"
+import { asksForSummaries, startLlmStandIn } from "../test/support/llm-standin.js"
 import { startOpenAlexStandIn } from "../test/support/openalex-standin.js"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -98,14 +99,15 @@ export default async function companionBench(): Promise<void> {
         const arxivCalls = arxiv.requests.length - before.arxiv
         const oaRequests = openalex.requests.slice(before.openalex)
         const judgeCalls = llm.completions().length - before.judge
+        const summaryCalls = llm.completions().slice(before.judge).filter((r) => asksForSummaries(r.body.messages ?? [])).length
         const impactCalls = oaRequests.filter((r) => (r.params["filter"] ?? "").includes("doi:")).length
         const refCalls = oaRequests.length - impactCalls
         const boundMs = (arxivCalls === 0 ? 0 : LATENCY.arxiv + (arxivCalls - 1) * Math.max(LATENCY.arxiv, ARXIV_SPACING)) +
           Math.max(
             impactCalls === 0 ? 0 : LATENCY.openalex,
-            Math.ceil(judgeCalls / JUDGE_CONCURRENCY) * LATENCY.judge
+            Math.ceil((judgeCalls - summaryCalls) / JUDGE_CONCURRENCY) * LATENCY.judge
           ) +
-          (refCalls === 0 ? 0 : LATENCY.openalex)
+          Math.max(refCalls === 0 ? 0 : LATENCY.openalex, Math.ceil(summaryCalls / JUDGE_CONCURRENCY) * LATENCY.judge)
         const total = arxivCalls + oaRequests.length + judgeCalls
         rows.push([
           String(n),

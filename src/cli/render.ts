@@ -25,6 +25,8 @@ export const renderReport = (r: CompanionReportData): string => {
     lines.push(`${i + 1}. ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${id}, ${c.paper.published})`)
     lines.push(`   relevance ${num(c.judgement.relevance)} · novelty ${num(c.judgement.novelty)} · ${impact}`)
     lines.push(`   found by: ${(c.foundBy ?? ["arxiv-search"]).map((ch) => CHANNEL_LABELS[ch]).join(" + ")}`)
+    const summary = r.summaries.find((x) => x.arxivId === id)
+    if (summary !== undefined && summary.text !== "") lines.push(`   summary: ${summary.text.replace(/\s+/g, " ")}`)
     const f = r.foundations.find((x) => x.arxivId === id)
     if (f !== undefined && f.citations.length > 0) {
       lines.push(`   builds on: ${f.citations.map((x) => `${x.title} (${x.citedByCount} citations)`).join("; ")}`)
@@ -35,6 +37,11 @@ export const renderReport = (r: CompanionReportData): string => {
     for (const n of r.alreadyInNote) {
       lines.push(`  - ${n.title === undefined ? "" : `${n.title.replace(/\s+/g, " ")} `}(arXiv:${n.arxivId}), named as ${n.mention}`)
     }
+  }
+  const shared = r.sharedFoundations.foundations
+  if (shared.length > 0) {
+    lines.push("", "Shared foundations:")
+    for (const w of shared) lines.push(`  - ${(w.title ?? `OpenAlex ${w.openalexId}`).replace(/\s+/g, " ")} (cited by ${w.citedBy.length} kept papers)`)
   }
   const dropped = r.candidates.filter((c) => !c.decision.kept)
   if (dropped.length > 0) {

@@ -10,9 +10,13 @@
  * @since 0.1.0
  */
 import { absUrl } from "./arxiv.js"
+import { citationMapSection, keywordList, readingOrderSection, sharedFoundationsSection, summaryLines } from "./composeTeaching.js"
 import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
+import { mdInline } from "./markdown.js"
 import type { CompanionOptions, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
+import type { NoteTeaching } from "./teaching.js"
+import { keywordTag, noteLink, type VaultIndex, wikiLink } from "./vaultLinks.js"
 
 /** The line that opens the generated block; it carries the block's hash. */
 export const BEGIN = /^%% arxiv-companion:begin ([0-9a-f]{8}) %%$/m
@@ -97,6 +101,10 @@ export interface RelatedNoteInput {
   readonly judged?: number | undefined
   readonly survivors: ReadonlyArray<ScoredPaper>
   readonly foundations: ReadonlyArray<Foundations>
+  /** Summaries, shared foundations, reading order and citation map; without it the note lists the papers only. */
+  readonly teaching?: NoteTeaching | undefined
+  /** The vault's titles, so papers, keywords and foundations with a note of their own are linked. */
+  readonly vault?: VaultIndex | undefined
 }
 
 export const LINE_BREAKS = /[\r\n\v\f\u0085\u2028\u2029]+/g
@@ -140,7 +148,7 @@ const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
     lines.push("- Builds on:")
     for (const c of f.citations) {
       const year = c.publicationYear === undefined ? "" : ` (${c.publicationYear})`
-      lines.push(`  - ${c.title}${year} — ${int(c.citedByCount)} citations · OpenAlex ${c.openalexId}`)
+      lines.push(`  - ${mdInline(c.title)}${year} — ${int(c.citedByCount)} citations · OpenAlex ${c.openalexId}`)
     }
   }
   if (f.unresolved.length > 0) lines.push(`  - unresolved references: ${f.unresolved.join(", ")}`)
@@ -181,13 +189,14 @@ export const candidateSources = (candidates: ReadonlyArray<ScoredPaper>): string
 export const composeBlock = (input: RelatedNoteInput): string => {
   const { source, options } = input
   const lines: Array<string> = []
-  lines.push(`# ${relatedTitle(source.title)}`, "")
-  lines.push(`> [!info] Papers related to [[${source.title}]]`)
-  lines.push(`> Keywords taken from [[${source.title}]]: ${input.keywords.join(", ")}`)
+  lines.push(`# ${mdInline(relatedTitle(source.title))}`, "")
+  const sourceLink = noteLink(source.title, mdInline)
+  lines.push(`> [!info] Papers related to ${sourceLink}`)
+  lines.push(`> Keywords taken from ${sourceLink}: ${keywordList(input.keywords, input.vault)}`)
   lines.push(`> arXiv query: \`${input.query}\``)
   if (input.citedQuery !== undefined) lines.push(`> Most-cited search: \`${input.citedQuery.replace(/`/g, "'")}\``)
   lines.push(
-    `> ${judgedLine(input)} by ${input.judge}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
+    `> ${judgedLine(input)} by ${mdInline(input.judge)}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
   )
   const sources = candidateSources(input.candidates)
   if (sources !== undefined) lines.push(`> Citation counts, one source per paper: ${sources}.`)
@@ -196,26 +205,35 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push(`> Papers without a recorded count are aged as of ${input.impactAsOf}; those younger than ${options.exemptYears} y pass as new.`)
   }
   lines.push("")
+  const teaching = input.teaching
+  if (teaching !== undefined) lines.push(...readingOrderSection(teaching, input.survivors, input.vault))
   lines.push("## Kept papers", "")
   if (input.survivors.length === 0) lines.push("_No candidate cleared both bars._", "")
   input.survivors.forEach((s, index) => {
     const p = s.paper
-    lines.push(`### ${index + 1}. [${p.title.replace(/\s+/g, " ")}](${absUrl(p.arxivId)})`)
+    lines.push(`### ${index + 1}. [${mdInline(p.title)}](${absUrl(p.arxivId)})`)
+    const inVault = input.vault === undefined ? undefined : wikiLink(input.vault, p.title)
+    if (inVault !== undefined) lines.push(`- In your vault: ${inVault}`)
     lines.push(`- arXiv: [${p.arxivId}](${absUrl(p.arxivId)}) · first version ${p.published}`)
-    lines.push(`- Authors: ${p.authors.join(", ")}`)
+    lines.push(`- Authors: ${p.authors.map(mdInline).join(", ")}`)
+    if (teaching !== undefined) lines.push(...summaryLines(teaching.summaries.find((x) => x.arxivId === p.arxivId), input.judge))
     lines.push(`- Relevance: ${num(s.judgement.relevance)} · Novelty: ${num(s.judgement.novelty)}`)
     lines.push(`- Impact: ${impactLine(s)}`)
     if (s.foundBy !== undefined) lines.push(`- Found by: ${s.foundBy.map((c) => CHANNEL_LABELS[c]).join(" · ")}`)
-    lines.push(`- Why: ${s.judgement.rationale.replace(/\s+/g, " ")}`)
+    lines.push(`- Why: ${mdInline(s.judgement.rationale)}`)
     lines.push(...foundationLines(input.foundations.find((f) => f.arxivId === p.arxivId)))
     lines.push("")
   })
+  if (teaching !== undefined && input.survivors.length > 0) {
+    lines.push(...sharedFoundationsSection(teaching, input.survivors, input.vault))
+    lines.push(...citationMapSection(teaching, input.survivors.length))
+  }
   const named = input.alreadyInNote ?? []
   if (named.length > 0) {
     lines.push("## Already in your note", "")
     lines.push("_Papers your note names; they are not recommended again._", "")
     for (const n of named) {
-      const label = n.title === undefined ? `arXiv ${n.arxivId}` : n.title.replace(/\s+/g, " ")
+      const label = n.title === undefined ? `arXiv ${n.arxivId}` : mdInline(n.title)
       lines.push(`- [${label}](${absUrl(n.arxivId)}) — named as ${MENTION_LABELS[n.mention]}: ${n.text.replace(/`/g, "'")}`)
       const f = input.foundations.find((x) => x.arxivId === n.arxivId)
       if (f !== undefined && f.status !== "not-recorded") lines.push(...foundationLines(f).map((l) => `  ${l}`))
@@ -233,9 +251,9 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     )
     for (const c of unrecorded) {
       lines.push(
-        `- [${c.paper.title.replace(/\s+/g, " ")}](${absUrl(c.paper.arxivId)}) · first version ${c.paper.published} · relevance ${
+        `- [${mdInline(c.paper.title)}](${absUrl(c.paper.arxivId)}) · first version ${c.paper.published} · relevance ${
           num(c.judgement.relevance)
-        } — ${c.judgement.rationale.replace(/\s+/g, " ")}`
+        } — ${mdInline(c.judgement.rationale)}`
       )
     }
     lines.push("")
@@ -250,7 +268,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
       const why = c.decision.reasons.filter((r) => (r.includes("<") && !r.includes("exempt")) || r.includes("unknown"))
         .join("; ")
       lines.push(
-        `| [${cell(c.paper.title)}](${absUrl(c.paper.arxivId)}) | ${num(c.judgement.relevance)} | ${impact} | ${cell(why)} |`
+        `| [${mdInline(c.paper.title)}](${absUrl(c.paper.arxivId)}) | ${num(c.judgement.relevance)} | ${impact} | ${cell(why)} |`
       )
     }
     lines.push("")
@@ -276,8 +294,20 @@ export const managedFrontmatter = (input: RelatedNoteInput, updated: string): Re
   ["kept", String(input.survivors.length)],
   ["candidates", String(input.judged ?? input.candidates.length)],
   ["updated", updated],
-  ["tags", "[arxiv-companion, related-papers]"]
+  ["tags", tagList(companionTags(input.keywords))]
 ]
+
+/** The tags the companion writes: its own two, then the note's keywords as Obsidian tags. */
+export const companionTags = (keywords: ReadonlyArray<string>): ReadonlyArray<string> => [
+  ...new Set(["arxiv-companion", "related-papers", ...keywords.flatMap((k) => keywordTag(k) ?? [])])
+]
+
+/** A YAML flow list of tags; a tag YAML would read as something other than a plain word (true, 1e3, a: b) is quoted. */
+const tagList = (tags: ReadonlyArray<string>): string =>
+  `[${
+    tags.map((t) => (/^[\p{L}_][\p{L}\p{N}_/-]*$/u.test(t) && !/^(?:true|false|null|yes|no|on|off|y|n)$/i.test(t) ? t : yamlString(t)))
+      .join(", ")
+  }]`
 
 const wrapBlock = (block: string): string => `%% arxiv-companion:begin ${hash32(block)} %%\n${block}\n${END}`
 
@@ -355,17 +385,35 @@ const readTags = (frontmatter: string | undefined): ReadonlyArray<string> => {
   return items.map(unquote).map((t) => t.replace(/^#/, "")).filter((t) => t !== "")
 }
 
-/** Our tags first, then every tag the user added, once each. */
+/**
+ * Our tags first, then every tag the user added, once each. Tags made from
+ * the keywords of the previous run (`previousKeywords`, read from our own
+ * `keywords` property) are ours, not the user's: those no longer among the
+ * keywords are dropped.
+ */
 const withUserTags = (
   managed: ReadonlyArray<readonly [string, string]>,
-  existingTags: ReadonlyArray<string>
+  existingTags: ReadonlyArray<string>,
+  previousKeywords: ReadonlyArray<string> = []
 ): ReadonlyArray<readonly [string, string]> =>
   managed.map(([k, v]) => {
     if (k !== "tags") return [k, v] as const
-    const ours = v.replace(/^\[|\]$/g, "").split(",").map((t) => t.trim())
-    const all = [...new Set([...ours, ...existingTags])]
-    return [k, `[${all.join(", ")}]`] as const
+    const ours = v.replace(/^\[|\]$/g, "").split(",").map(unquote)
+    const stale = new Set(previousKeywords.flatMap((w) => keywordTag(w) ?? []))
+    const all = [...new Set([...ours, ...existingTags.filter((t) => !stale.has(t))])]
+    return [k, tagList(all)] as const
   })
+
+/** The keywords a previous run recorded in its `keywords` property (a JSON-style list), or none. */
+const previousKeywords = (value: string | undefined): ReadonlyArray<string> => {
+  if (value === undefined) return []
+  try {
+    const list: unknown = JSON.parse(value)
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : []
+  } catch {
+    return []
+  }
+}
 
 const readManaged = (frontmatter: string | undefined): Map<string, string> => {
   const out = new Map<string, string>()
@@ -438,10 +486,11 @@ export const mergeGenerated = (existing: string | undefined, note: GeneratedNote
   const { frontmatter } = splitFrontmatter(existing)
   const current = readManaged(frontmatter)
   const userTags = readTags(frontmatter)
-  const managedNow = withUserTags(note.frontmatter(current.get("updated") ?? now), userTags)
+  const previous = previousKeywords(current.get("keywords"))
+  const managedNow = withUserTags(note.frontmatter(current.get("updated") ?? now), userTags, previous)
   const sameFrontmatter = managedNow.every(([k, v]) => current.get(k) === v)
   if (found.block === block && sameFrontmatter) return { _tag: "Unchanged" }
-  const managed = withUserTags(note.frontmatter(now), userTags)
+  const managed = withUserTags(note.frontmatter(now), userTags, previous)
   const before = existing.slice(0, found.start)
   const after = existing.slice(found.end)
   return { _tag: "Update", content: `${withFrontmatter(before, managed)}${wrapBlock(block)}${after}` }

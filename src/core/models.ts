@@ -279,6 +279,14 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   alreadyInNote: Schema.Array(NamedInNote),
   survivors: Schema.Array(Schema.String),
   foundations: Schema.Array(Foundations),
+  /** A short summary of each kept paper, in the order of `survivors`. */
+  summaries: Schema.Array(PaperSummary),
+  /** Works two or more kept papers cite, with who cites them. */
+  sharedFoundations: SharedFoundations,
+  /** Foundations first, then the kept papers by relevance, each with why it comes there. */
+  readingOrder: Schema.Array(ReadingStep),
+  /** The citation map as Mermaid flowchart source (empty when no paper was kept). */
+  citationMap: Schema.String,
   /**
    * The note the results are in and what happened to it: `kept-user-edits` (your
    * edits stayed; the results went to a dated sibling), `kept-earlier` (this run

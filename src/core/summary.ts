@@ -56,7 +56,8 @@ export const splitSentences = (text: string): ReadonlyArray<string> => {
   for (let m = boundary.exec(flat); m !== null; m = boundary.exec(flat)) {
     const end = m.index + m[1]!.length + m[2]!.length
     if (m[1] === ".") {
-      const before = flat.slice(start, m.index)
+      // the last two words before the period are all the checks need
+      const before = flat.slice(Math.max(start, m.index - 48), m.index)
       const last = /(\S+)$/.exec(before)?.[1] ?? ""
       const word = last.toLowerCase().replace(/^[("'“‘[]+/, "")
       if (ABBREVIATIONS.has(word) || /^(?:[a-z]\.)+[a-z]$/i.test(word)) continue
@@ -105,13 +106,22 @@ const figureIn = (sentence: string): { readonly text: string; readonly rank: num
   return undefined
 }
 
-/** The headline figure of an abstract (with its measure), if it states one. */
-export const keyFigure = (abstract: string): string | undefined => bestFigure(splitSentences(abstract))?.text
+type Figure = { readonly text: string; readonly rank: number } | undefined
 
-const bestFigure = (sentences: ReadonlyArray<string>): { readonly text: string; readonly index: number } | undefined => {
+/** The headline figure of an abstract (with its measure), if it states one. */
+export const keyFigure = (abstract: string): string | undefined => {
+  const sentences = splitSentences(abstract)
+  return bestFigure(sentences, sentences.map(figureIn))?.text
+}
+
+/** The sentence whose figure is most likely the paper's headline result; `figures[i]` is `figureIn(sentences[i])`. */
+const bestFigure = (
+  sentences: ReadonlyArray<string>,
+  figures: ReadonlyArray<Figure>
+): { readonly text: string; readonly index: number } | undefined => {
   let best: { readonly text: string; readonly index: number; readonly score: number } | undefined
   sentences.forEach((s, index) => {
-    const f = figureIn(s)
+    const f = figures[index]
     if (f === undefined) return
     // a figure the authors claim ("we achieve", "our model") beats one about a baseline
     const score = (FIGURES.length - f.rank) * 2 + (OWN_RESULT.test(s) ? 3 : 0) + (BASELINE.test(s) ? -4 : 0)
@@ -179,7 +189,8 @@ const score = (
   index: number,
   count: number,
   terms: ReadonlyArray<ReadonlyArray<string>>,
-  title: TitleSignals
+  title: TitleSignals,
+  figure: Figure
 ): Scored => {
   const sentenceWords = new Set(words(sentence).map(singular))
   const titled = titleOverlap(sentence, sentenceWords, title)
@@ -192,7 +203,6 @@ const score = (
   const what = (STRONG_CONTRIBUTION.test(sentence) ? 5 : IN_THIS_PAPER.test(sentence) ? 3.5 : CONTRIBUTION.test(sentence) ? 3 : 0) +
     (FINDING.test(sentence) ? 2 : 0) + naming + titled.share + concept * 0.75 +
     (index === 0 && !ours ? -1 : 0) + (index < count / 2 ? 0.5 : 0) - penalty
-  const figure = figureIn(sentence)
   const result = (figure === undefined ? 0 : 4 - Math.min(2, figure.rank * 0.5)) +
     (OUTPERFORMS.test(sentence) ? 2.5 : IMPROVES.test(sentence) ? 1.5 : 0) +
     (ours ? 1 : 0) + (FINDING.test(sentence) ? 1 : 0) + (BASELINE.test(sentence) && !ours ? -2 : 0) + concept * 0.5 - penalty
@@ -212,16 +222,17 @@ export const extractiveSummary = (
   concept: ReadonlyArray<string> = []
 ): ExtractiveSummary => {
   const sentences = splitSentences(paper.abstract)
+  const figures = sentences.map(figureIn)
   if (sentences.length <= 2) {
-    return { text: sentences.join(" "), sentences, keyFigure: bestFigure(sentences)?.text }
+    return { text: sentences.join(" "), sentences, keyFigure: bestFigure(sentences, figures)?.text }
   }
   const terms = conceptTerms(concept)
   const title = titleSignals(paper.title)
-  const scored = sentences.map((s, i) => score(s, i, sentences.length, terms, title))
+  const scored = sentences.map((s, i) => score(s, i, sentences.length, terms, title, figures[i]))
   const chosen = new Map<number, Scored>()
   const what = best(scored, (s) => s.what)!
   chosen.set(what.index, what)
-  const figure = bestFigure(sentences)
+  const figure = bestFigure(sentences, figures)
   const withFigure = figure === undefined ? undefined : scored[figure.index]!
   const result = withFigure !== undefined && !chosen.has(withFigure.index) && withFigure.result > 0
     ? withFigure
@@ -238,7 +249,10 @@ export const extractiveSummary = (
     (s) => s.extra + s.what * 0.5
   )
   if (third !== undefined) chosen.set(third.index, third)
-  const picked = [...chosen.values()].sort((a, b) => a.index - b.index).map((s) => s.sentence)
-  const inSummary = figure !== undefined && chosen.has(figure.index) ? figure.text : bestFigure(picked)?.text
+  const order = [...chosen.values()].sort((a, b) => a.index - b.index)
+  const picked = order.map((s) => s.sentence)
+  const inSummary = figure !== undefined && chosen.has(figure.index)
+    ? figure.text
+    : bestFigure(picked, order.map((s) => figures[s.index]))?.text
   return { text: picked.join(" "), sentences: picked, keyFigure: inSummary }
 }

@@ -19,7 +19,17 @@ export interface VaultIndex {
   readonly byKey: ReadonlyMap<string, string>
 }
 
-const UNLINKABLE = /[[\]|#^\r\n\u0000-\u001f]/
+const UNLINKABLE = /[[\]|#^\r\n\u0000-\u001f\u2028\u2029]|%%/
+
+/**
+ * Whether `[[title]]` links that note and nothing else: no `[ ] | # ^`
+ * (which end or redirect a link), no line break or control character, and
+ * no `%%` (which would open an Obsidian comment).
+ */
+export const isLinkable = (title: string): boolean => title.trim() !== "" && !UNLINKABLE.test(title)
+
+/** `[[title]]` for a note the companion knows by title, or the title as plain text when it cannot be linked safely. */
+export const noteLink = (title: string, plain: (text: string) => string): string => (isLinkable(title) ? `[[${title}]]` : plain(title))
 
 /** The matching key of a title: normalised words, each singular. */
 export const titleKey = (title: string): string => words(normalizeTitle(title)).map(singular).join(" ")
@@ -34,7 +44,7 @@ export const vaultIndex = (notes: ReadonlyArray<Pick<NoteRef, "title">>, exclude
   const byKey = new Map<string, string>()
   const titles = [...new Set(notes.map((n) => n.title))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   for (const title of titles) {
-    if (UNLINKABLE.test(title) || title.trim() === "") continue
+    if (!isLinkable(title)) continue
     const key = titleKey(title)
     if (key === "" || excluded.has(key) || byKey.has(key)) continue
     byKey.set(key, title)

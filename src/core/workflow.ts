@@ -1,6 +1,7 @@
 /**
  * The study-companion workflow: prompt → note → keywords → arXiv → impact →
- * judge → filter → foundations → note written back.
+ * judge → filter → foundations → summaries, shared foundations, reading
+ * order and citation map → note written back.
  *
  * @since 0.1.0
  */
@@ -8,7 +9,7 @@ import { Clock, Effect } from "effect"
 import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { bareId, mergeChannels } from "./channels.js"
-import { relatedNote, relatedNotePath, type RelatedNoteInput } from "./compose.js"
+import { relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
 import {
   type CompanionError,
   GeneratedNoteNamed,
@@ -40,7 +41,9 @@ import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { writeGenerated } from "./writeBack.js"
 import { assessImpact, bestSurvivors, decide, impactNotAssessed, rankFoundational } from "./rules.js"
+import { summarise, teaching } from "./teaching.js"
 import { words } from "./text.js"
+import { vaultIndex } from "./vaultLinks.js"
 
 /** Progress events, for a CLI's stderr or an MCP progress notification. */
 export type Progress =
@@ -253,16 +256,23 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const kept = bestSurvivors(scored, options.maxResults)
   yield* progress({ _tag: "Judged", kept: kept.length })
 
-  // 8. foundational citations of the survivors and of the papers the note names, batched in one call
+  // 8. foundational citations of the survivors and of the papers the note names, batched in one call,
+  // side by side with the survivors' summaries (one more judge call when the judge writes summaries)
   const founded = [...kept.map((s) => s.paper.arxivId), ...named.map((n) => n.arxivId)]
   const refsOf = new Map(founded.map((id) => [id, impacts.get(id)?.referencedWorks]))
   const allRefs = [...new Set([...refsOf.values()].flatMap((r) => r ?? []))]
   const resolved = new Map<string, import("./models.js").Work>()
-  if (allRefs.length > 0) {
+  const keywordTerms = keywords.map((k) => k.term)
+  const lookup = allRefs.length === 0 ? Effect.void : Effect.suspend(() => {
     calls.openalex++
-    const works = yield* openalex.worksByIds(allRefs)
+    return openalex.worksByIds(allRefs)
+  }).pipe(Effect.map((works) => {
     for (const w of works.works) resolved.set(w.openalexId, w)
-  }
+  }))
+  const summarising = summarise(judge, { title: note.title, text: plainText(text), keywords: keywordTerms }, kept, () => {
+    calls.judge++
+  })
+  const [, summaries] = yield* Effect.all([lookup, summarising], { concurrency: 2 })
   const foundations: Array<Foundations> = founded.map((arxivId) => {
     const refs = refsOf.get(arxivId)
     if (refs === undefined) return { arxivId, status: "not-recorded", citations: [], unresolved: [] }
@@ -285,7 +295,11 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     })
   })
 
-  // 9. compose and write beside the source note: never onto it, nor over a note the companion did not write
+  // 9. what the note teaches: shared foundations, reading order and citation map, from what was
+  // already looked up (no further request)
+  const taught = teaching({ sourceTitle: note.title, kept, references: refsOf, works: resolved, impacts, foundations, summaries })
+
+  // 10. compose and write beside the source note: never onto it, nor over a note the companion did not write
   const target = relatedNotePath(note)
   if (target === undefined) return yield* new UnsafeWrite({ path: note.path, reason: "the note's path is not a safe vault path" })
   const input: RelatedNoteInput = {
@@ -301,7 +315,9 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     candidates: shownCandidates(scored, kept, options.maxResults),
     judged: scored.length,
     survivors: kept,
-    foundations
+    foundations,
+    teaching: taught,
+    vault: vaultIndex(notes, [relatedTitle(note.title)])
   }
   const nowIso = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
   const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, today, () => calls.vault++, {
@@ -331,6 +347,10 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     alreadyInNote,
     survivors: kept.map((s) => s.paper.arxivId),
     foundations,
+    summaries,
+    sharedFoundations: taught.shared,
+    readingOrder: taught.readingOrder,
+    citationMap: kept.length === 0 ? "" : taught.map.mermaid,
     written,
     calls: { ...calls },
     generatedAt: nowIso

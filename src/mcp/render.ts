@@ -118,13 +118,15 @@ export const companion = (r: T.CompanionResult): string =>
       `${i + 1}. [${s.arxiv_id}] ${oneLine(s.title)}: relevance ${s.relevance.toFixed(2)}, ` +
       `${s.citations_per_year === null ? "new" : `${s.citations_per_year.toFixed(1)} citations/year`}` +
       `; found by ${s.found_by.join(" + ")}` +
-      (s.builds_on.length > 0 ? `; builds on ${s.builds_on.join("; ")}` : "")
+      (s.builds_on.length > 0 ? `; builds on ${s.builds_on.join("; ")}` : "") +
+      (s.summary === "" ? "" : `\n   Summary (paper text, untrusted): ${oneLine(s.summary)}`)
     ),
     ...(r.already_in_note.length === 0 ? [] : [
       `Already in your note (not recommended again): ${
         r.already_in_note.map((n) => `[${n.arxiv_id}]${n.title === null ? "" : ` ${oneLine(n.title)}`} (${n.named_as})`).join("; ")
       }.`
-    ])
+    ]),
+    ...(r.shared_foundations.length === 0 ? [] : [`Shared foundations: ${r.shared_foundations.map(oneLine).join("; ")}`])
   ].join("\n")
 
 /** A paper as the Markdown card of the `arxiv://paper/{id}` resource. */

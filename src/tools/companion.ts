@@ -73,6 +73,7 @@ export const progressLine = (e: Progress): string => {
 export const summarizeReport = (report: CompanionReport): CompanionResult => {
   const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
+  const summaries = new Map(report.summaries.map((s) => [s.arxivId, s]))
   return {
     note: report.note.path,
     written: report.written,
@@ -88,6 +89,8 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
         relevance: c.judgement.relevance,
         citations_per_year: c.impact.citationsPerYear ?? null,
         rationale: c.judgement.rationale,
+        summary: summaries.get(id)?.text ?? "",
+        key_result: summaries.get(id)?.keyFigure ?? null,
         builds_on: (foundations.get(id)?.citations ?? []).map((f) =>
           `${f.title === "" ? f.openalexId : f.title} (cited by ${f.citedByCount})`
         ),
@@ -95,6 +98,11 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
       }]
     }),
     already_in_note: report.alreadyInNote.map((n) => ({ arxiv_id: n.arxivId, title: n.title ?? null, named_as: n.mention })),
+    shared_foundations: report.sharedFoundations.foundations.map((f) =>
+      `${f.title ?? `OpenAlex ${f.openalexId}`}${f.publicationYear === undefined ? "" : ` (${f.publicationYear})`} — cited by ${f.citedBy.length} kept papers: ${
+        f.citedBy.join(", ")
+      }`
+    ),
     dropped: report.candidates
       .filter((c) => !c.decision.kept)
       .map((c) => ({ arxiv_id: c.paper.arxivId, reasons: c.decision.reasons }))

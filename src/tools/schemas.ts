@@ -183,6 +183,10 @@ export const CompanionResult = Schema.Struct({
     relevance: Schema.Number,
     citations_per_year: Schema.NullOr(Schema.Number),
     rationale: Schema.String,
+    /** Two or three sentences: what the paper does and its key result (from the abstract, or by the configured LLM). */
+    summary: Schema.String,
+    /** The headline figure with its measure, when the abstract states one. */
+    key_result: Schema.NullOr(Schema.String),
     /** "Title (cited by N)" of its foundational citations. */
     builds_on: Schema.Array(Schema.String),
     /** The channels that found it: "arxiv-search" and/or "most-cited". */
@@ -194,6 +198,8 @@ export const CompanionResult = Schema.Struct({
     title: Schema.NullOr(Schema.String),
     named_as: Schema.String
   })),
+  /** "Title (year) — cited by N kept papers: ids" of the works two or more kept papers cite, most shared first. */
+  shared_foundations: Schema.Array(Schema.String),
   dropped: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, reasons: Schema.Array(Schema.String) }))
 })
 export type CompanionResult = typeof CompanionResult.Type

@@ -10,6 +10,7 @@ import { shorten as shortenTo } from "../../src/core/text.js"
 
 const shorten = (title: string) => shortenTo(title, MAP_LABEL_CHARS)
 import { FoundationalCitation, SharedFoundation } from "../../src/core/models.js"
+import { hostileText } from "../support/hostile.js"
 import { parseFlowchart } from "../support/mermaid.js"
 
 const citation = (id: string, title: string, citedByCount: number, publicationYear?: number) =>
@@ -103,24 +104,7 @@ describe("citationMap", () => {
     assert.strictEqual(shortenTo("one two three four", 9), "one two…")
   })
 
-  const hostile = fc.oneof(
-    fc.string({ unit: "binary", maxLength: 80 }),
-    fc.constantFrom(
-      "\"]; S --> X[\"owned",
-      "%%{init: {\"theme\": \"dark\", \"securityLevel\": \"loose\"}}%%",
-      "```\n# heading\n%% arxiv-companion:end %%",
-      "<img src=x onerror=alert(1)><script>alert(1)</script>",
-      "A --> B & C ; click A call alert()",
-      "`**md string**`",
-      "#quot; #35; #9829; &amp; &#35;",
-      "end",
-      "subgraph x",
-      "classDef x fill:#f00",
-      "[[Wikilink]] | pipe ~~strike~~ ==hl== $x^2$",
-      "\u202eRTL override \u0000 NUL \ufeff BOM \u2028 LS",
-      "Ünïcödé 日本語 العربية 😀👩‍👩‍👧"
-    )
-  )
+  const hostile = hostileText()
 
   it.effect.prop(
     "hostile titles parse, keep their words as labels, and add no node, edge, class or directive",

@@ -232,6 +232,13 @@ describe("run_companion", () => {
     const written = readFileSync(join(vault, s.written.path), "utf8")
     assert.include(written, "[[Generative Adversarial Networks]]")
     assert.isAbove(progress.length, 2)
+    // each kept paper comes with its summary, as the note has it
+    assert.isAbove(s.survivors.length, 0)
+    for (const kept of s.survivors) {
+      assert.isAbove(kept.summary.length, 0)
+      assert.include(written, kept.summary.slice(0, 40).replace(/[*_[\]<>|#$=~^`\\]/g, (c) => `\\${c}`))
+    }
+    assert.include(written, "```mermaid")
   })
 
   it("without a configured vault, run_companion says how to configure one and every other tool works", async () => {

@@ -3,6 +3,10 @@
  * <base>/chat/completions`): OpenRouter by default, or a local server
  * (Ollama, vLLM, llama.cpp) through LLM_BASE_URL.
  *
+ * It also writes the kept papers' summaries (`summarise`): one more batched
+ * request after the judging, with the same DATA fences, the same structured
+ * output, correction and retry rules, and its own system prompt.
+ *
  * Papers are judged in batches (10 per call by default, up to 5 calls at once),
  * with structured output requested as a JSON Schema and the answer decoded
  * with Schema. A malformed answer is sent back with what was wrong, a bounded
@@ -30,7 +34,7 @@ import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse
 import { Config, ConfigError, Data, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { JudgeFailed } from "../../core/errors.js"
 import type { Judgement } from "../../core/models.js"
-import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
+import { type Concept, LlmJudgePort, type LlmJudgeService, type WrittenSummary } from "../../core/ports/LlmJudgePort.js"
 import {
   afterRetries,
   bodyOf,
@@ -45,7 +49,17 @@ import {
   userAgent,
   withRetries
 } from "./http.js"
-import { type ChatMessage, correction, decodeAnswer, type JudgedPaper, messages, RESPONSE_JSON_SCHEMA } from "./judgePrompt.js"
+import {
+  type ChatMessage,
+  correction,
+  decodeAnswer,
+  decodeSummaries,
+  type JudgedPaper,
+  messages,
+  RESPONSE_JSON_SCHEMA,
+  SUMMARY_RESPONSE_JSON_SCHEMA,
+  summaryMessages
+} from "./judgePrompt.js"
 import { requestKey, ResponseCache } from "./ResponseCache.js"
 import { JudgeLimiter, layerShared } from "./UpstreamLimiter.js"
 
@@ -120,8 +134,35 @@ class ParameterRejected extends Data.TaggedError("ParameterRejected")<{
   readonly said: string
 }> {}
 
-/** Output tokens asked for per call: room for a rationale per paper, doubled after a cut-off answer. */
-const tokenBudget = (papers: number, scale: number): number => (256 + 200 * papers) * scale
+/** One kind of request the judge sends for a batch of papers: rating them, or summarising them. */
+interface Task<A> {
+  /** Name of the structured-output schema, and of the cache entries (`judge.<name>`). */
+  readonly name: "judgements" | "summaries"
+  readonly schema: object
+  readonly messages: (concept: Concept, papers: ReadonlyArray<JudgedPaper>) => ReadonlyArray<ChatMessage>
+  readonly decode: (content: string, papers: ReadonlyArray<JudgedPaper>) => Either.Either<ReadonlyArray<A>, string>
+  /** Output tokens per paper: room for a rationale or a summary. */
+  readonly tokensPerPaper: number
+}
+
+const JUDGE_TASK: Task<Judgement> = {
+  name: "judgements",
+  schema: RESPONSE_JSON_SCHEMA,
+  messages,
+  decode: decodeAnswer,
+  tokensPerPaper: 200
+}
+
+const SUMMARY_TASK: Task<WrittenSummary> = {
+  name: "summaries",
+  schema: SUMMARY_RESPONSE_JSON_SCHEMA,
+  messages: summaryMessages,
+  decode: decodeSummaries,
+  tokensPerPaper: 250
+}
+
+/** Output tokens asked for per call, doubled after a cut-off answer. */
+const tokenBudget = (task: Task<unknown>, papers: number, scale: number): number => (256 + task.tokensPerPaper * papers) * scale
 
 const shorten = (text: string, max = 300): string => {
   const flat = text.replace(/\s+/g, " ").trim()
@@ -181,13 +222,18 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
     return response.body.trim() === "" ? "an empty body" : scrub(shorten(response.body, 160))
   }
 
-  const requestBody = (conversation: ReadonlyArray<ChatMessage>, papers: number, scale: number): Record<string, unknown> => ({
+  const requestBody = (
+    task: Task<unknown>,
+    conversation: ReadonlyArray<ChatMessage>,
+    papers: number,
+    scale: number
+  ): Record<string, unknown> => ({
     model,
     messages: conversation,
     ...(sendTemperature ? { temperature: 0 } : {}),
-    [tokenParameter]: tokenBudget(papers, scale),
+    [tokenParameter]: tokenBudget(task, papers, scale),
     ...(format === "json_schema"
-      ? { response_format: { type: "json_schema", json_schema: { name: "judgements", strict: true, schema: RESPONSE_JSON_SCHEMA } } }
+      ? { response_format: { type: "json_schema", json_schema: { name: task.name, strict: true, schema: task.schema } } }
       : format === "json_object"
       ? { response_format: { type: "json_object" } }
       : {})
@@ -279,21 +325,22 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
   }
 
   /** One answer for a conversation, validated; cached when a cache is present. */
-  const answer = (
+  const answer = <A>(
+    task: Task<A>,
     conversation: ReadonlyArray<ChatMessage>,
     papers: ReadonlyArray<JudgedPaper>,
     scale: number
-  ): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed | Malformed> => {
+  ): Effect.Effect<ReadonlyArray<A>, JudgeFailed | Malformed> => {
     const send: Effect.Effect<string, JudgeFailed | Malformed> = Effect.suspend(() => {
-      const body = JSON.stringify(requestBody(conversation, papers.length, scale))
+      const body = JSON.stringify(requestBody(task, conversation, papers.length, scale))
       const call = complete(body).pipe(
         Effect.flatMap(({ content, truncated }) =>
-          Either.match(decodeAnswer(content, papers), {
+          Either.match(task.decode(content, papers), {
             onLeft: (problem) =>
               Effect.fail(
                 new Malformed({
                   answer: content,
-                  problem: truncated ? `it was cut off at ${tokenBudget(papers.length, scale)} tokens (${problem})` : problem,
+                  problem: truncated ? `it was cut off at ${tokenBudget(task, papers.length, scale)} tokens (${problem})` : problem,
                   truncated
                 })
               ),
@@ -302,9 +349,10 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
         )
       )
       return cache === undefined ? call : cache.cached({
-          endpoint: "judge",
+          // the judgements keep the entry name they always had, so caches written before summaries stay warm
+          endpoint: task.name === "judgements" ? "judge" : `judge.${task.name}`,
           key: requestKey("POST", endpoint, { body }),
-          usable: (content) => Either.isRight(decodeAnswer(content, papers))
+          usable: (content) => Either.isRight(task.decode(content, papers))
         }, call)
     }).pipe(
       Effect.catchTag("ParameterRejected", (rejected) => {
@@ -318,38 +366,49 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
       })
     )
     return Effect.flatMap(send, (content) =>
-      Either.match(decodeAnswer(content, papers), {
+      Either.match(task.decode(content, papers), {
         onLeft: (problem) => Effect.fail(new Malformed({ answer: content, problem, truncated: false })),
         onRight: Effect.succeed
       }))
   }
 
-  const judgeBatch = (concept: Concept, papers: ReadonlyArray<JudgedPaper>): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed> => {
+  /** One batch of a task, asking again (a bounded number of times) after a malformed answer. */
+  const runBatch = <A>(task: Task<A>, concept: Concept, papers: ReadonlyArray<JudgedPaper>): Effect.Effect<ReadonlyArray<A>, JudgeFailed> => {
     const loop = (
       conversation: ReadonlyArray<ChatMessage>,
       attempt: number,
       scale: number
-    ): Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed> =>
-      answer(conversation, papers, scale).pipe(
+    ): Effect.Effect<ReadonlyArray<A>, JudgeFailed> =>
+      answer(task, conversation, papers, scale).pipe(
         Effect.catchTag("Malformed", (bad) =>
           attempt >= maxAttempts
             ? Effect.fail(failed(`its answer could not be used after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}: ${bad.problem}`))
-            : Effect.logDebug(`LLM judge (${model}): answer ${attempt}/${maxAttempts} unusable (${bad.problem}); asking again`).pipe(
+            : Effect.logDebug(`LLM judge (${model}): ${task.name} answer ${attempt}/${maxAttempts} unusable (${bad.problem}); asking again`).pipe(
               Effect.zipRight(
                 loop([...conversation, ...correction(bad.answer, bad.problem)], attempt + 1, bad.truncated ? Math.min(8, scale * 2) : scale)
               )
             ))
       )
-    return loop(messages(concept, papers), 1, 1)
+    return loop(task.messages(concept, papers), 1, 1)
   }
 
+  /** A task over all papers: batches of `batchSize`, `concurrency` at once, answers in the papers' order. */
+  const runAll = <A>(task: Task<A>, concept: Concept, papers: ReadonlyArray<JudgedPaper>) =>
+    papers.length === 0
+      ? Effect.succeed<ReadonlyArray<A>>([])
+      : Effect.forEach(chunk(papers, batchSize), (batch) => runBatch(task, concept, batch), { concurrency }).pipe(
+        Effect.map((batches) => batches.flat())
+      )
+
   const judge = Effect.fn("LlmJudgePort.judge")(function*(concept: Concept, papers: ReadonlyArray<JudgedPaper>) {
-    if (papers.length === 0) return []
-    const batches = yield* Effect.forEach(chunk(papers, batchSize), (batch) => judgeBatch(concept, batch), { concurrency })
-    return batches.flat()
+    return yield* runAll(JUDGE_TASK, concept, papers)
   })
 
-  return { name: model, judge } satisfies LlmJudgeService
+  const summarise = Effect.fn("LlmJudgePort.summarise")(function*(concept: Concept, papers: ReadonlyArray<JudgedPaper>) {
+    return yield* runAll(SUMMARY_TASK, concept, papers)
+  })
+
+  return { name: model, judge, summarise } satisfies LlmJudgeService
 })
 
 /** The LLM judge as a layer, with explicit options. */

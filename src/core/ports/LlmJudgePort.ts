@@ -16,6 +16,12 @@ export interface Concept {
   readonly keywords: ReadonlyArray<string>
 }
 
+/** A summary a language model wrote for one paper. */
+export interface WrittenSummary {
+  readonly arxivId: string
+  readonly summary: string
+}
+
 /** The papers a judge is given. */
 export type JudgedPapers = ReadonlyArray<Pick<Paper, "arxivId" | "title" | "abstract">>
 
@@ -36,6 +42,14 @@ export interface LlmJudgeService {
   readonly judge: (concept: Concept, papers: JudgedPapers) => Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed>
   /** Absent: the judge sees every candidate. */
   readonly shortlist?: Shortlist | undefined
+  /**
+   * Optional: a short summary of each paper in the model's own words (what it
+   * does, its key result), from its title and abstract. Judges without a
+   * language model leave it out, and the companion summarises extractively.
+   * A paper may be missing from the answer; the companion then uses the
+   * extractive summary for it.
+   */
+  readonly summarise?: (concept: Concept, papers: JudgedPapers) => Effect.Effect<ReadonlyArray<WrittenSummary>, JudgeFailed>
 }
 
 /** @since 0.1.0 */

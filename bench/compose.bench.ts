@@ -1,0 +1,107 @@
+/**
+ * The local work of writing the Related Papers note for 50 candidates: the
+ * extractive summaries, shared foundations, reading order, citation map and
+ * the Markdown itself, then the merge with the note already in the vault.
+ *
+ * Two measures, both in-process and offline (recorded corpus and counts,
+ * local judge, in-memory vault):
+ * - a whole run with 50 candidates, timed from the "Judged" progress event to
+ *   "Written" (foundations from the recorded data, summaries, teaching,
+ *   composition, merge, the in-memory write): the first run, then reruns;
+ * - the pure composition alone for 50 kept papers (every candidate of that run
+ *   treated as kept, the heaviest note): summaries + teaching + composeNote +
+ *   mergeNote against the note just written.
+ * The goal is under 100 ms; medians and the 90th percentile are printed.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
+import * as FixtureOpenAlex from "../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
+import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
+import * as InMemoryVault from "../src/adapters/vault/InMemoryVault.js"
+import { composeNote, mergeNote, type RelatedNoteInput, relatedTitle } from "../src/core/compose.js"
+import { CompanionOptions, ScoredPaper } from "../src/core/models.js"
+import { abstractSummary, teaching } from "../src/core/teaching.js"
+import { vaultIndex } from "../src/core/vaultLinks.js"
+import { runCompanion } from "../src/core/workflow.js"
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const NOTE = "Transformers Concept Note"
+const PROMPT = `Find papers related to my '${NOTE}'`
+const RUNS = 15
+
+const quantile = (xs: ReadonlyArray<number>, q: number): number => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+}
+const ms = (x: number) => `${x.toFixed(1)} ms`
+
+export default async (): Promise<void> => {
+  const vault = { [`${NOTE}.md`]: fs.readFileSync(path.join(ROOT, "examples", "vault", `${NOTE}.md`), "utf8") }
+  const layer = Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer, InMemoryVault.layer(vault)).pipe(
+    Layer.provide(NodeContext.layer)
+  )
+  const options = new CompanionOptions({ maxResults: 50 })
+  const measured = await Effect.runPromise(
+    Effect.gen(function*() {
+      const local: Array<number> = []
+      const runs: Array<Effect.Effect.Success<ReturnType<typeof runCompanion>>> = []
+      for (let i = 0; i < RUNS; i++) {
+        const at: Record<string, number> = {}
+        runs.push(yield* runCompanion(PROMPT, options, { onProgress: (e) => Effect.sync(() => void (at[e._tag] = performance.now())) }))
+        local.push(at["Written"]! - at["Judged"]!)
+      }
+      return { local, report: runs[runs.length - 1]! }
+    }).pipe(Effect.provide(layer))
+  )
+  const { local, report } = measured
+  console.log(
+    `whole run, 50 candidates (${report.candidates.length} judged, ${report.survivors.length} kept): ` +
+      `"Judged" → "Written" first ${ms(local[0]!)}, reruns median ${ms(quantile(local.slice(1), 0.5))}, p90 ${ms(quantile(local.slice(1), 0.9))} (${RUNS - 1} reruns, written: ${report.written.status})`
+  )
+
+  // the heaviest note: all 50 candidates kept
+  const kept = report.candidates.map((c) => new ScoredPaper({ ...c, decision: { kept: true, reasons: c.decision.reasons } }))
+  const keywords = report.keywords
+  const pure: Array<number> = []
+  let size = 0
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now()
+    const summaries = kept.map((k) => abstractSummary(k, keywords))
+    const taught = teaching({
+      sourceTitle: NOTE,
+      kept,
+      references: new Map(),
+      works: new Map(),
+      impacts: new Map(),
+      foundations: report.foundations,
+      summaries
+    })
+    const input: RelatedNoteInput = {
+      source: report.note,
+      keywords,
+      query: report.query,
+      options,
+      judge: "local",
+      impactSource: undefined,
+      candidates: kept,
+      survivors: kept,
+      foundations: report.foundations,
+      teaching: taught,
+      vault: vaultIndex([report.note], [relatedTitle(NOTE)])
+    }
+    const note = composeNote(input, "2026-11-30T00:00:00Z")
+    const merged = mergeNote(note, input, "2026-12-01T00:00:00Z")
+    pure.push(performance.now() - started)
+    size = note.length
+    if (merged._tag !== "Unchanged") throw new Error(`a rerun of the same note should be Unchanged, got ${merged._tag}`)
+  }
+  console.log(
+    `composition alone, 50 kept papers (note ${(size / 1024).toFixed(0)} KB): first ${ms(pure[0]!)}, ` +
+      `median ${ms(quantile(pure.slice(1), 0.5))}, p90 ${ms(quantile(pure.slice(1), 0.9))} (${RUNS - 1} repeats); goal < 100 ms`
+  )
+}
