@@ -98,8 +98,10 @@ export const citationMap = (input: CitationMapInput): CitationMap => {
   // foundations: shared ones first (already ranked), then each paper's top references, most cited first
   const candidates = new Map<string, FoundationNode>()
   for (const f of input.shared) {
-    if (f.title === undefined || paperNode.has(f.openalexId)) continue
-    candidates.set(f.openalexId, { id: f.openalexId, title: f.title, year: f.publicationYear, citedByCount: f.citedByCount ?? 0, shared: true })
+    if (paperNode.has(f.openalexId)) continue
+    // a shared work OpenAlex could not resolve is still drawn: two papers citing the same unknown work says something
+    const title = f.title ?? `OpenAlex ${f.openalexId} (title not recorded)`
+    candidates.set(f.openalexId, { id: f.openalexId, title, year: f.publicationYear, citedByCount: f.citedByCount ?? 0, shared: true })
   }
   const others = papers.flatMap((p) => p.foundational)
     .filter((c) => !candidates.has(c.openalexId) && !paperNode.has(c.openalexId))

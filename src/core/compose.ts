@@ -139,6 +139,9 @@ const impactLine = (s: ScoredPaper): string => {
   return `${num(i.citationsPerYear ?? 0, 1)} citations/year — ${int(i.citationCount ?? 0)} citations over ${num(i.ageYears, 1)} y${exempt}${source}`
 }
 
+/** Unresolved reference ids listed per paper in the note (all of them are in the report). */
+const UNRESOLVED_SHOWN = 5
+
 const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
   if (f === undefined || f.status === "not-recorded") return ["- Builds on: no reference list recorded for this paper"]
   const lines: Array<string> = []
@@ -151,7 +154,12 @@ const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
       lines.push(`  - ${mdInline(c.title)}${year} — ${int(c.citedByCount)} citations · OpenAlex ${c.openalexId}`)
     }
   }
-  if (f.unresolved.length > 0) lines.push(`  - unresolved references: ${f.unresolved.join(", ")}`)
+  if (f.unresolved.length > 0) {
+    // the report lists them all; in the note a long list of ids is noise
+    const shown = f.unresolved.slice(0, UNRESOLVED_SHOWN).join(", ")
+    const more = f.unresolved.length - UNRESOLVED_SHOWN
+    lines.push(`  - unresolved references: ${shown}${more > 0 ? ` and ${more} more` : ""}`)
+  }
   return lines
 }
 

@@ -95,8 +95,12 @@ export const readingOrder = (
       why: `${when === "" ? "A foundation" : `${when.charAt(0).toUpperCase()}${when.slice(1)}`}: ${who}; ${int(c.citedByCount)} citations in all.`
     })
   })
+  const sameTitle = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
   kept.forEach((s, i) => {
-    const builds = chosen.flatMap((c, n) => (c.citedBy.includes(s.paper.arxivId) ? [n + 1] : []))
+    // the foundations it cites, and the kept papers read before it that it cites
+    const cites = foundations.find((f) => f.arxivId === s.paper.arxivId)?.citations ?? []
+    const earlier = kept.slice(0, i).flatMap((k, j) => (cites.some((c) => sameTitle(c.title, k.paper.title)) ? [chosen.length + j + 1] : []))
+    const builds = [...chosen.flatMap((c, n) => (c.citedBy.includes(s.paper.arxivId) ? [n + 1] : [])), ...earlier]
     const rank = i === 0 ? "The most relevant kept paper" : i === kept.length - 1 && kept.length > 2 ? "The last kept paper by relevance" : "Next by relevance"
     const then = builds.length === 0 ? "" : `; builds on ${stepNumbers(builds)}`
     steps.push(

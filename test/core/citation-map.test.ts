@@ -79,6 +79,16 @@ describe("citationMap", () => {
       assert.strictEqual(parsed.nodes.filter((n) => n.label.startsWith("Diachronic")).length, 1)
     }))
 
+  it.effect("draws a shared work OpenAlex could not resolve, by its id", () =>
+    Effect.promise(async () => {
+      const unresolved = new SharedFoundation({ openalexId: "W1662133657", citedBy: ["2007.14454", "1806.03537"] })
+      const withUnresolved = papers.map((p) => ({ ...p, references: [...p.references!, "W1662133657"] }))
+      const parsed = await parseFlowchart(citationMap({ sourceTitle: "Note", papers: withUnresolved, shared: [...shared, unresolved] }).mermaid)
+      const node = parsed.nodes.find((n) => n.label === "OpenAlex W1662133657 (title not recorded)")!
+      assert.deepStrictEqual(node.classes, ["shared"])
+      assert.strictEqual(parsed.edges.filter((e) => e.to === node.id).length, 2)
+    }))
+
   it.effect("keeps to the node budget: the source, the kept papers, then the most cited foundations", () =>
     Effect.promise(async () => {
       const many: Array<MapPaper> = Array.from({ length: 12 }, (_, p) => ({

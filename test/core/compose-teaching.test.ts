@@ -165,6 +165,12 @@ describe("the note's teaching sections", () => {
     assert.match(fm, /^tags: \[arxiv-companion, related-papers, word-embeddings, semantic-shift, skip-gram\]$/m)
   })
 
+  it("lists five unresolved references of a paper and counts the rest (the report has them all)", () => {
+    const survey = foundations.find((f) => f.arxivId === "1806.03537")!
+    assert.isAbove(survey.unresolved.length, 5)
+    assert.include(note, `  - unresolved references: ${survey.unresolved.slice(0, 5).join(", ")} and ${survey.unresolved.length - 5} more`)
+  })
+
   it("says plainly when no reference list is recorded", () => {
     const none = teaching({ ...{ sourceTitle: "Word Embeddings", kept, impacts, foundations, summaries }, references: new Map(), works })
     const text = composeNote({ ...input, teaching: none }, NOW)

@@ -146,6 +146,21 @@ describe("readingOrder", () => {
     assert.strictEqual(steps[2]!.why, "Next by relevance (relevance 0.70).")
   })
 
+  it("says when a kept paper builds on a kept paper read before it", () => {
+    const word2vec = kept("1310.4546", "Distributed Representations of Words and Phrases and their Compositionality", "2013-10-16", 0.8)
+    const survey = papers[1]!
+    const cites: ReadonlyArray<Foundations> = [{
+      arxivId: survey.paper.arxivId,
+      status: "found",
+      // as recorded: OpenAlex spells the title in lower case
+      citations: [{ openalexId: "W2153579005", title: "Distributed representations of words and phrases and their compositionality", citedByCount: 18057 } as never],
+      unresolved: []
+    }]
+    const steps = readingOrder([word2vec, survey], { status: "not-recorded", withReferences: 0, foundations: [] }, cites)
+    assert.deepStrictEqual(steps.map((s) => s.id), ["1310.4546", "1806.03537"])
+    assert.strictEqual(steps[1]!.why, "Next by relevance (relevance 0.70); builds on step 1.")
+  })
+
   it("is empty without kept papers", () => {
     assert.deepStrictEqual(readingOrder([], { status: "not-recorded", withReferences: 0, foundations: [] }, []), [])
   })

@@ -27,6 +27,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { loadPool } from "./openalex-standin.js"
 
 /** The recorded upstream data copied from shared/data (test/fixtures/recorded; override with ARXIV_COMPANION_SHARED_DATA). */
 export const SHARED_DATA = process.env["ARXIV_COMPANION_SHARED_DATA"] ??
@@ -101,6 +102,14 @@ export interface ArxivStandInOptions {
    * no Atom), marked with `<arxiv:comment>` "assembled by the stand-in".
    */
   readonly corpus?: "landmarks" | "cs.CL" | (string & {}) | undefined
+  /**
+   * Also serve the arXiv papers among the recorded OpenAlex work records (those
+   * with an arxiv.org location and an abstract: 1806.03537, 2007.14454, …),
+   * assembled from the record: title, abstract (from its inverted index),
+   * authors, date. OpenAlex records no arXiv categories, so these entries have
+   * none and only match searches without a `cat:` filter.
+   */
+  readonly openalexPapers?: boolean | undefined
 }
 
 /** A running stand-in. */
@@ -310,7 +319,34 @@ export const corpusEntries = (which: NonNullable<ArxivStandInOptions["corpus"]>)
     : which
   const records = fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as CorpusRecord)
-  return records.map((r) => {
+  return recordEntries(records, "the offline corpus (oai_dc)")
+}
+
+/** Pool entries for the arXiv papers among the recorded OpenAlex work records (see `openalexPapers`). */
+export const openalexEntries = (): Array<PoolEntry> => {
+  const records: Array<CorpusRecord> = []
+  for (const work of loadPool().values()) {
+    const locations = (work["locations"] ?? []) as Array<Record<string, unknown>>
+    const id = locations.map((l) => /arxiv\.org\/abs\/([^v\s]+?)(?:v\d+)?$/i.exec(String(l["landing_page_url"] ?? ""))?.[1])
+      .find((x) => x !== undefined)
+    const index = work["abstract_inverted_index"] as Record<string, Array<number>> | null | undefined
+    if (id === undefined || index === null || index === undefined || typeof work["publication_date"] !== "string") continue
+    const words: Array<string> = []
+    for (const [word, at] of Object.entries(index)) for (const i of at) words[i] = word
+    records.push({
+      id,
+      title: String(work["display_name"] ?? ""),
+      abstract: words.filter((w) => w !== undefined).join(" "),
+      authors: ((work["authorships"] ?? []) as Array<{ author?: { display_name?: string } }>).flatMap((a) => a.author?.display_name ?? []),
+      categories: [],
+      dates: [work["publication_date"]]
+    })
+  }
+  return recordEntries(records.sort((a, b) => a.id.localeCompare(b.id)), "the recorded OpenAlex record")
+}
+
+const recordEntries = (records: ReadonlyArray<CorpusRecord>, from: string): Array<PoolEntry> =>
+  records.map((r) => {
     const authors = r.authors.map((a) => a.includes(", ") ? `${a.slice(a.indexOf(", ") + 2)} ${a.slice(0, a.indexOf(", "))}` : a)
     const first = r.dates[0] ?? "2000-01-01"
     const last = r.dates[r.dates.length - 1] ?? first
@@ -323,7 +359,7 @@ export const corpusEntries = (which: NonNullable<ArxivStandInOptions["corpus"]>)
       `    <summary>${escapeXml(r.abstract.trim())}</summary>`,
       ...r.categories.map((c) => `    <category term="${c}" scheme="http://arxiv.org/schemas/atom"/>`),
       `    <published>${first}T00:00:00Z</published>`,
-      `    <arxiv:comment>assembled by the stand-in from the offline corpus (oai_dc)</arxiv:comment>`,
+      `    <arxiv:comment>assembled by the stand-in from ${from}</arxiv:comment>`,
       ...authors.map((a) => `    <author>\n      <name>${escapeXml(a)}</name>\n    </author>`),
       "  </entry>"
     ].join("\n")
@@ -337,7 +373,6 @@ export const corpusEntries = (which: NonNullable<ArxivStandInOptions["corpus"]>)
       published: first.replace(/-/g, "")
     }
   })
-}
 
 /** Start a stand-in on 127.0.0.1 (a free port). */
 export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Promise<ArxivStandIn> => {
@@ -346,6 +381,9 @@ export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Prom
   const pool = new Map(recordings.pool)
   if (options.corpus !== undefined) {
     for (const entry of corpusEntries(options.corpus)) if (!pool.has(entry.id)) pool.set(entry.id, entry)
+  }
+  if (options.openalexPapers === true) {
+    for (const entry of openalexEntries()) if (!pool.has(entry.id)) pool.set(entry.id, entry)
   }
   const requests: Array<RecordedRequest> = []
   const queue: Array<ArxivFault> = []
