@@ -327,8 +327,7 @@ export const registerAll = (
 
   tool("run_companion", {
     title: "Study companion",
-    description: "Prompt naming a note in the user's Obsidian vault (Find papers related to my 'X' note) → related " +
-      "papers, WRITTEN to '<note> — Related Papers'.",
+    description: "For 'papers related to my X note' (X, an Obsidian note): finds, summarises papers; WRITES 'X — Related Papers'.",
     inputSchema: {
       prompt: z.string(),
       options: companionOptions.optional()

@@ -90,7 +90,6 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
         citations_per_year: c.impact.citationsPerYear ?? null,
         rationale: c.judgement.rationale,
         summary: summaries.get(id)?.text ?? "",
-        key_result: summaries.get(id)?.keyFigure ?? null,
         builds_on: (foundations.get(id)?.citations ?? []).map((f) =>
           `${f.title === "" ? f.openalexId : f.title} (cited by ${f.citedByCount})`
         ),

@@ -183,10 +183,8 @@ export const CompanionResult = Schema.Struct({
     relevance: Schema.Number,
     citations_per_year: Schema.NullOr(Schema.Number),
     rationale: Schema.String,
-    /** Two or three sentences: what the paper does and its key result (from the abstract, or by the configured LLM). */
+    /** Two or three sentences: what the paper does and its key result, with its figure (from the abstract, or by the configured LLM). */
     summary: Schema.String,
-    /** The headline figure with its measure, when the abstract states one. */
-    key_result: Schema.NullOr(Schema.String),
     /** "Title (cited by N)" of its foundational citations. */
     builds_on: Schema.Array(Schema.String),
     /** The channels that found it: "arxiv-search" and/or "most-cited". */
