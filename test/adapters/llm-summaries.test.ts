@@ -140,8 +140,8 @@ describe("runCompanion with an LLM judge", () => {
   it.scopedLive("falls back to sentences of the abstract when the summaries cannot be had, and says so in the log", () =>
     Effect.gen(function*() {
       const standIn = yield* llmStandIn()
-      // the judging call answers; the summary call gets prose twice
-      standIn.failNext(LlmFault.none(), LlmFault.invalidJson(), LlmFault.invalidJson())
+      // the judging answers; the summary request gets prose twice (its two attempts)
+      standIn.failNextSummaries(LlmFault.invalidJson(), LlmFault.invalidJson())
       const logs: Array<string> = []
       const logger = Logger.make(({ message }) => void logs.push(String(message)))
       const { report, note } = yield* Effect.gen(function*() {

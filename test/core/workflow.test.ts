@@ -491,7 +491,8 @@ describe("runCompanion", () => {
       assert.includeMembers([...calls.judge[0]!], ["1409.0473", "1406.2661"])
       const written = files.get(OUTPUT_PATH)!
       assert.include(written, `> Most-cited search: \`${report.citedQuery}\``)
-      const bahdanau = written.slice(written.indexOf("(https://arxiv.org/abs/1409.0473)"))
+      // its entry under "Kept papers" (the reading order above links it too)
+      const bahdanau = written.slice(written.indexOf("](https://arxiv.org/abs/1409.0473)\n"))
       assert.include(bahdanau.slice(0, bahdanau.indexOf("\n###")), "- Found by: arXiv search · most cited on the note's phrases")
     }))
 

@@ -112,6 +112,8 @@ export interface LlmStandIn {
   /** Requests to …/chat/completions. */
   readonly completions: () => ReadonlyArray<LlmRequest>
   readonly failNext: (...faults: ReadonlyArray<LlmFault>) => void
+  /** Faults for the next requests asking for summaries only (consumed before `failNext`'s queue by those requests). */
+  readonly failNextSummaries: (...faults: ReadonlyArray<LlmFault>) => void
   /** The most requests that were being answered at the same time. */
   readonly maxInFlight: () => number
   readonly close: () => Promise<void>
@@ -279,6 +281,7 @@ export const scriptedSummaries = (
 /** Start the stand-in on 127.0.0.1 with an OS-chosen port. */
 export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<LlmStandIn> => {
   const faults: Array<LlmFault> = []
+  const summaryFaults: Array<LlmFault> = []
   const requests: Array<LlmRequest> = []
   let inFlight = 0
   const held: Array<() => void> = []
@@ -341,7 +344,7 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
       if (!Array.isArray(body.messages) || typeof body.model !== "string") {
         return send(400, JSON.stringify({ error: { message: "'messages' and 'model' are required" } }))
       }
-      const fault = faults.shift()
+      const fault = asksForSummaries(body.messages) && summaryFaults.length > 0 ? summaryFaults.shift() : faults.shift()
       if (fault?._tag === "Reset") {
         entry.status = 0
         inFlight--
@@ -399,6 +402,7 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
     requests,
     completions: () => requests.filter((r) => r.path.endsWith("/chat/completions")),
     failNext: (...more) => void faults.push(...more),
+    failNextSummaries: (...more) => void summaryFaults.push(...more),
     maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
