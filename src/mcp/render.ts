@@ -125,8 +125,7 @@ export const companion = (r: T.CompanionResult): string =>
       `Already in your note (not recommended again): ${
         r.already_in_note.map((n) => `[${n.arxiv_id}]${n.title === null ? "" : ` ${oneLine(n.title)}`} (${n.named_as})`).join("; ")
       }.`
-    ]),
-    ...(r.shared_foundations.length === 0 ? [] : [`Shared foundations: ${r.shared_foundations.map(oneLine).join("; ")}`])
+    ])
   ].join("\n")
 
 /** A paper as the Markdown card of the `arxiv://paper/{id}` resource. */

@@ -97,11 +97,6 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
       }]
     }),
     already_in_note: report.alreadyInNote.map((n) => ({ arxiv_id: n.arxivId, title: n.title ?? null, named_as: n.mention })),
-    shared_foundations: report.sharedFoundations.foundations.map((f) =>
-      `${f.title ?? `OpenAlex ${f.openalexId}`}${f.publicationYear === undefined ? "" : ` (${f.publicationYear})`} — cited by ${f.citedBy.length} kept papers: ${
-        f.citedBy.join(", ")
-      }`
-    ),
     dropped: report.candidates
       .filter((c) => !c.decision.kept)
       .map((c) => ({ arxiv_id: c.paper.arxivId, reasons: c.decision.reasons }))

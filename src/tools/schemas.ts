@@ -196,8 +196,6 @@ export const CompanionResult = Schema.Struct({
     title: Schema.NullOr(Schema.String),
     named_as: Schema.String
   })),
-  /** "Title (year) — cited by N kept papers: ids" of the works two or more kept papers cite, most shared first. */
-  shared_foundations: Schema.Array(Schema.String),
   dropped: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, reasons: Schema.Array(Schema.String) }))
 })
 export type CompanionResult = typeof CompanionResult.Type
