@@ -305,9 +305,12 @@ export const managedFrontmatter = (input: RelatedNoteInput, updated: string): Re
   ["tags", tagList(companionTags(input.keywords))]
 ]
 
-/** The tags the companion writes: its own two, then the note's keywords as Obsidian tags. */
+/** How many of the note's keywords (the most important first) become tags: the query may use twenty. */
+export const TAGGED_KEYWORDS = 8
+
+/** The tags the companion writes: its own two, then the note's first keywords as Obsidian tags. */
 export const companionTags = (keywords: ReadonlyArray<string>): ReadonlyArray<string> => [
-  ...new Set(["arxiv-companion", "related-papers", ...keywords.flatMap((k) => keywordTag(k) ?? [])])
+  ...new Set(["arxiv-companion", "related-papers", ...keywords.slice(0, TAGGED_KEYWORDS).flatMap((k) => keywordTag(k) ?? [])])
 ]
 
 /** A YAML flow list of tags; a tag YAML would read as something other than a plain word (true, 1e3, a: b) is quoted. */

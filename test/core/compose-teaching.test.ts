@@ -165,6 +165,18 @@ describe("the note's teaching sections", () => {
     assert.match(fm, /^tags: \[arxiv-companion, related-papers, word-embeddings, semantic-shift, skip-gram\]$/m)
   })
 
+  it("makes tags of the first eight keywords only; a rerun drops the tags of keywords it no longer has, even past the eighth", () => {
+    const many = Array.from({ length: 20 }, (_, i) => `keyword ${String.fromCharCode(97 + i)}`)
+    const written = composeNote({ ...input, keywords: many }, NOW)
+    const tags = /^tags: \[(.*)\]$/m.exec(splitFrontmatter(written).frontmatter!)![1]!.split(", ")
+    assert.deepStrictEqual(tags, ["arxiv-companion", "related-papers", ...many.slice(0, 8).map((k) => k.replace(" ", "-"))])
+    // an older note tagged with all twenty: the next run keeps none of the twelve beyond the eighth
+    const older = written.replace(/^tags: \[(.*)\]$/m, `tags: [arxiv-companion, related-papers, ${many.map((k) => k.replace(" ", "-")).join(", ")}, to-read]`)
+    const merged = mergeNote(older, { ...input, keywords: many.slice(0, 10) }, NOW)
+    const fm = merged._tag === "Update" ? splitFrontmatter(merged.content).frontmatter! : ""
+    assert.match(fm, new RegExp(`^tags: \\[arxiv-companion, related-papers, ${many.slice(0, 8).map((k) => k.replace(" ", "-")).join(", ")}, to-read\\]$`, "m"))
+  })
+
   it("lists five unresolved references of a paper and counts the rest (the report has them all)", () => {
     const survey = foundations.find((f) => f.arxivId === "1806.03537")!
     assert.isAbove(survey.unresolved.length, 5)
