@@ -26,7 +26,7 @@ import { type AskAnswer, askArxiv, AskOptions } from "../src/core/ask.js"
 import type { ArxivPort } from "../src/core/ports/ArxivPort.js"
 import type { QueryBuilderPort } from "../src/core/ports/QueryBuilderPort.js"
 import { startLlmStandIn } from "../test/support/llm-standin.js"
-import { repoRoot, seededRandom } from "./retrieval-data.js"
+import { bootstrapMean, repoRoot } from "./retrieval-data.js"
 
 interface Question {
   readonly question: string
@@ -51,17 +51,7 @@ const questions: ReadonlyArray<Question> = readFileSync(join(repoRoot, "eval", "
 const mean = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
 
 /** 95% bootstrap interval of the mean over questions (fixed seed: reproducible). */
-const bootstrap = (xs: ReadonlyArray<number>, draws = 5000): readonly [number, number] => {
-  const random = seededRandom(12)
-  const means: Array<number> = []
-  for (let k = 0; k < draws; k++) {
-    let sum = 0
-    for (let i = 0; i < xs.length; i++) sum += xs[Math.floor(random() * xs.length)]!
-    means.push(sum / xs.length)
-  }
-  means.sort((a, b) => a - b)
-  return [means[Math.floor(draws * 0.025)]!, means[Math.floor(draws * 0.975)]!]
-}
+const bootstrap = (xs: ReadonlyArray<number>): readonly [number, number] => bootstrapMean(xs, 12)
 
 const score = (q: Question, answer: AskAnswer): Row => {
   const ids = answer.papers.map((p) => p.paper.arxivId)

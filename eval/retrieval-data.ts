@@ -75,6 +75,20 @@ export const seededRandom = (seed: number): () => number => {
   }
 }
 
+/** 95% percentile bootstrap interval of the mean of `xs` (seeded: reproducible); NaN for no data. */
+export const bootstrapMean = (xs: ReadonlyArray<number>, seed: number, draws = 5000): readonly [number, number] => {
+  if (xs.length === 0) return [Number.NaN, Number.NaN]
+  const random = seededRandom(seed)
+  const means: Array<number> = []
+  for (let k = 0; k < draws; k++) {
+    let sum = 0
+    for (let i = 0; i < xs.length; i++) sum += xs[Math.floor(random() * xs.length)]!
+    means.push(sum / xs.length)
+  }
+  means.sort((a, b) => a - b)
+  return [means[Math.floor(draws * 0.025)]!, means[Math.floor(draws * 0.975)]!]
+}
+
 /** The seed of the split, fixed before any result was looked at. */
 export const SPLIT_SEED = 20170331
 
