@@ -114,6 +114,13 @@ export default async (): Promise<void> => {
           `${calls.filter((c) => c.progress > 0).length} calls got progress notifications ` +
           `(${calls.reduce((n, c) => n + c.progress, 0)} in all)`
       )
+      // the 15 calls of the 5 repeated queries share 5 requests; each should hear the wait of the one it shares
+      const sharing = calls.filter((_, i) => i < 5 || i >= 50)
+      const silent = calls.filter((c) => c.ms > 2000 && c.progress === 0)
+      console.log(
+        `  calls sharing a request: ${sharing.filter((c) => c.progress > 0).length} of ${sharing.length} got progress; ` +
+          `calls that took over 2 s without any progress: ${silent.length}`
+      )
       if (refused.length > 0) {
         const fastest = Math.min(...refused.map((c) => c.ms))
         console.log(`  refused after ${seconds(fastest)} to ${seconds(Math.max(...refused.map((c) => c.ms)))}, e.g.: ${refused[0]!.text}`)

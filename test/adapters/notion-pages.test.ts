@@ -107,8 +107,20 @@ describe("NotionPages", () => {
       Effect.gen(function*() {
         s.failNext(...Array.from({ length: 3 }, () => NotionFault.unavailable("append")))
         const error = yield* Effect.flip(Effect.flatMap(adapter(s, { retries: 2 }), (n) => n.createPage("Down", blocks(120))))
-        assert.include(error.message, "after 3 attempts")
+        assert.include(error.message, ", after 2 retries")
         assert.isTrue([...s.pages.values()][0]!.inTrash)
+      })
+    ))
+
+  it.live("a Retry-After longer than the companion waits fails at once, and the message claims no retry", () =>
+    withStandIn((s) =>
+      Effect.gen(function*() {
+        s.failNext(NotionFault.rateLimited("3600", "create"))
+        const error = yield* Effect.flip(Effect.flatMap(adapter(s), (n) => n.createPage("Later", blocks(10))))
+        assert.include(error.message, "HTTP 429")
+        assert.notInclude(error.message, "retr")
+        assert.notInclude(error.message, "attempts")
+        assert.strictEqual(s.requests.length, 1)
       })
     ))
 

@@ -24,7 +24,7 @@ import { Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted 
 import type { DocBlock, Span } from "../../core/answerNote.js"
 import { InvalidArgument, PageNotSaved } from "../../core/errors.js"
 import { PagePort, type PageService, type PublishedPage } from "../../core/ports/PagePort.js"
-import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy, retryTransientFailures, TransientFailure } from "./http.js"
+import { afterRetries, defaultRetryPolicy, parseRetryAfter, type RetryPolicy, retryTransientFailures, TransientFailure } from "./http.js"
 
 /** Notion's limit on blocks per request (create or append). */
 export const MAX_BLOCKS_PER_REQUEST = 100
@@ -141,7 +141,7 @@ export const make = Effect.fn("NotionPages.make")(function*(options: NotionPages
       }),
       retryTransientFailures(policy, SERVICE),
       Effect.catchTag("TransientFailure", (f) =>
-        Effect.fail(new PageNotSaved({ service: SERVICE, reason: `${f.reason}, after ${policy.maxAttempts} attempts`, ...(f.status === undefined ? {} : { status: f.status }) })))
+        Effect.fail(new PageNotSaved({ service: SERVICE, reason: `${f.reason}${afterRetries(Math.max(0, (f.attempts ?? 1) - 1))}`, ...(f.status === undefined ? {} : { status: f.status }) })))
     )
 
   const createPage = Effect.fn("PagePort.createPage")(function*(title: string, blocks: ReadonlyArray<DocBlock>) {

@@ -74,13 +74,17 @@ export const callDeadline: FiberRef.FiberRef<number | undefined> = globalValue(
 
 /**
  * When the current call's request went out (Clock milliseconds), while it
- * waits for the answer; set by the limiter on a record `withDeadline` puts
- * around one call, so a call out of time can say whether it was still queued
- * or waiting for an answer.
+ * waits for the answer; set by the limiter on a record `withDeadline`
+ * (http.ts) puts around one call, so a call out of time can say whether it
+ * was still queued or waiting for an answer.
  */
-export const callRequest: FiberRef.FiberRef<{ sentAt: number | undefined } | undefined> = globalValue(
+export interface CallRequests {
+  sentAt: number | undefined
+}
+
+export const callRequest: FiberRef.FiberRef<CallRequests | undefined> = globalValue(
   Symbol.for("arxiv-companion/callRequest"),
-  () => FiberRef.unsafeMake<{ sentAt: number | undefined } | undefined>(undefined)
+  () => FiberRef.unsafeMake<CallRequests | undefined>(undefined)
 )
 
 /** Note in the call's record (if any) that its request went out now, and that it ended when `request` ends. */

@@ -26,7 +26,7 @@ import { globalValue } from "effect/GlobalValue"
 import { UpstreamUnavailable } from "../../core/errors.js"
 import { reportWait, type UpstreamWait, withWaitReporter } from "../../core/waiting.js"
 import { VERSION } from "../../version.js"
-import { callDeadline, callRequest, QueueTooLong, type UpstreamLimiter } from "./UpstreamLimiter.js"
+import { callDeadline, callRequest, type CallRequests, QueueTooLong, type UpstreamLimiter } from "./UpstreamLimiter.js"
 
 /** The version the User-Agent announces. */
 export const CLIENT_VERSION: string = VERSION
@@ -61,6 +61,8 @@ export class TransientFailure extends Data.TaggedError("TransientFailure")<{
   readonly status?: number | undefined
   /** What the upstream asked us to wait, from Retry-After or an equivalent. */
   readonly retryAfterMillis?: number | undefined
+  /** Attempts made before giving up (set by `retryTransientFailures`). */
+  readonly attempts?: number | undefined
 }> {}
 
 /** 408, 425, 429 and every 5xx are worth another attempt. */
@@ -286,9 +288,14 @@ export const withRetries = (policy: RetryPolicy, service: string) =>
  */
 export const retryTransientFailures = (policy: RetryPolicy, service: string) =>
 <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.retry(self, {
-    while: (e: E) => e instanceof TransientFailure,
-    schedule: retrySchedule(policy, service, { report: false })
+  Effect.suspend(() => {
+    let attempts = 0
+    const attempt: Effect.Effect<A, E, R> = Effect.zipRight(Effect.sync(() => void attempts++), self)
+    const retried: Effect.Effect<A, E, R> = Effect.retry(attempt, {
+      while: (e: E) => e instanceof TransientFailure,
+      schedule: retrySchedule(policy, service, { report: false })
+    })
+    return Effect.mapError(retried, (e): E => (e instanceof TransientFailure ? new TransientFailure({ reason: e.reason, status: e.status, retryAfterMillis: e.retryAfterMillis, attempts }) as E : e))
   })
 
 /** A `TransientFailure`, or a refused response whose status is worth another attempt. */
@@ -368,7 +375,7 @@ export const withDeadline = (limiter: UpstreamLimiter, deadline: Duration.Durati
     const limit = Duration.decode(deadline)
     const service = limiter.service
     const end = (yield* Clock.currentTimeMillis) + Duration.toMillis(limit)
-    const request: { sentAt: number | undefined } = { sentAt: undefined }
+    const request: CallRequests = { sentAt: undefined }
     let last: UpstreamWait | undefined
     const waitingFor = (now: number): string =>
       request.sentAt !== undefined
