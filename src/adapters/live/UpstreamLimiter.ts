@@ -82,6 +82,7 @@ export interface CallRequests {
   sentAt: number | undefined
 }
 
+/** The current call's {@link CallRequests} record, if one is kept. */
 export const callRequest: FiberRef.FiberRef<CallRequests | undefined> = globalValue(
   Symbol.for("arxiv-companion/callRequest"),
   () => FiberRef.unsafeMake<CallRequests | undefined>(undefined)
