@@ -41,7 +41,8 @@ export const runCliInTerminal = (args: ReadonlyArray<string>, env: Record<string
     execFile(
       "script",
       ["-qec", command, "/dev/null"],
-      { cwd: ROOT, env: { ...process.env, TERM: "xterm-256color", ...env }, timeout: 120_000 },
+      { cwd: ROOT, // CI unset: Node reports no colours under CI=true (as .ci/run sets), whatever the terminal
+      env: { ...process.env, CI: undefined, TERM: "xterm-256color", ...env }, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
         resolve({ code, stdout, stderr })
