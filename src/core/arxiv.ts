@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import { Either } from "effect"
+import { isCalendarDate } from "./dates.js"
 import { InvalidArgument } from "./errors.js"
 import type { Keyword } from "./keywords.js"
 import type { ArxivSearch } from "./ports/ArxivPort.js"
@@ -52,12 +53,6 @@ export const absUrl = (arxivId: string): string => `https://arxiv.org/abs/${arxi
 /** A category code like `cs.LG`, `stat.ML`, `hep-th` or `math.AG`. */
 export const isCategoryCode = (s: string): boolean => /^[a-z-]+(\.[A-Za-z-]+)?$/.test(s)
 
-const isRealDate = (s: string): boolean => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
-  const d = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
-}
-
 /**
  * The longest search query accepted (characters). arXiv reads its query from
  * the URL, and longer queries only lose meaning (space-separated terms are
@@ -104,7 +99,7 @@ export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch,
       return bad("category", `"${c}" is not an arXiv category code (e.g. cs.LG, stat.ML, hep-th).`)
     }
   }
-  if (request.since !== undefined && !isRealDate(request.since)) {
+  if (request.since !== undefined && !isCalendarDate(request.since)) {
     return bad("since", `"${request.since}" is not a date; use YYYY-MM-DD, e.g. 2024-01-31.`)
   }
   return Either.right(request)

@@ -7,9 +7,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { answerDocument, answerNote, answerNotePath } from "./answerNote.js"
 import { buildSearchQuery } from "./arxiv.js"
+import * as Dates from "./dates.js"
 import {
   type ArxivError,
   InvalidArgument,
@@ -190,8 +191,7 @@ export const saveAnswer = Effect.fn("Ask.save")(function*(answer: AskAnswer, tar
     if (Option.isNone(vault)) {
       return yield* new InvalidArgument({ argument: "save", reason: "no vault is configured; pass --vault DIR or set ARXIV_COMPANION_VAULT" })
     }
-    const now = yield* Clock.currentTimeMillis
-    const nowIso = new Date(now).toISOString().replace(/\.\d{3}Z$/, "Z")
+    const nowIso = yield* Dates.now
     note = yield* writeGenerated(vault.value, answerNotePath(title), answerNote(answer, title), nowIso, nowIso.slice(0, 10))
   }
   if (targets.page === true) {

@@ -4,13 +4,10 @@
  * @since 0.1.0
  */
 import type { Decision, Impact, ImpactAssessment, Judgement, ScoredPaper, Work } from "./models.js"
+import { dayNumber as epochDay } from "./dates.js"
 import { FoundationalCitation } from "./models.js"
 
-const MS_PER_DAY = 86_400_000
 const DAYS_PER_YEAR = 365.25
-
-/** Days since the epoch of a `YYYY-MM-DD` date, at UTC midnight. */
-const epochDay = (isoDate: string): number => Date.parse(`${isoDate.slice(0, 10)}T00:00:00Z`) / MS_PER_DAY
 
 /**
  * Age in years of a paper first submitted on `firstVersion`, as of `asOf`

@@ -4,13 +4,8 @@
  *
  * @since 0.1.0
  */
+import { dayNumber as dayOfIso, isoOfDayNumber as isoOfDay } from "./dates.js"
 import { STOP_WORDS, words } from "./text.js"
-
-const MS_PER_DAY = 86_400_000
-
-/** `YYYY-MM-DD` of a UTC day number. */
-const isoOfDay = (day: number): string => new Date(day * MS_PER_DAY).toISOString().slice(0, 10)
-const dayOfIso = (iso: string): number => Math.floor(Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / MS_PER_DAY)
 
 /** The first day of a window of `days` days ending on `to` (both inclusive). */
 export const windowStart = (to: string, days: number): string => isoOfDay(dayOfIso(to) - Math.max(1, days) + 1)

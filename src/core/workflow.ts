@@ -5,11 +5,12 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { bareId, mergeChannels } from "./channels.js"
 import { relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
+import * as Dates from "./dates.js"
 import {
   type CompanionError,
   GeneratedNoteNamed,
@@ -57,8 +58,6 @@ export type Progress =
 export interface RunHooks {
   readonly onProgress?: (event: Progress) => Effect.Effect<void>
 }
-
-const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
 
 /** What a search covered, for a message about a search that found nothing. */
 const searchScope = (query: string, options: CompanionOptions): string =>
@@ -237,7 +236,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   }
 
   // 7. decide; the best `maxResults` of the papers that clear both bars are kept
-  const today = isoDay(yield* Clock.currentTimeMillis)
+  const today = yield* Dates.today
   const assessed = new Set([...relevantIds, ...impacts.keys()])
   const scored = candidates.map((paper) => {
     const judgement = judged.get(paper.arxivId)!
@@ -319,7 +318,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     teaching: taught,
     vault: vaultIndex(notes, [relatedTitle(note.title)])
   }
-  const nowIso = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
+  const nowIso = yield* Dates.now
   const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, today, () => calls.vault++, {
     source: note.title,
     never: note.path,

@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import { parseArxivId } from "../core/arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "../core/categories.js"
+import { isCalendarDate } from "../core/dates.js"
 import { InvalidArgument } from "../core/errors.js"
 
 /** A bare arXiv id (version dropped) from what a user wrote. */
@@ -83,9 +84,7 @@ export const categoryArg = (code: string, argument = "category"): Effect.Effect<
 /** A real calendar date `YYYY-MM-DD`. */
 export const dateArg = (argument: string, value: string | undefined): Effect.Effect<string | undefined, InvalidArgument> => {
   if (value === undefined) return Effect.succeed(undefined)
-  const ms = Date.parse(`${value}T00:00:00Z`)
-  const ok = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value)
-  return ok
+  return isCalendarDate(value)
     ? Effect.succeed(value)
     : Effect.fail(new InvalidArgument({ argument, reason: `"${value}" is not a date; use YYYY-MM-DD, e.g. 2024-01-31` }))
 }

@@ -5,8 +5,9 @@
  * @since 0.1.0
  */
 import { firstVersionFromId } from "../core/arxiv.js"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { describeSource } from "../core/compose.js"
+import * as Dates from "../core/dates.js"
 import { DataNotRecorded, PaperNotFound } from "../core/errors.js"
 import { extractKeywords } from "../core/keywords.js"
 import { CompanionOptions, type Work } from "../core/models.js"
@@ -185,7 +186,7 @@ export const scorePaperRelevance = Effect.fn("Tools.scorePaperRelevance")(functi
   )
   const impact = lookup.impacts.find((i) => i.arxivId === id) ?? lookup.impacts[0]
   const options = new CompanionOptions({})
-  const today = new Date(yield* Clock.currentTimeMillis).toISOString().slice(0, 10)
+  const today = yield* Dates.today
   const assessed = assessImpact(firstVersionFromId(id), impact, lookup.asOf ?? today, options)
   const year = impact?.publicationYear ?? Number(firstVersionFromId(id)?.slice(0, 4) ?? Number.NaN)
   return {

@@ -3,7 +3,8 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
+import * as Dates from "../core/dates.js"
 import type { Paper } from "../core/models.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
 import { dailyCounts, topTitleTerms, windowStart } from "../core/trends.js"
@@ -32,7 +33,7 @@ export const categoryTrends = Effect.fn("Tools.categoryTrends")(function*(input:
   const category = yield* categoryArg(input.category)
   const days = yield* intArg("window_days", input.window_days, 1, 90, 30)
   const sampleSize = yield* intArg("sample_size", input.sample_size, 10, 200, 100)
-  const today = new Date(yield* Clock.currentTimeMillis).toISOString().slice(0, 10)
+  const today = yield* Dates.today
   const to = (yield* dateArg("until_date", input.until_date)) ?? today
   const from = windowStart(to, days)
   // an explicit end goes into the query so that newer papers do not fill the sample

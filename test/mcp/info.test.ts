@@ -16,6 +16,15 @@ import { makeMcpServer } from "../../src/mcp/server.js"
 
 const noRuntime = { runPromiseExit: () => Effect.runPromiseExit(Effect.die("unused")) }
 
+/** The JSON-RPC messages written to `stream`, one per line, as they come. */
+const jsonLines = (stream: PassThrough): Array<Record<string, unknown>> => {
+  const lines: Array<Record<string, unknown>> = []
+  stream.on("data", (d: Buffer) => {
+    for (const l of d.toString().split("\n")) if (l.trim() !== "") lines.push(JSON.parse(l) as Record<string, unknown>)
+  })
+  return lines
+}
+
 describe("static initialize", () => {
   it("supports the SDK's protocol versions, newest first", () => {
     assert.deepEqual(OURS, SUPPORTED_PROTOCOL_VERSIONS)
@@ -49,10 +58,7 @@ describe("static initialize", () => {
   it("earlyStdio answers initialize and ping at once, replays the rest after connect, drops the duplicate answer", async () => {
     const stdin = new PassThrough()
     const stdout = new PassThrough()
-    const lines: Array<Record<string, unknown>> = []
-    stdout.on("data", (d: Buffer) => {
-      for (const l of d.toString().split("\n")) if (l.trim() !== "") lines.push(JSON.parse(l) as Record<string, unknown>)
-    })
+    const lines = jsonLines(stdout)
     const transport = earlyStdio({ initialize: (v) => initializeResult(v, true), stdin, stdout })
     stdin.write(JSON.stringify({
       jsonrpc: "2.0",
@@ -79,10 +85,7 @@ describe("static initialize", () => {
   it("earlyStdio waits for an initialize result still being made, and keeps the answers in order", async () => {
     const stdin = new PassThrough()
     const stdout = new PassThrough()
-    const lines: Array<Record<string, unknown>> = []
-    stdout.on("data", (d: Buffer) => {
-      for (const l of d.toString().split("\n")) if (l.trim() !== "") lines.push(JSON.parse(l) as Record<string, unknown>)
-    })
+    const lines = jsonLines(stdout)
     let setupRead: (offline: boolean) => void = () => undefined
     const setup = new Promise<boolean>((r) => (setupRead = r))
     const initialize = (v: unknown) => setup.then((offline) => initializeResult(v, offline))
@@ -102,10 +105,7 @@ describe("static initialize", () => {
     // a setup that cannot be read: initialize gets an error, later messages their answers
     const out2 = new PassThrough()
     const in2 = new PassThrough()
-    const lines2: Array<Record<string, unknown>> = []
-    out2.on("data", (d: Buffer) => {
-      for (const l of d.toString().split("\n")) if (l.trim() !== "") lines2.push(JSON.parse(l) as Record<string, unknown>)
-    })
+    const lines2 = jsonLines(out2)
     earlyStdio({ initialize: () => Promise.reject(new Error("ARXIV_COMPANION_OFFLINE: expected true or false")), stdin: in2, stdout: out2 })
     in2.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }) + "\n")
     in2.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n")
