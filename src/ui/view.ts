@@ -53,6 +53,8 @@ export interface NoteView {
   readonly dropped: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly reasons: ReadonlyArray<string> }>
   /** Papers the note already names: never recommended, listed so the user sees they were recognised. */
   readonly alreadyInNote: ReadonlyArray<{ readonly arxivId: string; readonly title: string }>
+  /** The citation map as Mermaid flowchart source; absent when no paper was kept. */
+  readonly map?: string | undefined
   /** What writing does: the target note and whether it is created, updated, unchanged or a sibling. */
   readonly write: { readonly path: string; readonly status: CompanionReport["written"]["status"]; readonly pending: boolean }
 }
@@ -115,6 +117,7 @@ const foundationsOf = (f: Foundations | undefined): PaperCard["foundations"] => 
 export const noteView = (report: CompanionReport, pending: boolean): NoteView => {
   const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
+  const summaries = new Map(report.summaries.map((s) => [s.arxivId, s.text]))
   return {
     kind: "note",
     note: { title: report.note.title, path: report.note.path },
@@ -133,6 +136,7 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
         relevance: s.judgement.relevance,
         novelty: s.judgement.novelty,
         rationale: s.judgement.rationale,
+        summary: summaries.get(id),
         impact: impactOf(s),
         links: links(id, s.paper.doi),
         foundBy: (s.foundBy ?? ["arxiv-search"]).map((c) => CHANNELS[c]).join(" and "),
@@ -143,6 +147,7 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
       .filter((c) => !c.decision.kept)
       .map((c) => ({ arxivId: c.paper.arxivId, title: oneLine(c.paper.title), reasons: c.decision.reasons })),
     alreadyInNote: report.alreadyInNote.map((n) => ({ arxivId: n.arxivId, title: oneLine(n.title ?? "") || n.text })),
+    ...(report.citationMap === "" ? {} : { map: report.citationMap }),
     write: { path: report.written.path, status: report.written.status, pending }
   }
 }

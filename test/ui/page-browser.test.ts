@@ -85,6 +85,16 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     )
     expect(titles).not.toContain("Neural Machine Translation by Jointly Learning to Align and Translate")
     expect(await first.getByRole("link", { name: /^PDF of / }).getAttribute("href")).toMatch(/^https:\/\/arxiv\.org\/pdf\//)
+    // each card: a summary of its own (what the paper does, its key result)
+    const summaries = await page.locator("#cards article .summary").allTextContents()
+    expect(summaries.length).toBe(titles.length)
+    for (const summary of summaries) expect(summary.length).toBeGreaterThan(40)
+    expect(new Set(summaries).size).toBe(summaries.length)
+    // the citation map, drawn by Mermaid: the note, then one node per kept paper (and the works they build on)
+    const map = page.locator("#map svg")
+    await map.waitFor()
+    expect(await map.textContent()).toContain("Transformers Concept Note")
+    expect(await page.locator("#map svg .node").count()).toBeGreaterThan(titles.length)
     // nothing in the vault yet: the page shows the result first
     expect(existsSync(join(vault, RELATED))).toBe(false)
 
