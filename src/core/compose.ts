@@ -128,7 +128,7 @@ const judgedLine = (input: RelatedNoteInput): string => {
 
 const impactLine = (s: ScoredPaper): string => {
   const i = s.impact
-  if (i.status === "not-assessed") return "not looked up (not relevant)"
+  if (i.status === "not-assessed") return "not looked up"
   if (i.status === "unknown") {
     return i.exempt
       ? `no citation count recorded; new paper (${num(i.ageYears, 1)} y old as of ${i.asOf}): exempt`
@@ -273,7 +273,9 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     for (const c of dropped) {
       const impact = c.impact.status === "known" ? `${num(c.impact.citationsPerYear ?? 0, 1)}/y` : c.impact.status === "unknown" ? "unknown" : "not looked up"
       // a new paper's exemption ("0.3 y < 1 y") helped it; it is never why it was dropped
-      const why = c.decision.reasons.filter((r) => (r.includes("<") && !r.includes("exempt")) || r.includes("unknown"))
+      const why = c.decision.reasons.filter((r) =>
+        (r.includes("<") && !r.includes("exempt")) || r.includes("unknown") || r.includes("most relevant candidates")
+      )
         .join("; ")
       lines.push(
         `| [${mdInline(c.paper.title)}](${absUrl(c.paper.arxivId)}) | ${num(c.judgement.relevance)} | ${impact} | ${cell(why)} |`

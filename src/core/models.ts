@@ -68,7 +68,7 @@ export class Judgement extends Schema.Class<Judgement>("Judgement")({
 
 /** Age-adjusted impact of one candidate, as the rules computed it. */
 export const ImpactAssessment = Schema.Struct({
-  /** known: a citation count; unknown: no record of one; not-assessed: not looked up (the paper was not relevant). */
+  /** known: a citation count; unknown: no record of one; not-assessed: not looked up (not relevant, or past the most relevant candidates looked up). */
   status: Schema.Literal("known", "unknown", "not-assessed"),
   citationCount: Schema.optional(Schema.NonNegativeInt),
   ageYears: Schema.Number,
@@ -205,7 +205,7 @@ export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionO
   }),
   /** Candidates asked of arXiv in the run's one search and judged (arXiv serves up to 2,000 per request). */
   poolSize: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 2000)), "an integer from 1 to 2000"), {
-    default: () => 100
+    default: () => 300
   }),
   foundational: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 3)), "an integer from 1 to 3"), {
     default: () => 3

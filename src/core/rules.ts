@@ -30,8 +30,9 @@ export const impactPass = (ageYears: number, perYear: number, t: ImpactThreshold
   ageYears < t.exemptYears || perYear >= t.citationsPerYearThreshold
 
 /**
- * The impact of a candidate that was not looked up: below the relevance bar,
- * it could not be kept whatever its count. It never passes.
+ * The impact of a candidate that was not looked up: below the relevance bar
+ * (it could not be kept whatever its count), or past the most relevant
+ * candidates whose impact one request looks up. It never passes.
  */
 export const impactNotAssessed = (asOf: string): ImpactAssessment => ({
   status: "not-assessed",
@@ -105,7 +106,12 @@ export const decide = (
       : `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} < ${fmt(t.relevanceThreshold)}`
   )
   if (impact.status === "not-assessed") {
-    reasons.push("impact not looked up (only relevant candidates are)")
+    // impact is looked up in one batch for the most relevant candidates: a relevant one past it is told so
+    reasons.push(
+      relevant
+        ? "impact not looked up (only the most relevant candidates' is, in one request)"
+        : "impact not looked up (only relevant candidates are)"
+    )
   } else if (impact.status === "unknown") {
     reasons.push(
       impact.exempt

@@ -88,8 +88,8 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     // its recorded references were looked up with the survivors' (one works batch)
     expect(report.foundations.find((f: { arxivId: string }) => f.arxivId === "1609.08144")?.status).toBe("found")
     expect(arxiv.requests[0]!.headers["user-agent"]).toContain("tests@example.org")
-    // one arXiv request for a pool of 100, in every machine-learning category
-    expect(arxiv.requests[0]!.params["max_results"]).toBe("100")
+    // one arXiv request for a pool of 300, in every machine-learning category
+    expect(arxiv.requests[0]!.params["max_results"]).toBe("300")
     expect(decodeURIComponent(arxiv.requests[0]!.params["search_query"] ?? "")).toContain("cat:cs.CV")
     // the model judges the pool's best 30 (by the local judge), 10 papers per call
     expect(report.candidates.length).toBeLessThanOrEqual(30)

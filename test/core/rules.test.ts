@@ -8,6 +8,7 @@ import {
   bestSurvivors,
   citationsPerYear,
   decide,
+  impactNotAssessed,
   impactPass,
   rankFoundational,
   survivors
@@ -266,6 +267,17 @@ describe("decide", () => {
     const d = decide(judged("x", 0.49), known, defaults)
     assert.isFalse(d.kept)
     assert.include(d.reasons[0]!, "<")
+  })
+
+  it("says why a paper's impact was not looked up: not relevant, or past the most relevant candidates", () => {
+    const notAssessed = impactNotAssessed("2026-11-29")
+    assert.isFalse(notAssessed.pass)
+    const irrelevant = decide(judged("x", 0.2), notAssessed, defaults)
+    assert.isFalse(irrelevant.kept)
+    assert.include(irrelevant.reasons[1]!, "only relevant candidates are")
+    const relevant = decide(judged("x", 0.9), notAssessed, defaults)
+    assert.isFalse(relevant.kept)
+    assert.include(relevant.reasons[1]!, "only the most relevant candidates'")
   })
 
   it("drops a relevant paper whose impact is unknown, and says so", () => {
