@@ -3,10 +3,11 @@
  * research question.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Config, Console, Effect, Layer, Option } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { askLayer, askSaveLayer } from "../layers.js"
 import { reportFailure } from "./failure.js"
-import { cacheDir, judge, json, noCache, offline, vault, withEnv } from "./run.js"
+import { oneOf, withEnv } from "./env.js"
+import { cacheDir, judge, json, noCache, offline, vault } from "./run.js"
 
 const question = Args.text({ name: "question" }).pipe(
   Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\".")
@@ -24,7 +25,9 @@ const since = Options.text("since").pipe(Options.optional, Options.withDescripti
 
 const queryBuilder = withEnv(
   Options.choice("query-builder", ["rules", "llm"]),
-  Config.literal("rules", "llm")("ARXIV_COMPANION_QUERY_BUILDER"),
+  "ARXIV_COMPANION_QUERY_BUILDER",
+  oneOf("rules", "llm"),
+  "rules or llm",
   "Who writes the arXiv query: rules (offline) or llm (the judge's endpoint: OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured and not --offline."
 )
 const save = Options.text("save").pipe(

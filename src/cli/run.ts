@@ -5,25 +5,22 @@ import { Args, Command, Options } from "@effect/cli"
 import { Config, Console, Effect, Option } from "effect"
 import { COMPANION_CATEGORIES } from "../core/models.js"
 import { CompanionOptionSpellings as S, progressLine } from "../tools/companion.js"
+import { asText, booleanWithEnv, oneOf, withEnv } from "./env.js"
 import { reportFailure } from "./failure.js"
-
-/** A flag that falls back to an environment variable, and to the library default when neither is set. */
-export const withEnv = <A>(options: Options.Options<A>, config: Config.Config<A>, description: string) =>
-  options.pipe(
-    Options.optional,
-    Options.withFallbackConfig(Config.option(config)),
-    Options.withDescription(description)
-  )
 
 // text, not Options.directory: a path that is not a folder is the vault's own one-line message, naming --vault
 export const vault = withEnv(
   Options.text("vault"),
-  Config.string("ARXIV_COMPANION_VAULT"),
+  "ARXIV_COMPANION_VAULT",
+  asText,
+  "a folder",
   "The Obsidian vault folder (env ARXIV_COMPANION_VAULT). Without it, the vault is reached over MCP (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND)."
 )
 export const judge = withEnv(
   Options.choice("judge", ["local", "llm"]),
-  Config.literal("local", "llm")("ARXIV_COMPANION_JUDGE"),
+  "ARXIV_COMPANION_JUDGE",
+  oneOf("local", "llm"),
+  "local or llm",
   "local (offline scorer) or llm (OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured, else local."
 )
 export const noCache = Options.boolean("no-cache").pipe(
@@ -32,19 +29,25 @@ export const noCache = Options.boolean("no-cache").pipe(
 // text, not Options.directory: a folder that cannot be used is the cache's warning, not a failed run
 export const cacheDir = withEnv(
   Options.text("cache-dir"),
-  Config.string("ARXIV_COMPANION_CACHE_DIR"),
+  "ARXIV_COMPANION_CACHE_DIR",
+  asText,
+  "a folder",
   "Response cache folder (default ~/.cache/arxiv-companion; env ARXIV_COMPANION_CACHE_DIR)."
 )
+const CITATION_SOURCES = ["all", "semantic-scholar", "google-scholar-2025", "google-scholar"] as const
 const offlineCitations = withEnv(
-  Options.choice("offline-citations", ["all", "semantic-scholar", "google-scholar-2025", "google-scholar"]),
-  Config.literal("all", "semantic-scholar", "google-scholar-2025", "google-scholar")("ARXIV_COMPANION_OFFLINE_CITATIONS"),
+  Options.choice("offline-citations", CITATION_SOURCES),
+  "ARXIV_COMPANION_OFFLINE_CITATIONS",
+  oneOf(...CITATION_SOURCES),
+  CITATION_SOURCES.join(", "),
   "Offline citation counts, one source per paper: all (default: per paper the first of Semantic Scholar 2024-02-15, " +
     "Google Scholar 2025 via Paper Copilot, Google Scholar 2017-06-25; 4,415 papers), or one source alone: semantic-scholar " +
     "(551 famous papers), google-scholar-2025 (3,431 papers) or google-scholar (2,434 papers)."
 )
-export const offline = Options.boolean("offline").pipe(
-  Options.withFallbackConfig(Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))),
-  Options.withDescription("Use the recorded offline corpus and citation data; no network, no key.")
+export const offline = booleanWithEnv(
+  "offline",
+  "ARXIV_COMPANION_OFFLINE",
+  "Use the recorded offline corpus and citation data; no network, no key."
 )
 export const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
 /**

@@ -3,14 +3,12 @@
  * functions the MCP server serves.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Config, Console, Effect, Option } from "effect"
+import { Console, Effect, Option } from "effect"
 import { arxivLayer } from "../layers.js"
+import { booleanWithEnv } from "./env.js"
 import { reportFailure } from "./failure.js"
 
-const offline = Options.boolean("offline").pipe(
-  Options.withFallbackConfig(Config.boolean("ARXIV_COMPANION_OFFLINE").pipe(Config.withDefault(false))),
-  Options.withDescription("Use the recorded offline corpus; no network.")
-)
+const offline = booleanWithEnv("offline", "ARXIV_COMPANION_OFFLINE", "Use the recorded offline corpus; no network.")
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of text."))
 const ids = Args.text({ name: "arxiv-id" }).pipe(Args.atLeast(1), Args.withDescription("arXiv ids or abs/pdf URLs."))
 

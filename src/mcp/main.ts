@@ -82,7 +82,7 @@ const parse = () => {
  * all read through Config; a bad value ends the bin with what to fix.
  */
 const readConfig = async (overrides: CompanionSetup) => {
-  const [Effect, Cause, Config, Option, Redacted, { setupConfig }] = await Promise.all([
+  const [Effect, Cause, Config, Option, Redacted, { describeConfigError, setupConfig }] = await Promise.all([
     import("effect/Effect"),
     import("effect/Cause"),
     import("effect/Config"),
@@ -99,7 +99,10 @@ const readConfig = async (overrides: CompanionSetup) => {
       Config.map((o) => Option.getOrElse(o, () => "").split(",").map((x) => x.trim()).filter((x) => x !== ""))
     )
   }))
-  return exit._tag === "Success" ? exit.value : fail(`configuration: ${Cause.pretty(exit.cause)}`)
+  if (exit._tag === "Success") return exit.value
+  // a bad variable in words (which, what it holds, what it should), not a cause's dump
+  const failure = Cause.failureOption(exit.cause)
+  return fail(`configuration: ${Option.isSome(failure) ? describeConfigError(failure.value) : Cause.pretty(exit.cause)}`)
 }
 
 const main = async () => {

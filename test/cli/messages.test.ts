@@ -4,6 +4,7 @@
  * naming the flag (or variable), the value and what is allowed.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -93,6 +94,48 @@ describe("configuration", { timeout: 120_000 }, () => {
     expect(r.stderr).toBe(
       "Invalid configuration: No LLM judge is configured: set OPENROUTER_API_KEY (and optionally OPENROUTER_MODEL), " +
         "or LLM_BASE_URL and LLM_MODEL for a local OpenAI-compatible server.\n"
+    )
+  })
+})
+
+describe("a bad environment variable is one line naming it, its value and what is allowed", { timeout: 120_000 }, () => {
+  const cases: ReadonlyArray<readonly [ReadonlyArray<string>, Record<string, string>, string]> = [
+    [["run", PROMPT, "--vault", VAULT], { ARXIV_COMPANION_JUDGE: "foo" }, `Invalid ARXIV_COMPANION_JUDGE: got "foo"; use local or llm.`],
+    [["run", PROMPT, "--vault", VAULT], { ARXIV_COMPANION_OFFLINE: "maybe" }, `Invalid ARXIV_COMPANION_OFFLINE: got "maybe"; use true or false.`],
+    [
+      ["run", PROMPT, "--vault", VAULT, "--offline"],
+      { ARXIV_COMPANION_OFFLINE_CITATIONS: "scholar" },
+      `Invalid ARXIV_COMPANION_OFFLINE_CITATIONS: got "scholar"; use all, semantic-scholar, google-scholar-2025, google-scholar.`
+    ],
+    [["search", "attention"], { ARXIV_COMPANION_OFFLINE: "maybe" }, `Invalid ARXIV_COMPANION_OFFLINE: got "maybe"; use true or false.`],
+    [["ask", "what is attention", "--offline"], { ARXIV_COMPANION_QUERY_BUILDER: "gpt" }, `Invalid ARXIV_COMPANION_QUERY_BUILDER: got "gpt"; use rules or llm.`]
+  ]
+  for (const [args, env, message] of cases) {
+    it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")} ${args[0]}`, async () => {
+      const r = await runCli(args, env)
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(r.stderr.trim()).toBe(message)
+    })
+  }
+
+  it("a valid value is still read: ARXIV_COMPANION_OFFLINE=yes searches the recorded corpus", async () => {
+    const r = await runCli(["search", "attention", "--json"], { ARXIV_COMPANION_OFFLINE: "yes", ARXIV_API_URL: "http://127.0.0.1:9/" })
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).papers.length).toBeGreaterThan(0)
+  })
+
+  it("the MCP bin says which variables are wrong, in words", async () => {
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [join(ROOT, "dist", "mcp.js")], {
+        env: { ...process.env, ARXIV_COMPANION_OFFLINE: "maybe", ARXIV_COMPANION_JUDGE: "x" },
+        timeout: 60_000
+      }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stderr }))
+      child.stdin?.end()
+    })
+    expect(r.code).toBe(2)
+    expect(r.stderr.split("\n")[0]).toBe(
+      `configuration: ARXIV_COMPANION_OFFLINE: Expected true or false, got "maybe"; ARXIV_COMPANION_JUDGE: Expected local or llm, got "x"`
     )
   })
 })

@@ -1,0 +1,71 @@
+/**
+ * Flags that fall back to environment variables, read so that a bad value is
+ * one line naming the variable, the value and what is allowed (not a
+ * configuration error's dump).
+ *
+ * @since 0.1.0
+ */
+import { HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Config, Effect, Option } from "effect"
+
+/** A variable's text, not yet checked. */
+class FromEnv {
+  constructor(readonly name: string, readonly text: string | undefined) {}
+}
+
+/** The variable as text (unset or blank: undefined); never a configuration error. */
+const fromEnv = (name: string): Config.Config<FromEnv> =>
+  Config.map(Config.option(Config.string(name)), (text) => new FromEnv(name, Option.getOrUndefined(Option.map(text, (t) => t.trim()))))
+
+/** One line for a refused value. */
+const refused = (name: string, text: string, allowed: string) =>
+  ValidationError.invalidValue(HelpDoc.p(`Invalid ${name}: got ${JSON.stringify(text)}; use ${allowed}.`))
+
+/** A variable's value checked by `parse`: undefined when unset or blank. */
+const checked = <A>(value: FromEnv, parse: (text: string) => A | undefined, allowed: string) => {
+  if (value.text === undefined || value.text === "") return Effect.succeed(undefined)
+  const parsed = parse(value.text)
+  return parsed === undefined ? Effect.fail(refused(value.name, value.text, allowed)) : Effect.succeed(parsed)
+}
+
+/**
+ * A flag that falls back to the variable `env`, and to the library default
+ * when neither is set; the variable's text is read by `parse` (undefined: not
+ * allowed, refused naming `env` and `allowed`).
+ */
+export const withEnv = <A>(
+  options: Options.Options<A>,
+  env: string,
+  parse: (text: string) => A | undefined,
+  allowed: string,
+  description: string
+): Options.Options<Option.Option<A>> =>
+  options.pipe(
+    Options.optional,
+    Options.withFallbackConfig(fromEnv(env)),
+    Options.mapEffect((value) =>
+      value instanceof FromEnv ? Effect.map(checked(value, parse, allowed), Option.fromNullable) : Effect.succeed(value)
+    ),
+    Options.withDescription(description)
+  )
+
+const BOOLEAN: Readonly<Record<string, boolean>> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
+
+/** A boolean flag that falls back to the variable `env` (true/false, yes/no, on/off, 1/0), else false. */
+export const booleanWithEnv = (flag: string, env: string, description: string): Options.Options<boolean> =>
+  Options.boolean(flag).pipe(
+    Options.withFallbackConfig(fromEnv(env)),
+    Options.mapEffect((value) =>
+      value instanceof FromEnv
+        ? Effect.map(checked(value, (t) => BOOLEAN[t.toLowerCase()], "true or false"), (b) => b ?? false)
+        : Effect.succeed(value)
+    ),
+    Options.withDescription(description)
+  )
+
+/** Text as it is. */
+export const asText = (text: string): string => text
+
+/** One of `values`. */
+export const oneOf = <L extends string>(...values: ReadonlyArray<L>) => (text: string): L | undefined =>
+  (values as ReadonlyArray<string>).includes(text) ? text as L : undefined
