@@ -12,18 +12,14 @@
  * 5. five concurrent distinct searches: all succeed, arXiv requests started
  *    ≥ 3 s apart, and the whole batch takes no longer than that floor needs.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { startArxivStandIn } from "../test/support/arxiv-standin.js"
+import { BIN, connectToStandIn, ROOT } from "./mcp-client.js"
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const BIN = path.join(ROOT, "dist", "mcp.js")
 const STARTS = 7
 const ARXIV_LATENCY = 300
 const ARXIV_SPACING = 3000
@@ -87,22 +83,7 @@ export default async (): Promise<void> => {
   // 3–5. live against the loopback arXiv stand-in
   const standIn = await startArxivStandIn({ latencyMillis: ARXIV_LATENCY, padSearches: true, corpus: "landmarks" })
   const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-bench-cache-"))
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN],
-    cwd: ROOT,
-    env: {
-      ...(process.env as Record<string, string>),
-      ARXIV_API_URL: standIn.url,
-      XDG_CACHE_HOME: cacheHome,
-      OPENALEX_API_URL: "http://127.0.0.1:9/",
-      OPENROUTER_API_KEY: "",
-      LLM_BASE_URL: ""
-    },
-    stderr: "ignore"
-  })
-  const client = new Client({ name: "bench", version: "0" })
-  await client.connect(transport)
+  const client = await connectToStandIn(standIn.url, cacheHome)
   const search = async (query: string) => {
     const t0 = performance.now()
     const r = (await client.callTool({ name: "search_arxiv_papers", arguments: { query, max_results: 10 } })) as CallToolResult

@@ -13,17 +13,14 @@
  *
  * `npm run bench -- politeness` (about 4 minutes: the 3 s spacing is real).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { type ArxivStandIn, Fault, startArxivStandIn } from "../test/support/arxiv-standin.js"
+import { BIN, connectToStandIn } from "./mcp-client.js"
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const BIN = path.join(ROOT, "dist", "mcp.js")
 
 const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)
@@ -31,25 +28,8 @@ const median = (xs: ReadonlyArray<number>): number => {
 }
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
-const connect = async (standIn: ArxivStandIn) => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "--no-cache"],
-    cwd: ROOT,
-    env: {
-      ...(process.env as Record<string, string>),
-      ARXIV_API_URL: standIn.url,
-      XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), "politeness-bench-")),
-      OPENALEX_API_URL: "http://127.0.0.1:9/",
-      OPENROUTER_API_KEY: "",
-      LLM_BASE_URL: ""
-    },
-    stderr: "ignore"
-  })
-  const client = new Client({ name: "bench", version: "0" })
-  await client.connect(transport)
-  return client
-}
+const connect = (standIn: ArxivStandIn) =>
+  connectToStandIn(standIn.url, fs.mkdtempSync(path.join(os.tmpdir(), "politeness-bench-")), ["--no-cache"])
 
 interface Call {
   readonly startedAt: number
