@@ -123,6 +123,20 @@ describe("the prebuilt corpus index", () => {
     for (const q of FIXED) compare(q)
   })
 
+  it("asked again, or for another page, a search gives what it gave; so does a corpus that keeps few word positions", () => {
+    const forgetful = Corpus.fromTsv(tsv, { positionsBudget: 500 })
+    for (const query of [...FIXED, ...queries(tsv, 60, 15)]) {
+      const parsed = parseQuery(query)
+      if (parsed._tag !== "Ok") throw new Error(query)
+      for (const start of [0, 7, 0]) {
+        const q: CorpusQuery = { query: parsed.query, categories: [], start, maxResults: 15, sortBy: "relevance", sortOrder: "descending" }
+        const want = reference.search(q)
+        assert.deepStrictEqual(corpus.search(q), want, `${query} from ${start}`)
+        assert.deepStrictEqual(forgetful.search(q), want, `${query} from ${start}, few positions kept`)
+      }
+    }
+  })
+
   it("keeps the word rule: a word after \"_\" starts no match but continues a phrase; accents split words", () => {
     const edges = Corpus.fromTsv([HEADER, ...EDGE_CASES].join("\n") + "\n")
     const total = (q: string) => {
