@@ -6,17 +6,14 @@ import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
 import { askLayer, askSaveLayer } from "../layers.js"
 import { reportFailure } from "./failure.js"
-import { oneOf, withEnv } from "./env.js"
+import { integerFlag, oneOf, withEnv } from "./env.js"
 import { cacheDir, judge, json, noCache, offline, vault } from "./run.js"
 
 const question = Args.text({ name: "question" }).pipe(
   Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\".")
 )
-const top = Options.integer("top").pipe(Options.withDefault(3), Options.withDescription("Papers to keep after re-ranking, 1..20 (default 3)."))
-const maxResults = Options.integer("max-results").pipe(
-  Options.withDefault(50),
-  Options.withDescription("arXiv results to re-rank, 1..50 (default 50).")
-)
+const top = integerFlag("top", { min: 1, max: 20, fallback: 3 }, "Papers to keep after re-ranking, 1..20 (default 3).")
+const maxResults = integerFlag("max-results", { min: 1, max: 50, fallback: 50 }, "arXiv results to re-rank, 1..50 (default 50).")
 const categories = Options.text("categories").pipe(
   Options.optional,
   Options.withDescription("Comma-separated arXiv categories to search (default: all).")

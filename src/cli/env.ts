@@ -69,3 +69,31 @@ export const asText = (text: string): string => text
 /** One of `values`. */
 export const oneOf = <L extends string>(...values: ReadonlyArray<L>) => (text: string): L | undefined =>
   (values as ReadonlyArray<string>).includes(text) ? text as L : undefined
+
+const INTEGER = /^[+-]?\d+$/
+
+/**
+ * An integer flag from `min` to `max` (else `fallback`): a value that is not
+ * one is refused in one line naming the flag, the value and the range, as
+ * `run`'s options are (not @effect/cli's "'abc' is not a integer").
+ */
+export const integerFlag = (
+  flag: string,
+  range: { readonly min: number; readonly max: number; readonly fallback: number; readonly note?: string },
+  description: string
+): Options.Options<number> =>
+  Options.text(flag).pipe(
+    Options.withPseudoName("integer"),
+    Options.mapEffect((text) => {
+      const n = INTEGER.test(text.trim()) ? Number(text) : Number.NaN
+      return Number.isSafeInteger(n) && n >= range.min && n <= range.max
+        ? Effect.succeed(n)
+        : Effect.fail(
+          ValidationError.invalidValue(
+            HelpDoc.p(`Invalid --${flag}: got ${Number.isNaN(Number(text)) || text.trim() === "" ? JSON.stringify(text) : text}; use an integer from ${range.min} to ${range.max}${range.note === undefined ? "" : ` (${range.note})`}.`)
+          )
+        )
+    }),
+    Options.withDefault(range.fallback),
+    Options.withDescription(description)
+  )

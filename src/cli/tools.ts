@@ -5,7 +5,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { arxivLayer } from "../layers.js"
-import { booleanWithEnv } from "./env.js"
+import { booleanWithEnv, integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
 
 const offline = booleanWithEnv("offline", "ARXIV_COMPANION_OFFLINE", "Use the recorded offline corpus; no network.")
@@ -24,7 +24,7 @@ export const searchCommand = Command.make(
     query: Args.text({ name: "query" }).pipe(Args.withDescription("Free text or arXiv syntax (ti:, abs:, au:, cat:, AND/OR/ANDNOT).")),
     offline,
     json,
-    maxResults: Options.integer("max-results").pipe(Options.withDefault(10), Options.withDescription("1..50")),
+    maxResults: integerFlag("max-results", { min: 1, max: 50, fallback: 10 }, "1..50 (default 10)"),
     categories: Options.text("categories").pipe(
       Options.optional,
       Options.withDescription("Comma-separated categories (default cs.LG,cs.AI,cs.CL,stat.ML; \"\" for all).")

@@ -4,13 +4,14 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { InvalidArgument } from "../core/errors.js"
+import { integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
 import { cacheDir, judge, noCache, offline, vault } from "./run.js"
 
-const port = Options.integer("port").pipe(
-  Options.withDefault(5178),
-  Options.withDescription("The port on 127.0.0.1 (default 5178; 0 picks a free one). The page is served on loopback only.")
+const port = integerFlag(
+  "port",
+  { min: 0, max: 65535, fallback: 5178, note: "0 picks a free one" },
+  "The port on 127.0.0.1 (default 5178; 0 picks a free one). The page is served on loopback only."
 )
 
 /** The `ui` command. */
@@ -19,9 +20,6 @@ export const uiCommand = Command.make(
   { port, vault, offline, judge, noCache, cacheDir },
   (a) =>
     Effect.gen(function*() {
-      if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) {
-        return yield* new InvalidArgument({ argument: "--port", reason: `${a.port} is not a port: use 0..65535 (0 picks a free one)` })
-      }
       const { serveUi } = yield* Effect.promise(() => import("../ui/server.js"))
       yield* Effect.scoped(Effect.gen(function*() {
         const server = yield* serveUi({

@@ -47,6 +47,23 @@ describe("a refused option is one line naming the flag, the value and what is al
   }
 })
 
+describe("the other commands' integer flags are refused the same way", { timeout: 120_000 }, () => {
+  const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+    [["search", "attention", "--max-results", "abc"], `Invalid --max-results: got "abc"; use an integer from 1 to 50.`],
+    [["search", "attention", "--max-results", "99"], "Invalid --max-results: got 99; use an integer from 1 to 50."],
+    [["ask", "how do transformers work?", "--top", "2.5"], "Invalid --top: got 2.5; use an integer from 1 to 20."],
+    [["ask", "how do transformers work?", "--max-results", "0"], "Invalid --max-results: got 0; use an integer from 1 to 50."]
+  ]
+  for (const [args, message] of cases) {
+    it(args.join(" "), async () => {
+      const r = await runCli([...args, "--offline"])
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(r.stderr.trim()).toBe(message)
+    })
+  }
+})
+
 describe("stdout carries only the result", { timeout: 120_000 }, () => {
   it("--vault naming a file: one line on stderr naming --vault, nothing on stdout", async () => {
     const file = join(work, "not-a-folder.md")

@@ -36,7 +36,7 @@ describe("arxiv-companion ui, refusing to start", () => {
   it("rejects a port out of range, and a missing vault, with the CLI's messages", async () => {
     const bad = await run(["--port", "70000", "--offline", "--vault", join(root, "examples", "vault")])
     expect(bad.code).toBe(1)
-    expect(bad.stderr.trim()).toBe("Invalid --port: 70000 is not a port: use 0..65535 (0 picks a free one)")
+    expect(bad.stderr.trim()).toBe("Invalid --port: got 70000; use an integer from 0 to 65535 (0 picks a free one).")
     const noVault = await run(["--port", "0", "--offline"])
     expect(noVault.code).toBe(1)
     expect(noVault.stderr.trim()).toMatch(/^Invalid vault: no vault configured\. Pass --vault DIR/)
