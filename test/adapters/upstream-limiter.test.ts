@@ -5,7 +5,7 @@
  * and address for the process.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, TestClock } from "effect"
+import { Clock, Duration, Effect, Fiber, TestClock } from "effect"
 import * as UpstreamLimiter from "../../src/adapters/live/UpstreamLimiter.js"
 import { type UpstreamWait, withWaitReporter } from "../../src/core/waiting.js"
 
@@ -88,6 +88,32 @@ describe("UpstreamLimiter", () => {
       yield* TestClock.adjust("10 seconds")
       yield* Fiber.join(fiber)
       assert.deepStrictEqual(starts, [0, 20_000, 23_000])
+    }))
+
+  it.effect("a long Retry-After (one hour) is kept: a caller joining later faces the whole hold", () =>
+    Effect.gen(function*() {
+      const limiter = UpstreamLimiter.make({ service: "test", interval: "3 seconds" })
+      yield* limiter.withPermit(() => limiter.holdBack(3_600_000))
+      yield* TestClock.adjust("10 minutes")
+      assert.strictEqual((yield* limiter.state).heldMillis, 3_000_000)
+      const starts: Array<number> = []
+      const fiber = yield* Effect.fork(limiter.withPermit(() => Effect.map(now, (t) => void starts.push(t))))
+      yield* TestClock.adjust("49 minutes")
+      assert.deepStrictEqual(starts, [])
+      yield* TestClock.adjust("2 minutes")
+      yield* Fiber.join(fiber)
+      assert.deepStrictEqual(starts, [3_600_000])
+    }))
+
+  it.effect("a clock that jumps back (a TestClock after the live one) forgets the times taken on the old one", () =>
+    Effect.gen(function*() {
+      const limiter = UpstreamLimiter.make({ service: "test", interval: "3 seconds" })
+      // held for an hour on the live clock (years after the TestClock's 0)
+      yield* Effect.withClock(limiter.withPermit(() => limiter.holdBack(3_600_000)), Clock.make())
+      // read on the TestClock: no hold, and a request starts at once
+      assert.deepStrictEqual(yield* limiter.state, { ahead: 0, waitMillis: 0, heldMillis: 0 })
+      const started = yield* limiter.withPermit(() => now)
+      assert.strictEqual(started, 0)
     }))
 
   it.effect("with several permits, two holders never share a slot", () =>

@@ -140,6 +140,9 @@ export interface UpstreamLimiter {
   readonly state: Effect.Effect<QueueState>
 }
 
+/** A clock reading this far behind the previous one is a jump back, not jitter. */
+const CLOCK_JUMP_MILLIS = 60_000
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 const spoken = (millis: number) => millis % 1000 === 0 ? `${millis / 1000} s` : `${millis} ms`
@@ -176,11 +179,19 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
     dispatch()
   })
 
-  /** A clock that jumped back (a TestClock after the live one) must not block for ages. */
+  // the latest clock reading, to notice a clock that jumped back
+  let lastNow = Number.NEGATIVE_INFINITY
+  /**
+   * A clock that jumped back (a TestClock after the live one, a corrected
+   * system clock) must not block for ages: times taken on the old clock are
+   * forgotten. A long hold on a steady clock (Retry-After: 3600) is kept.
+   */
   const sane = (now: number) => {
-    const limit = now + intervalMillis + 15 * 60_000
-    if (nextAt > limit) nextAt = Number.NEGATIVE_INFINITY
-    if (heldUntil > limit) heldUntil = Number.NEGATIVE_INFINITY
+    if (now < lastNow - CLOCK_JUMP_MILLIS) {
+      nextAt = Number.NEGATIVE_INFINITY
+      heldUntil = Number.NEGATIVE_INFINITY
+    }
+    lastNow = now
   }
 
   /**
@@ -295,7 +306,10 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
 
   /** The next slot counts from now (the answer began to arrive, or the request ended unanswered). */
   const spaceFromNow = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    Effect.sync(() => void (nextAt = Math.max(nextAt, now + intervalMillis))))
+    Effect.sync(() => {
+      sane(now)
+      nextAt = Math.max(nextAt, now + intervalMillis)
+    }))
 
   const withPermit = <A, E, R>(
     request: (answered: Effect.Effect<void>) => Effect.Effect<A, E, R>
@@ -336,7 +350,11 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
     },
     withPermit,
     holdBack: (millis) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => void (heldUntil = Math.max(heldUntil, now + millis)))),
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.sync(() => {
+          sane(now)
+          heldUntil = Math.max(heldUntil, now + millis)
+        })),
     state: Effect.map(Clock.currentTimeMillis, (now) => stateAt(now, queue.length))
   }
 }
