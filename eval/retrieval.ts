@@ -108,6 +108,10 @@ interface NoteScore {
   readonly relevant: number
   readonly kept: number
   readonly keptPapers: number
+  /** Candidates judged (the pool, every channel merged): what a gain in recall costs in papers to read. */
+  readonly pool: number
+  /** Landmarks among the candidates that only one channel found, by channel. */
+  readonly onlyBy: Readonly<Record<string, number>>
   /** Landmarks the note names that the report lists as already in the note; undefined: the report has no such field. */
   readonly alreadyRecognised: number | undefined
   readonly alreadyInNote: number
@@ -139,6 +143,16 @@ const alreadyInReport = (report: CompanionReport): Set<string> | undefined => {
   return new Set(entries.flatMap(([, v]) => JSON.stringify(v ?? null).match(ARXIV_ID) ?? []))
 }
 
+/** The landmarks among the candidates that a single channel found, counted by that channel. */
+const onlyBy = (report: CompanionReport, note: LandmarkNote): Record<string, number> => {
+  const out: Record<string, number> = {}
+  for (const c of report.candidates) {
+    const channels = c.foundBy ?? ["arxiv-search"]
+    if (channels.length === 1 && note.landmarks.some((l) => l.id === c.paper.arxivId)) out[channels[0]!] = (out[channels[0]!] ?? 0) + 1
+  }
+  return out
+}
+
 const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unknown>): NoteScore => {
   const hasCounts = note.landmarks.some((l) => l.recordedCounts.length > 0)
   const base = {
@@ -156,6 +170,8 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
       relevant: 0,
       kept: 0,
       keptPapers: 0,
+      pool: 0,
+      onlyBy: {},
       alreadyRecognised: undefined,
       flagged: hasCounts,
       missed: note.landmarks.map((l) => l.id),
@@ -179,6 +195,8 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
     relevant: hits(relevant),
     kept: hits(kept),
     keptPapers: kept.size,
+    pool: report.candidates.length,
+    onlyBy: onlyBy(report, note),
     alreadyRecognised: already === undefined ? undefined : note.alreadyInNote.filter((id) => already.has(id)).length,
     flagged: kept.size === 0 && hasCounts,
     missed: note.landmarks.filter((l) => !candidates.has(l.id) && !recognised(l.id)).map((l) => l.id),
@@ -212,6 +230,10 @@ interface Total {
   /** Bootstrap 95 % interval over notes (landmarks pooled within each resample). */
   readonly interval: Record<Stage, readonly [number, number]>
   readonly meanKeptPapers: number
+  /** Mean candidates judged per note. */
+  readonly meanPool: number
+  /** Landmarks only one channel found, by channel, summed over notes. */
+  readonly onlyBy: Readonly<Record<string, number>>
   readonly notesWithZeroKept: number
   readonly flagged: ReadonlyArray<string>
   readonly alreadyRecognised: string
@@ -247,6 +269,11 @@ const total = (rows: ReadonlyArray<NoteScore>): Total => {
       return [percentile(sorted, 0.025), percentile(sorted, 0.975)] as const
     }),
     meanKeptPapers: rows.length === 0 ? 0 : rows.reduce((k, r) => k + r.keptPapers, 0) / rows.length,
+    meanPool: rows.length === 0 ? 0 : rows.reduce((k, r) => k + r.pool, 0) / rows.length,
+    onlyBy: rows.reduce<Record<string, number>>((acc, r) => {
+      for (const [c, n] of Object.entries(r.onlyBy)) acc[c] = (acc[c] ?? 0) + n
+      return acc
+    }, {}),
     notesWithZeroKept: rows.filter((r) => r.keptPapers === 0).length,
     flagged: rows.filter((r) => r.flagged).map((r) => r.note),
     alreadyRecognised: known.length === 0
@@ -280,26 +307,34 @@ const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total
   const w = Math.max(...rows.map((r) => r.note.length), 4)
   console.log(`Landmark recall, offline, ${label}`)
   console.log(
-    `${pad("note", w)}  ${pad("split", 7)}  lm  cand  rel  kept  #kept  already  missed among candidates`
+    `${pad("note", w)}  ${pad("split", 7)}  lm  cand  rel  kept  #kept  pool  already  missed among candidates`
   )
   for (const r of rows) {
     const already = r.alreadyInNote === 0 ? "-" : r.alreadyRecognised === undefined ? "n/a" : `${r.alreadyRecognised}/${r.alreadyInNote}`
     console.log(
       `${pad(r.note, w)}  ${pad(r.split, 7)}  ${lpad(r.landmarks, 2)}  ${lpad(r.candidates, 4)}  ${lpad(r.relevant, 3)}  ` +
-        `${lpad(r.kept, 4)}  ${lpad(r.keptPapers, 5)}  ${pad(already, 7)}  ` +
+        `${lpad(r.kept, 4)}  ${lpad(r.keptPapers, 5)}  ${lpad(r.pool, 4)}  ${pad(already, 7)}  ` +
         `${r.error ?? r.missed.join(" ")}${r.flagged ? "  ⚑ 0 kept, landmarks have recorded counts" : ""}`
     )
   }
   console.log("")
-  console.log(`${pad("set", 8)} notes  landmarks  ${STAGES.map((s) => pad(`${s} (95 % CI)`, 27)).join("")}kept/note  0-kept  flagged  already`)
+  console.log(
+    `${pad("set", 8)} notes  landmarks  ${STAGES.map((s) => pad(`${s} (95 % CI)`, 27)).join("")}kept/note  pool/note  0-kept  flagged  already`
+  )
   for (const [name, t] of Object.entries(totals)) {
     const cells = STAGES.map((s) =>
       pad(`${t.hits[s]} (${pct(t.rate[s])}, ${pct(t.interval[s][0])}–${pct(t.interval[s][1])})`, 27)
     ).join("")
     console.log(
       `${pad(name, 8)} ${lpad(t.notes, 5)}  ${lpad(t.landmarks, 9)}  ${cells}${lpad(t.meanKeptPapers.toFixed(1), 9)}  ` +
+        `${lpad(t.meanPool.toFixed(0), 9)}  ` +
         `${lpad(t.notesWithZeroKept, 6)}  ${lpad(t.flagged.length, 7)}  ${t.alreadyRecognised}`
     )
+  }
+  console.log("")
+  for (const [name, t] of Object.entries(totals)) {
+    const only = Object.entries(t.onlyBy).map(([c, n]) => `${c} ${n}`).join(", ")
+    console.log(`${pad(name, 8)} landmarks among candidates that one channel alone found: ${only === "" ? "none" : only}`)
   }
   console.log("")
   console.log("Goals of issue 10 (offline, default flags):")

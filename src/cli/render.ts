@@ -14,6 +14,7 @@ export const renderReport = (r: CompanionReportData): string => {
   lines.push(`Concept note: ${r.note.title} (${r.note.path})`)
   lines.push(`Keywords: ${r.keywords.join(", ")}`)
   lines.push(`arXiv query: ${r.query}`)
+  if (r.titleQuery !== undefined) lines.push(`Title search: ${r.titleQuery}`)
   if (r.citedQuery !== undefined) lines.push(`Most-cited search: ${r.citedQuery}`)
   lines.push(`${r.candidates.length} candidates, ${kept.length} kept.`)
   lines.push("")

@@ -126,6 +126,23 @@ export const conceptQuery = (keywords: ReadonlyArray<Keyword>, limit = CONCEPT_Q
     .join(" OR ")
 
 /**
+ * The companion's second arXiv query: papers whose title holds a word of the
+ * note's central concepts (`words`, see `centralWords`) among those the
+ * concept query matches, so that papers *about* the concept rank first and a
+ * landmark that names the concept in its title but uses few of the note's
+ * other terms is not lost far down the first query's ranking. Undefined when
+ * there is no word to put in the title.
+ */
+export const titleQuery = (
+  words: ReadonlyArray<string>,
+  keywords: ReadonlyArray<Keyword>,
+  limit = CONCEPT_QUERY_TERMS
+): string | undefined =>
+  words.length === 0 || keywords.length === 0
+    ? undefined
+    : `(${words.map((w) => `ti:${quoteTerm(w)}`).join(" OR ")}) AND (${conceptQuery(keywords, limit)})`
+
+/**
  * The full search_query arXiv receives: the user's text in parentheses (so
  * arXiv's AND precedence cannot change its meaning), then the categories and
  * the first-version date range.

@@ -1,7 +1,9 @@
 /**
- * The companion's two ways of finding candidates, and their merge.
+ * The companion's ways of finding candidates, and their merge.
  *
  * - `arxiv-search`: the arXiv search for the note's keywords;
+ * - `arxiv-title`: the second arXiv search, for papers whose title names the
+ *   note's central concepts (among those the first query matches);
  * - `most-cited`: the most cited works with an arXiv location for the note's
  *   key phrases (OpenAlex live, the recorded counts offline).
  *
@@ -12,15 +14,16 @@ import { Impact, Paper } from "./models.js"
 import type { CitedPaper } from "./ports/OpenAlexPort.js"
 
 /** Which channel found a candidate. */
-export type Channel = "arxiv-search" | "most-cited"
+export type Channel = "arxiv-search" | "arxiv-title" | "most-cited"
 
 /** How a channel is named to a reader. */
 export const CHANNEL_LABELS: Record<Channel, string> = {
   "arxiv-search": "arXiv search",
+  "arxiv-title": "arXiv title search on the note's central concepts",
   "most-cited": "most cited on the note's phrases"
 }
 
-/** The candidates of both channels, each once, with the channels that found it and the impacts that came along. */
+/** The candidates of every channel, each once, with the channels that found it and the impacts that came along. */
 export interface MergedCandidates {
   readonly papers: ReadonlyArray<Paper>
   /** bare arXiv id → the channels that found the paper, in channel order */
@@ -33,15 +36,18 @@ export interface MergedCandidates {
 export const bareId = (arxivId: string): string => parseArxivId(arxivId)?.id ?? arxivId.trim()
 
 /**
- * Merge the arXiv search's papers with the most cited ones, de-duplicated by
- * arXiv id with versions folded. Order: the search's papers as ranked, then
- * the most-cited papers it did not find, most cited first. A paper both found
- * keeps the search's record (arXiv's own metadata and categories) and both
- * labels; every candidate's `arxivId` is its bare id.
+ * Merge the arXiv search's papers with the title search's and the most cited
+ * ones, de-duplicated by arXiv id with versions folded. Order: the search's
+ * papers as ranked, then the title search's it did not find, as ranked, then
+ * the most-cited papers neither found, most cited first. A paper several
+ * channels found keeps the first one's record (an arXiv search's: arXiv's own
+ * metadata and categories) and every label, in channel order; every
+ * candidate's `arxivId` is its bare id.
  */
 export const mergeChannels = (
   searched: ReadonlyArray<Paper>,
-  cited: ReadonlyArray<CitedPaper>
+  cited: ReadonlyArray<CitedPaper>,
+  titled: ReadonlyArray<Paper> = []
 ): MergedCandidates => {
   const papers: Array<Paper> = []
   const channels = new Map<string, Array<Channel>>()
@@ -57,6 +63,7 @@ export const mergeChannels = (
     papers.push(paper.arxivId === id ? paper : new Paper({ ...paper, arxivId: id }))
   }
   for (const p of searched) add(p, "arxiv-search")
+  for (const p of titled) add(p, "arxiv-title")
   for (const c of cited) {
     add(c.paper, "most-cited")
     const id = bareId(c.paper.arxivId)

@@ -361,3 +361,32 @@ const explain = (k: Omit<RankedKeyword, "reason">, documents: number): string =>
     : `in ${share < 0.001 ? "fewer than 0.1" : (share * 100).toFixed(1)}% of arXiv abstracts (${k.documentFrequency.toLocaleString("en-US")} of ${documents.toLocaleString("en-US")})`
   return `${k.phrase ? "phrase" : "word"} with weight ${k.noteWeight} in the note; ${where}`
 }
+
+/**
+ * The words the note's central concepts are named with, for a title search:
+ * the words of its `central` best keywords (phrases split), singular forms
+ * de-duplicated, each informative on its own in arXiv text (above the
+ * keyword bar for single words, so "deep", "neural", "level" or "model" never
+ * stand for a concept) and not a generic word. `terms` and `stats` are the
+ * lists `rankKeywords` ranked: a word of a phrase is there as a term of its own.
+ */
+export const centralWords = (
+  keywords: ReadonlyArray<Keyword>,
+  terms: ReadonlyArray<NoteTerm>,
+  stats: TermLookup,
+  central = 2,
+  params: KeywordParams = keywordDefaults
+): ReadonlyArray<string> => {
+  const byKey = new Map(terms.map((t, i) => [t.key, stats.stats[i]] as const))
+  const out: Array<string> = []
+  for (const k of keywords.slice(0, central)) {
+    for (const w of k.term.toLowerCase().split(/\s+/)) {
+      const key = singular(w)
+      const stat = byKey.get(key)
+      if (stat === undefined || stat.ignored || GENERIC.has(key) || GENERIC.has(w) || out.includes(w)) continue
+      if (Math.log(stats.documents / Math.max(1, stat.documentFrequency)) < params.minWordInformativeness) continue
+      out.push(w)
+    }
+  }
+  return out
+}

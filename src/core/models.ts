@@ -87,8 +87,11 @@ export const Decision = Schema.Struct({
 })
 export type Decision = typeof Decision.Type
 
-/** The channel that found a candidate: the arXiv search, or the most cited works on the note's phrases. */
-export const Channel = Schema.Literal("arxiv-search", "most-cited")
+/**
+ * The channel that found a candidate: the arXiv search, the arXiv title search
+ * on the note's central concepts, or the most cited works on the note's phrases.
+ */
+export const Channel = Schema.Literal("arxiv-search", "arxiv-title", "most-cited")
 
 /** A candidate with its judgement, impact and the decision taken on it. */
 export class ScoredPaper extends Schema.Class<ScoredPaper>("ScoredPaper")({
@@ -271,6 +274,8 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   /** Why each keyword was chosen, in the order of `keywords`. */
   keywordEvidence: Schema.Array(KeywordEvidence),
   query: Schema.String,
+  /** The second arXiv search (titles naming the note's central concepts), as sent; absent when it was not run. */
+  titleQuery: Schema.optional(Schema.String),
   /** The most-cited search (second channel), as the citation service ran it; absent when it was not run. */
   citedQuery: Schema.optional(Schema.String),
   options: CompanionOptions,

@@ -6,12 +6,13 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
+import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery, titleQuery } from "./arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { bareId, mergeChannels } from "./channels.js"
 import { relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
 import * as Dates from "./dates.js"
 import {
+  type ArxivError,
   type CompanionError,
   GeneratedNoteNamed,
   InvalidArgument,
@@ -21,7 +22,7 @@ import {
   NoteNotFound,
   UnsafeWrite
 } from "./errors.js"
-import { extractKeywords, noteTerms, plainText, rankKeywords } from "./keywords.js"
+import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords } from "./keywords.js"
 import {
   CompanionOptions,
   CompanionReport,
@@ -35,7 +36,7 @@ import {
 } from "./models.js"
 import { findPaperMentions, matchNamedPapers } from "./namedPapers.js"
 import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js"
-import { ArxivPort } from "./ports/ArxivPort.js"
+import { ArxivPort, type ArxivSearchResult } from "./ports/ArxivPort.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "./ports/LlmJudgePort.js"
 import { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { TermStatsPort } from "./ports/TermStatsPort.js"
@@ -67,6 +68,10 @@ const searchScope = (query: string, options: CompanionOptions): string =>
     options.categories.length === 0 ? "all categories" : `categories ${options.categories.join(", ")}`
   ].join("; ")
 
+/** How many of the note's best keywords name its central concepts, whose words the title search looks for. */
+const CENTRAL_KEYWORDS = 2
+/** How many papers the title search adds to the pool at most (never more than the pool itself). */
+const TITLE_POOL = 50
 /** How many of the note's keywords (most informative first) the most-cited channel searches for. */
 const CITED_PHRASES = 4
 /** How many of the most cited works on those phrases join the candidates. */
@@ -186,10 +191,31 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     calls.openalex++
     return openalex.mostCitedArxivWorks({ phrases: citedPhrases, limit: CITED_LIMIT + namedTitles.length })
   })
-  const [found, cited] = yield* Effect.all([searching, citing], { concurrency: 2 })
-  // a --since date holds for both channels
+  // the second arXiv request: papers whose title names the note's central concepts, among those the
+  // concept query matches (a landmark titled by the concept but using few of the note's other words far
+  // down the first ranking); asked only when the first did not already bring every paper that matches
+  const titled = titleQuery(centralWords(keywords, terms, stats, CENTRAL_KEYWORDS), keywords)
+  const searchingBoth = searching.pipe(Effect.flatMap((first): Effect.Effect<
+    readonly [ArxivSearchResult, ArxivSearchResult | undefined],
+    ArxivError
+  > =>
+    titled === undefined || first.total <= first.papers.length
+      ? Effect.succeed([first, undefined])
+      : Effect.suspend(() => {
+        calls.arxiv++
+        return arxiv.search({
+          query: titled,
+          categories: options.categories,
+          since: options.since,
+          maxResults: Math.min(TITLE_POOL, options.poolSize),
+          sortBy: "relevance"
+        })
+      }).pipe(Effect.map((second) => [first, second]))
+  ))
+  const [[found, foundByTitle], cited] = yield* Effect.all([searchingBoth, citing], { concurrency: 2 })
+  // a --since date holds for every channel
   const citedPapers = (cited?.papers ?? []).filter((c) => options.since === undefined || c.paper.published >= options.since)
-  const merged = mergeChannels(found.papers, citedPapers)
+  const merged = mergeChannels(found.papers, citedPapers, foundByTitle?.papers ?? [])
 
   // papers the note already names are listed as such, never recommended as new
   const named = matchNamedPapers(mentions, merged.papers, note.title)
@@ -309,6 +335,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     judge: judge.name,
     impactSource,
     impactAsOf,
+    titleQuery: foundByTitle === undefined ? undefined : titled,
     citedQuery: cited?.query,
     alreadyInNote,
     candidates: shownCandidates(scored, kept, options.maxResults),
@@ -340,6 +367,9 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       reason: k.reason
     })),
     query: buildSearchQuery(query, options.categories, options.since),
+    ...(foundByTitle === undefined || titled === undefined
+      ? {}
+      : { titleQuery: buildSearchQuery(titled, options.categories, options.since) }),
     ...(cited === undefined ? {} : { citedQuery: cited.query }),
     options,
     candidates: scored,

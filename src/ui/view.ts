@@ -82,7 +82,11 @@ const links = (id: string, doi?: string) => ({
   ...(doi === undefined ? {} : { doi: `https://doi.org/${doi}` })
 })
 const fixed = (n: number, d: number) => n.toFixed(d)
-const CHANNELS = { "arxiv-search": "the arXiv search", "most-cited": "the most cited works on the note's phrases" } as const
+const CHANNELS = {
+  "arxiv-search": "the arXiv search",
+  "arxiv-title": "the arXiv title search on the note's central concepts",
+  "most-cited": "the most cited works on the note's phrases"
+} as const
 
 const impactOf = (s: ScoredPaper): PaperCard["impact"] => {
   const i = s.impact

@@ -64,6 +64,10 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     // the request budget of a cold run: at most 2 to arXiv and 3 to OpenAlex
     expect(arxiv.requests.length).toBeLessThanOrEqual(2)
     expect(report.calls.arxiv).toBe(arxiv.requests.length)
+    // the stand-in holds fewer matching papers than the pool of 300: the first request took every one of
+    // them, so the title search (which could only return some of them again) is not sent
+    expect(arxiv.requests.length).toBe(1)
+    expect(report.titleQuery).toBeUndefined()
     expect(openalex.requests.length).toBeLessThanOrEqual(3)
     // the second channel: one works search for the note's key phrases, arXiv-only, most cited first
     const citedSearches = openalex.requests.filter((r) => r.params["search"] !== undefined)
@@ -111,6 +115,52 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     expect(arxiv.requests.length).toBe(before.arxiv)
     expect(openalex.requests.length).toBe(before.openalex)
     expect(llm.completions().length).toBe(before.judge)
+  })
+
+  it("asks arXiv a second time, for titles naming the note's central concepts, when the pool did not take every match; warm, nothing", async () => {
+    const vault = join(work, "vault-title")
+    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+    rmSync(join(vault, "Transformers Concept Note — Related Papers.md"), { force: true })
+    const env = {
+      ARXIV_API_URL: arxiv.url,
+      OPENALEX_API_URL: openalex.url,
+      OPENALEX_API_KEY: "test-key",
+      LLM_BASE_URL: llm.url,
+      LLM_MODEL: "scripted-judge",
+      ARXIV_COMPANION_CACHE_DIR: join(work, "cache-title")
+    }
+    const args = ["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--json", "--pool-size", "20"]
+    const before = { arxiv: arxiv.requests.length, openalex: openalex.requests.length }
+    const cold = await run(args, env)
+    expect(cold.code, cold.stderr).toBe(0)
+    const report = JSON.parse(cold.stdout)
+    // the request budget of a cold run: 2 to arXiv, at most 3 to OpenAlex
+    const sent = arxiv.requests.slice(before.arxiv)
+      .map((r) => ({ query: decodeURIComponent(r.params["search_query"] ?? ""), max: r.params["max_results"] }))
+    expect(sent.length).toBe(2)
+    expect(report.calls.arxiv).toBe(2)
+    expect(openalex.requests.length - before.openalex).toBeLessThanOrEqual(3)
+    expect(report.calls.openalex).toBe(openalex.requests.length - before.openalex)
+    // first the concept query for the pool, then the title search: a `ti:` group ANDed with the same
+    // query, in the same categories, no larger than the pool
+    expect(sent.map((r) => r.max)).toEqual(["20", "20"])
+    expect(sent[0]!.query).toBe(report.query)
+    expect(sent[1]!.query).toBe(report.titleQuery)
+    expect(sent[1]!.query).toMatch(/^\(\(ti:\S.*\) AND \(all:/)
+    const categories = report.query.slice(report.query.indexOf(") AND (cat:") + ") AND ".length)
+    expect(sent[1]!.query).toBe(`((${sent[1]!.query.slice(2, sent[1]!.query.indexOf(") AND (all:"))}) AND (${report.query.slice(1, report.query.indexOf(") AND (cat:"))})) AND ${categories}`)
+    // its papers are candidates labelled with the channel
+    const channels = new Set(report.candidates.flatMap((c: { foundBy: Array<string> }) => c.foundBy))
+    expect(channels.has("arxiv-title")).toBe(true)
+    const note = readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8")
+    expect(note).toContain("> Title search: `(ti:")
+
+    const warmBefore = { arxiv: arxiv.requests.length, openalex: openalex.requests.length }
+    const warm = await run(args, env)
+    expect(warm.code, warm.stderr).toBe(0)
+    expect(JSON.parse(warm.stdout).written.status).toBe("unchanged")
+    expect(arxiv.requests.length).toBe(warmBefore.arxiv)
+    expect(openalex.requests.length).toBe(warmBefore.openalex)
   })
 
   it("goes on uncached, with one warning line, when --cache-dir cannot be used", async () => {

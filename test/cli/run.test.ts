@@ -78,7 +78,10 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     const report = JSON.parse(r.stdout)
     expect(report.note.title).toBe("Transformers Concept Note")
     expect(report.candidates.length).toBeGreaterThan(0)
-    expect(report.calls.arxiv).toBe(1)
+    // the concept query, then the title search on the note's central concepts (the first did not take every match)
+    expect(report.calls.arxiv).toBe(2)
+    expect(report.titleQuery).toMatch(/^\(\(ti:\S.* AND \(all:/)
+    expect(report.titleQuery).toContain(report.query.slice(1, report.query.indexOf(") AND (cat:")))
     for (const c of report.candidates) {
       expect(c.judgement.relevance).toBeGreaterThanOrEqual(0)
       expect(c.judgement.relevance).toBeLessThanOrEqual(1)
@@ -130,7 +133,7 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
       const r = await run(["run", `Find papers related to my '${title}' note`, "--vault", vault, "--offline", "--json"])
       expect(r.code, r.stderr).toBe(0)
       const report = JSON.parse(r.stdout)
-      expect(report.calls.arxiv).toBe(1)
+      expect(report.calls.arxiv).toBeLessThanOrEqual(2)
       expect(report.candidates.filter((c: { foundBy?: Array<string> }) => c.foundBy?.includes("arxiv-search")).length)
         .toBeGreaterThan(report.options.maxResults)
       expect(report.survivors.length).toBeLessThanOrEqual(report.options.maxResults)
@@ -151,9 +154,11 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     expect(report.options.relevanceThreshold).toBe(0.99)
     expect(report.options.maxResults).toBe(5)
     expect(report.survivors.length).toBeLessThanOrEqual(5)
-    // POOL_SIZE sizes the arXiv search; the most-cited channel adds its own candidates
+    // POOL_SIZE sizes the arXiv search and bounds the title search; the most-cited channel adds its own candidates
     expect(report.options.poolSize).toBe(20)
-    const searched = report.candidates.filter((c: { foundBy?: Array<string> }) => c.foundBy?.includes("arxiv-search"))
-    expect(searched.length).toBeLessThanOrEqual(20)
+    for (const channel of ["arxiv-search", "arxiv-title"]) {
+      const found = report.candidates.filter((c: { foundBy?: Array<string> }) => c.foundBy?.includes(channel))
+      expect(found.length, channel).toBeLessThanOrEqual(20)
+    }
   })
 })

@@ -1,5 +1,5 @@
 /**
- * The merge of the two candidate channels (src/core/channels.ts).
+ * The merge of the candidate channels (src/core/channels.ts).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { bareId, mergeChannels } from "../../src/core/channels.js"
@@ -30,6 +30,26 @@ describe("mergeChannels", () => {
     assert.deepStrictEqual([...m.impacts.keys()], ["1409.0473", "1406.2661"])
     assert.strictEqual(m.impacts.get("1409.0473")!.arxivId, "1409.0473")
     assert.strictEqual(m.impacts.get("1409.0473")!.citationCount, 24423)
+  })
+
+  it("puts the title search's new papers after the search's and before the most cited, labels in channel order", () => {
+    const searched = [landmark("1609.08144"), landmark("1409.0473")]
+    const titled = [new Paper({ ...landmark("1409.0473"), arxivId: "1409.0473v2" }), landmark("1508.07909"), landmark("1409.3215")]
+    const cited = [
+      { paper: landmark("1406.2661"), impact: s2("1406.2661") },
+      { paper: landmark("1508.07909"), impact: new Impact({ ...s2("1406.2661"), arxivId: "1508.07909" }) }
+    ]
+    const m = mergeChannels(searched, cited, titled)
+    assert.deepStrictEqual(m.papers.map((p) => p.arxivId), ["1609.08144", "1409.0473", "1508.07909", "1409.3215", "1406.2661"])
+    assert.deepStrictEqual(Object.fromEntries(m.channels), {
+      "1609.08144": ["arxiv-search"],
+      "1409.0473": ["arxiv-search", "arxiv-title"],
+      "1508.07909": ["arxiv-title", "most-cited"],
+      "1409.3215": ["arxiv-title"],
+      "1406.2661": ["most-cited"]
+    })
+    // the most-cited channel's count comes along for a paper the title search found first
+    assert.strictEqual(m.impacts.get("1508.07909")!.arxivId, "1508.07909")
   })
 
   it("either channel may be empty", () => {

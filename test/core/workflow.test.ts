@@ -41,10 +41,15 @@ const newCalls = (): Calls => ({ search: [], getPapers: [], impacts: [], works: 
 const queryTerms = (query: string): ReadonlyArray<string> =>
   [...query.matchAll(/all:(?:"([^"]+)"|(\S+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
 
+/** Terms of the `ti:` group a title query starts with, lower-cased. */
+const titleTerms = (query: string): ReadonlyArray<string> =>
+  [...query.matchAll(/ti:(?:"([^"]+)"|([^\s)"]+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
+
 /**
  * arXiv over the recorded landmark papers: a paper matches when its title or
- * abstract holds any query term and it is in any requested category; ranked by
- * how many terms it holds, then id.
+ * abstract holds any `all:` term, its title any `ti:` term (when the query
+ * has some) and it is in any requested category; ranked by how many terms it
+ * holds, then id.
  */
 const arxivLayer = (calls: Calls) =>
   Layer.succeed(ArxivPort, {
@@ -52,7 +57,9 @@ const arxivLayer = (calls: Calls) =>
       Effect.sync(() => {
         calls.search.push(request)
         const terms = queryTerms(request.query)
+        const inTitle = titleTerms(request.query)
         const hits = landmarks
+          .filter((p) => inTitle.length === 0 || inTitle.some((t) => p.title.toLowerCase().includes(t)))
           .filter((p) => request.categories.length === 0 || p.categories.some((c) => request.categories.includes(c)))
           .filter((p) => request.since === undefined || p.published >= request.since)
           .map((p) => ({ p, n: terms.filter((t) => `${p.title} ${p.abstract}`.toLowerCase().includes(t)).length }))
@@ -494,6 +501,38 @@ describe("runCompanion", () => {
       // its entry under "Kept papers" (the reading order above links it too)
       const bahdanau = written.slice(written.indexOf("](https://arxiv.org/abs/1409.0473)\n"))
       assert.include(bahdanau.slice(0, bahdanau.indexOf("\n###")), "- Found by: arXiv search · most cited on the note's phrases")
+    }))
+
+  it.effect("asks arXiv a second time, for titles naming the note's central concepts, when the pool did not take every match", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const { calls, files, run } = setup()
+      const report = yield* run(PROMPT, new CompanionOptions({ poolSize: 3, maxResults: 3, since: "2014-01-01" }))
+      // the concept query's pool takes 3 of the 7 papers that match it: a second request is worth its cost
+      assert.strictEqual(calls.search.length, 2)
+      assert.strictEqual(report.calls.arxiv, 2)
+      const [first, second] = calls.search
+      // the words of the two best keywords ("neural machine translation", "encoder-decoder models") that are
+      // informative in arXiv text: not "neural" nor "machine" (each in more than 10 % of abstracts), nor the
+      // generic "models"
+      assert.deepStrictEqual(report.keywords.slice(0, 2), ["neural machine translation", "encoder-decoder models"])
+      assert.strictEqual(second!.query, `(ti:translation OR ti:"encoder-decoder") AND (${first!.query})`)
+      // the same categories and dates, a pool of its own no larger than the first's
+      assert.deepStrictEqual(second!.categories, first!.categories)
+      assert.strictEqual(second!.since, "2014-01-01")
+      assert.strictEqual(second!.maxResults, 3)
+      assert.strictEqual(report.titleQuery, `(${second!.query}) AND (${first!.categories.map((c) => `cat:${c}`).join(" OR ")}) AND submittedDate:[201401010000 TO 999912312359]`)
+      // merged with the first search, each paper once, labelled with every channel that found it: the
+      // three titled by translation were found by both, in the first search's order
+      assert.deepStrictEqual(
+        report.candidates.map((c) => [c.paper.arxivId, c.foundBy]),
+        [
+          ["1409.0473", ["arxiv-search", "arxiv-title"]],
+          ["1609.08144", ["arxiv-search", "arxiv-title"]],
+          ["1508.07909", ["arxiv-search", "arxiv-title"]]
+        ]
+      )
+      assert.include(files.get(OUTPUT_PATH)!, `> Title search: \`${second!.query}\``)
     }))
 
   it.effect("a --since date holds for the most-cited channel too", () =>
