@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
-import { absUrl, buildSearchQuery, conceptQuery, isCategoryCode, MAX_QUERY_CHARS, parseArxivId, validateSearch } from "../../src/core/arxiv.js"
+import { absUrl, buildSearchQuery, conceptQuery, isCategoryCode, MAX_QUERY_CHARS, parseArxivId, titleQuery, validateSearch } from "../../src/core/arxiv.js"
 import { landmarks } from "./fixtures.js"
 
 describe("parseArxivId", () => {
@@ -129,6 +129,21 @@ describe("conceptQuery", () => {
     )
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `term${i}`, weight: 30 - i }))
     assert.strictEqual(conceptQuery(many).split(" OR ").length, 20)
+  })
+})
+
+describe("titleQuery", () => {
+  it("asks for a central word in the title among the papers the concept query matches; nothing without a word", () => {
+    const kws = ["character level models", "char-level", "subword"].map((term, i) => ({ term, weight: 10 - i }))
+    assert.strictEqual(
+      titleQuery(["character", "char-level"], kws),
+      `(ti:character OR ti:"char-level") AND (all:"character level models" OR all:"char-level" OR all:subword)`
+    )
+    assert.isUndefined(titleQuery([], kws))
+    assert.isUndefined(titleQuery(["character"], []))
+    // within arXiv's query length with the concept query's 20 terms
+    const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
+    assert.isBelow(buildSearchQuery(titleQuery(["alpha", "beta", "gamma"], many)!, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]).length, MAX_QUERY_CHARS)
   })
 })
 

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
-import { extractKeywords, noteTerms, plainText, rankKeywords, splitFrontmatter } from "../../src/core/keywords.js"
+import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords, splitFrontmatter } from "../../src/core/keywords.js"
 import { words } from "../../src/core/text.js"
 
 /** A concept note as a student would write it (frontmatter, headings, bold, links, a code block). */
@@ -198,5 +198,48 @@ describe("rankKeywords", () => {
   it("has nothing to rank in a note without content words", () => {
     assert.deepStrictEqual(ranked("# Quick idea\n\nTODO\n", "Quick Idea").length < 2, true)
     assert.deepStrictEqual(ranked("", "Generative Adversarial Networks"), [])
+  })
+})
+
+describe("centralWords", () => {
+  const central = (text: string, title: string, n?: number) => {
+    const terms = noteTerms(text, title)
+    const stats = Effect.runSync(arxivStats.lookup(terms.map((t) => t.term)))
+    return centralWords(rankKeywords(terms, stats, 20), terms, stats, n)
+  }
+
+  it("takes the informative words of the note's best keywords, phrases split, never a word most abstracts use", () => {
+    const note = "# Character level models\n\nCharacter level models read text one character at a time instead of words. " +
+      "Character level models need no tokenizer; character level models handle misspellings and rare words.\n" +
+      "- **Char-level CNN** for text classification.\n"
+    const words = central(note, "Character level models")
+    // "character level models": "level" is in too many abstracts, "models" is generic
+    assert.strictEqual(words[0], "character")
+    assert.notInclude(words, "level")
+    assert.notInclude(words, "models")
+    const stats = Effect.runSync(arxivStats.lookup(words))
+    for (const s of stats.stats) assert.isAtLeast(Math.log(stats.documents / s.documentFrequency), 2.3, s.term)
+  })
+
+  it("on the demo notes: words of the two best keywords only, each once, no generic academic word", () => {
+    for (const file of DEMO_NOTES) {
+      const title = file.replace(/^.*\//, "").replace(/\.md$/, "")
+      const text = demoNote(file)
+      const terms = noteTerms(text, title)
+      const stats = Effect.runSync(arxivStats.lookup(terms.map((t) => t.term)))
+      const kws = rankKeywords(terms, stats, 20)
+      const words = centralWords(kws, terms, stats)
+      assert.isAbove(words.length, 0, title)
+      assert.strictEqual(new Set(words).size, words.length, title)
+      const allowed = new Set(kws.slice(0, 2).flatMap((k) => k.term.toLowerCase().split(/\s+/)))
+      for (const w of words) {
+        assert.isTrue(allowed.has(w), `${title}: ${w}`)
+        assert.notInclude(GENERIC_WORDS, w, title)
+      }
+    }
+  })
+
+  it("has no word for a title search when the best keywords are all common words", () => {
+    assert.deepStrictEqual(central("# Deep learning\n\nDeep learning models learn from data. Deep learning works.\n", "Deep learning"), [])
   })
 })
