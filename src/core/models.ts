@@ -288,7 +288,7 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   summaries: Schema.Array(PaperSummary),
   /** Works two or more kept papers cite, with who cites them. */
   sharedFoundations: SharedFoundations,
-  /** Foundations first, then the kept papers by relevance, each with why it comes there. */
+  /** Foundations first, then the kept papers oldest first, each with why it comes there. */
   readingOrder: Schema.Array(ReadingStep),
   /** The citation map as Mermaid flowchart source (empty when no paper was kept). */
   citationMap: Schema.String,

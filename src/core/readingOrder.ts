@@ -1,7 +1,8 @@
 /**
  * A suggested reading order: the foundations first (the most important
- * chosen, then read oldest first), then the kept papers by relevance, each
- * with one line saying why it comes there.
+ * chosen, then read oldest first), then the kept papers oldest first (a
+ * paper is read after the ones it can build on), each with one line saying
+ * why it comes there.
  *
  * @since 0.2.0
  */
@@ -36,7 +37,8 @@ const stepNumbers = (numbers: ReadonlyArray<number>): string =>
  * The reading order for `kept` (already ordered by relevance). Foundations
  * come from the shared foundations, then from each kept paper's foundational
  * citations: the `maxFoundations` most cited by kept papers (then most cited
- * overall) are chosen, and read oldest first.
+ * overall) are chosen, and read oldest first; then the kept papers, oldest
+ * first (the more relevant first on the same day).
  */
 export const readingOrder = (
   kept: ReadonlyArray<ScoredPaper>,
@@ -96,12 +98,18 @@ export const readingOrder = (
     })
   })
   const sameTitle = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
-  kept.forEach((s, i) => {
+  const mostRelevant = kept[0]?.paper.arxivId
+  // oldest first; on the same day the more relevant (kept's own order) first
+  const inTime = kept.map((s, rank) => ({ s, rank })).sort((a, b) =>
+    a.s.paper.published.slice(0, 10).localeCompare(b.s.paper.published.slice(0, 10)) || a.rank - b.rank
+  ).map(({ s }) => s)
+  inTime.forEach((s, i) => {
     // the foundations it cites, and the kept papers read before it that it cites
     const cites = foundations.find((f) => f.arxivId === s.paper.arxivId)?.citations ?? []
-    const earlier = kept.slice(0, i).flatMap((k, j) => (cites.some((c) => sameTitle(c.title, k.paper.title)) ? [chosen.length + j + 1] : []))
+    const earlier = inTime.slice(0, i).flatMap((k, j) => (cites.some((c) => sameTitle(c.title, k.paper.title)) ? [chosen.length + j + 1] : []))
     const builds = [...chosen.flatMap((c, n) => (c.citedBy.includes(s.paper.arxivId) ? [n + 1] : [])), ...earlier]
-    const rank = i === 0 ? "The most relevant kept paper" : i === kept.length - 1 && kept.length > 2 ? "The last kept paper by relevance" : "Next by relevance"
+    const place = i === 0 ? "The earliest kept paper" : "Next in time"
+    const rank = s.paper.arxivId === mostRelevant && kept.length > 1 ? `${place}, the most relevant to your note` : place
     const then = builds.length === 0 ? "" : `; builds on ${stepNumbers(builds)}`
     steps.push(
       new ReadingStep({

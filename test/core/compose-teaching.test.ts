@@ -135,12 +135,13 @@ describe("the note's teaching sections", () => {
     assert.include(section, "Distributed representations of words and phrases and their compositionality")
   })
 
-  it("open with a reading order: foundations first, then the kept papers by relevance, each with why", () => {
+  it("open with a reading order: foundations first, then the kept papers oldest first, each with why", () => {
     const section = lines.slice(at("## Reading order") + 2, at("## Kept papers") - 1)
     assert.match(section[0]!, /^1\. \[\[GloVe Global Vectors for Word Representation\|Glove: Global Vectors for Word Representation\]\] \(2014\) — The oldest foundation \(2014\): cited by 2 of the kept papers/)
     const papers = section.filter((l) => l.includes("https://arxiv.org/abs/"))
     assert.deepStrictEqual(papers.map((l) => /abs\/([\d.]+)\)/.exec(l)![1]), ["1806.03537", "2007.14454", "1310.4546"])
-    assert.include(papers[0]!, "— The most relevant kept paper (relevance 0.90); builds on")
+    assert.include(papers[0]!, "— The earliest kept paper, the most relevant to your note (relevance 0.90); builds on")
+    assert.include(papers[1]!, "— Next in time (relevance 0.80)")
   })
 
   it.effect("draw a map Mermaid parses: the note, the kept papers, a kept paper citing another, shared foundations highlighted", () =>

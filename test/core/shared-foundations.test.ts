@@ -118,22 +118,22 @@ describe("readingOrder", () => {
     { arxivId: "1806.03537", status: "found", citations: [], unresolved: [] }
   ]
 
-  it("puts the shared foundations first, oldest first, then the kept papers by relevance, each with a reason", () => {
+  it("puts the shared foundations first, oldest first, then the kept papers oldest first, each with a reason", () => {
     const steps = readingOrder(papers, shared, foundations)
     // word2vec's merged OpenAlex record says 2025, after the papers citing it: its year is left out
     assert.deepStrictEqual(steps.map((s) => [s.kind, s.id, s.year]), [
       ["foundation", "W2250539671", 2014],
       ["foundation", "W2153579005", undefined],
-      ["paper", "2007.14454", 2020],
-      ["paper", "1806.03537", 2018]
+      ["paper", "1806.03537", 2018],
+      ["paper", "2007.14454", 2020]
     ])
     assert.match(steps[0]!.why, /^The oldest foundation \(2014\): cited by 2 of the kept papers \(“Measuring prominence.*” and “Diachronic word embeddings.*”\); 32,760 citations in all\.$/)
     assert.strictEqual(
       steps[1]!.why,
       "A foundation: cited by 2 of the kept papers (“Measuring prominence of scientific work…” and “Diachronic word embeddings and semantic…”); 18,057 citations in all."
     )
-    assert.strictEqual(steps[2]!.why, "The most relevant kept paper (relevance 0.90); builds on steps 1 and 2.")
-    assert.strictEqual(steps[3]!.why, "Next by relevance (relevance 0.70); builds on steps 1 and 2.")
+    assert.strictEqual(steps[2]!.why, "The earliest kept paper (relevance 0.70); builds on steps 1 and 2.")
+    assert.strictEqual(steps[3]!.why, "Next in time, the most relevant to your note (relevance 0.90); builds on steps 1 and 2.")
   })
 
   it("with no shared foundation, opens with each paper's most cited references", () => {
@@ -141,9 +141,10 @@ describe("readingOrder", () => {
       { arxivId: "2007.14454", status: "found", citations: [{ openalexId: "W9", title: "An old classic", citedByCount: 5000, publicationYear: 1990 } as never], unresolved: [] }
     ]
     const steps = readingOrder(papers, { status: "not-recorded", withReferences: 0, foundations: [] }, own)
-    assert.deepStrictEqual(steps.map((s) => s.id), ["W9", "2007.14454", "1806.03537"])
+    assert.deepStrictEqual(steps.map((s) => s.id), ["W9", "1806.03537", "2007.14454"])
     assert.match(steps[0]!.why, /^The oldest foundation \(1990\): cited by “Measuring prominence/)
-    assert.strictEqual(steps[2]!.why, "Next by relevance (relevance 0.70).")
+    assert.strictEqual(steps[1]!.why, "The earliest kept paper (relevance 0.70).")
+    assert.strictEqual(steps[2]!.why, "Next in time, the most relevant to your note (relevance 0.90); builds on step 1.")
   })
 
   it("says when a kept paper builds on a kept paper read before it", () => {
@@ -158,7 +159,19 @@ describe("readingOrder", () => {
     }]
     const steps = readingOrder([word2vec, survey], { status: "not-recorded", withReferences: 0, foundations: [] }, cites)
     assert.deepStrictEqual(steps.map((s) => s.id), ["1310.4546", "1806.03537"])
-    assert.strictEqual(steps[1]!.why, "Next by relevance (relevance 0.70); builds on step 1.")
+    assert.strictEqual(steps[0]!.why, "The earliest kept paper, the most relevant to your note (relevance 0.80).")
+    assert.strictEqual(steps[1]!.why, "Next in time (relevance 0.70); builds on step 1.")
+  })
+
+  it("reads kept papers oldest first, the more relevant first on the same day", () => {
+    const a = kept("1406.2661", "Generative Adversarial Networks", "2014-06-10", 0.96)
+    const b = kept("1611.02163", "Unrolled Generative Adversarial Networks", "2016-11-07", 0.99)
+    const c = kept("1411.1784", "Conditional Generative Adversarial Nets", "2014-11-06", 0.84)
+    const d = kept("1411.9999", "A paper of the same day", "2014-11-06", 0.9)
+    // kept comes ordered by relevance
+    const steps = readingOrder([b, a, d, c], { status: "not-recorded", withReferences: 0, foundations: [] }, [])
+    assert.deepStrictEqual(steps.map((s) => s.id), ["1406.2661", "1411.9999", "1411.1784", "1611.02163"])
+    assert.strictEqual(steps[3]!.why, "Next in time, the most relevant to your note (relevance 0.99).")
   })
 
   it("is empty without kept papers", () => {
