@@ -16,7 +16,11 @@ export const renderReport = (r: CompanionReportData): string => {
   lines.push(`arXiv query: ${r.query}`)
   if (r.titleQuery !== undefined) lines.push(`Title search: ${r.titleQuery}`)
   if (r.citedQuery !== undefined) lines.push(`Most-cited search: ${r.citedQuery}`)
-  lines.push(`${r.candidates.length} candidates, ${kept.length} kept.`)
+  // more papers may clear both bars than are kept: the best `maxResults` of them are
+  const more = kept.length > r.survivors.length
+    ? ` (${kept.length} cleared both bars; the best ${r.options.maxResults} are kept)`
+    : ""
+  lines.push(`${r.candidates.length} candidates, ${r.survivors.length} kept${more}.`)
   lines.push("")
   r.survivors.forEach((id, i) => {
     const c = byId.get(id)!

@@ -62,6 +62,13 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     expect(written).toMatch(/https:\/\/arxiv\.org\/abs\/\d{4}\.\d{4,5}/)
     expect(written).toContain("## Kept papers")
     expect(first.stdout).toContain("Wrote Transformers Concept Note — Related Papers.md")
+    // the count of kept papers is the note's: at most --max-results, however many cleared both bars
+    const counted = /^(\d+) candidates, (\d+) kept(?: \((\d+) cleared both bars; the best 10 are kept\))?\.$/m.exec(first.stdout)
+    expect(counted, first.stdout).not.toBeNull()
+    expect(Number(counted![2])).toBeLessThanOrEqual(10)
+    expect(Number(counted![2])).toBe((first.stdout.match(/^\d+\. .* \(arXiv:\d{4}\.\d{4,5}, /gm) ?? []).length)
+    if (counted![3] !== undefined) expect(Number(counted![3])).toBeGreaterThan(Number(counted![2]))
+    expect(first.stdout).toContain("Title search: ((ti:")
     const mtime = statSync(target).mtimeMs
 
     const second = await run(["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--offline"])
