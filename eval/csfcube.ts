@@ -227,6 +227,28 @@ for (const [label, keys] of [["fold1_dev", dev], ["fold1_test", test], ["all", u
     `  ${label.padEnd(11)} grade>=2 clear 0.5: ${pct(c.posRate)} of ${c.pos}   grade 0 stay below: ${pct(c.negRate)} of ${c.neg}   (grade 1 clear: ${pct(c.oneRate)} of ${c.one})`
   )
 }
+// ---- precision at the bar: of the candidates the judge calls relevant, the share the experts graded relevant ----
+const precision = (keys?: ReadonlySet<string>) => {
+  let called = 0
+  let g2 = 0
+  let g1 = 0
+  for (const r of ranked) {
+    if (keys !== undefined && !keys.has(r.unit.key)) continue
+    for (const [id, rel] of r.relevance) {
+      if (rel < 0.5) continue
+      called++
+      const g = r.unit.grades.get(id) ?? 0
+      if (g >= 2) g2++
+      if (g >= 1) g1++
+    }
+  }
+  return { called, g2: g2 / Math.max(1, called), g1: g1 / Math.max(1, called) }
+}
+console.log("precision at relevance >= 0.5 (of the pairs the judge calls relevant, the share the experts graded):")
+for (const [label, keys] of [["fold1_dev", dev], ["fold1_test", test], ["all", undefined]] as const) {
+  const p = precision(keys)
+  console.log(`  ${label.padEnd(11)} grade>=2: ${pct(p.g2)}   grade>=1: ${pct(p.g1)}   (${p.called} pairs called relevant)`)
+}
 console.log("")
 console.log("timings (this machine, CC0 arXiv abstracts, median of 7, token cache emptied before each run):")
 console.log(`  model load: IDF table ${t.load.toFixed(0)} ms, term vectors ${t.vectorsLoad.toFixed(0)} ms; first call (50 papers, cold caches) ${t.coldMs.toFixed(0)} ms`)

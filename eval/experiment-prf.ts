@@ -87,7 +87,7 @@ const expand = (c: PreparedConcept, k: number, m: number, lam: number, p: Scorin
     if (added >= m) break
     if (have.has(x.key)) continue
     added++
-    terms.push({ key: x.key, surface: x.key, idf: Math.pow(idf(table, x.key, false), p.idfPower), weight: (lam * x.pr) / maxPr, pair: false })
+    terms.push({ key: x.key, surface: x.key, idf: Math.pow(idf(table, x.key, false), p.idfPower), weight: (lam * x.pr) / maxPr, pair: false, seen: true })
   }
   const maxScore = terms.reduce((s, t) => s + t.idf * t.weight * (t.pair ? p.bigramWeight : 1) * (p.k1 + 1), 0)
   return { ...c, terms, maxScore }

@@ -23,11 +23,43 @@ const papers: ReadonlyArray<Abstract> = readFileSync(
   .filter((l) => l.trim() !== "")
   .map((l) => JSON.parse(l) as Abstract)
 const byId = (id: string): Abstract => papers.find((p) => p.arxivId === id)!
+// the landmarks of a dropout note (CC0 arXiv abstracts, see test/fixtures/README.md)
+const dropoutPapers: ReadonlyArray<Abstract> = readFileSync(
+  fileURLToPath(new URL("../fixtures/judge-dropout-landmarks.jsonl", import.meta.url)),
+  "utf8"
+)
+  .split("\n")
+  .filter((l) => l.trim() !== "")
+  .map((l) => JSON.parse(l) as Abstract)
 
 const noteOf = (file: string): Concept => {
   const text = readFileSync(fileURLToPath(new URL(`../../examples/vault/${file}.md`, import.meta.url)), "utf8")
   return { title: file, text: plainText(text), keywords: extractKeywords(text, file).map((k) => k.term) }
 }
+
+const conceptOf = (title: string, markdown: string): Concept => ({
+  title,
+  text: plainText(markdown),
+  keywords: extractKeywords(markdown, title).map((k) => k.term)
+})
+
+// a lecture note in a student's own words (written for this test; no abstract's wording copied)
+const dropoutNote = `# Dropout (lecture 7)
+
+Trick against overfitting: while training, every hidden neuron is switched off at random (keep it with prob 0.5), so a fresh thinned net is trained on each minibatch.
+
+- why it works: neurons can't lean on particular other neurons, they have to be useful on their own
+- at test time nothing is dropped, the outgoing weights get multiplied by the keep prob -> roughly the average of all those thinned nets, a cheap ensemble
+- worked on MNIST, TIMIT speech and ImageNet convnets, lower test error everywhere
+
+## RNNs / LSTMs
+- dropping on the recurrent (time-to-time) connections destroys the memory -> only drop between stacked layers, then big LSTMs on PTB stop overfitting
+- Bayesian view: sample ONE mask per sequence and reuse it at every step, then the recurrent weights can be dropped too
+
+todo: ask in office hours whether p should differ per layer
+`
+// what students write around the concept: a lecturer, authors, course work, shorthand (no abstract says these)
+const asides = "\n(from Prof. Okonkwo's slides, wk7; Srivastava/Zaremba/Gal; tbh kinda janky imo, lol. ppl ~78 on ptb w/ 2x650 lstm, todo redo hw3 q2b)\n"
 
 const transformers = noteOf("Transformers Concept Note")
 const gans = noteOf("Generative Adversarial Networks")
@@ -162,6 +194,32 @@ describe("LocalJudge", () => {
       assert.isTrue(a!.novelty < 0.2, `restated note novelty ${a!.novelty}`)
       assert.isTrue(b!.novelty > a!.novelty + 0.15, `extended novelty ${b!.novelty}`)
       assert.isTrue(b!.relevance >= 0.5 && a!.relevance >= 0.5)
+    }))
+
+  it.effect("a student's note clears the bar for the papers it is about, asides and all; famous papers on other topics do not", () =>
+    Effect.gen(function*() {
+      const onTopic = ["1409.2329", "1512.05287"] // dropout for recurrent networks, the note's second half
+      const offTopic = papers.map((p) => p.arxivId) // attention, seq2seq, subwords, ResNet, GAN, WGAN, DCGAN, Adam
+      const plain = yield* judge(conceptOf("Dropout", dropoutNote), [...dropoutPapers, ...papers])
+      const noisy = yield* judge(conceptOf("Dropout", dropoutNote + asides), [...dropoutPapers, ...papers])
+      const rel = (js: typeof plain, id: string) => js.find((j) => j.arxivId === id)!.relevance
+      for (const id of onTopic) {
+        assert.isTrue(rel(plain, id) >= 0.5, `${id} on the plain note: ${rel(plain, id)}`)
+        // names, course work and shorthand no abstract uses do not count against the paper
+        assert.isTrue(rel(noisy, id) >= rel(plain, id), `${id} with the asides: ${rel(noisy, id)} < ${rel(plain, id)}`)
+      }
+      for (const id of offTopic) {
+        assert.isTrue(rel(plain, id) < 0.5, `${id} on the plain note: ${rel(plain, id)}`)
+        assert.isTrue(rel(noisy, id) < 0.5, `${id} with the asides: ${rel(noisy, id)}`)
+      }
+    }))
+
+  it.effect("a note made mostly of words no abstract uses does not make papers relevant", () =>
+    Effect.gen(function*() {
+      const junk = "zorvik plenth quastle brimwort fremmick: okonkwo's wk7 slides, tbh janky, hw3 q2b todo. " +
+        "neural networks trained with gradients lol. snorvel grimtap wuzzle for the quastle, plenth again."
+      const js = yield* judge(conceptOf("Zorvik", `# Zorvik\n\n${junk}\n`), [...dropoutPapers, ...papers])
+      for (const j of js) assert.isTrue(j.relevance < 0.5, `${j.arxivId}: ${j.relevance}`)
     }))
 
   it.effect("handles empty input and empty text", () =>

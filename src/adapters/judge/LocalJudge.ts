@@ -64,7 +64,7 @@ export const rationale = (s: PaperScore): string => {
   const similar = s.similarity === undefined ? "" : `; topic similarity ${s.similarity.toFixed(2)}`
   const adds = s.additions.slice(0, 5)
   return (
-    `${head}. Covers ${percent(s.coverage)} of the note's weighted terms${similar}.` +
+    `${head}. Covers ${percent(s.coverage)} of the note's weighted terms that arXiv abstracts use${similar}.` +
     (adds.length > 0 ? ` Beyond the note: ${adds.join(", ")}.` : "")
   )
 }

@@ -10,10 +10,13 @@
  * 36k CC0 arXiv abstracts shipped with the package, never from the other
  * candidates, so a paper's score does not depend on which papers it is judged
  * with or in what order. The raw score is divided by the most the concept's
- * terms could earn (every term saturated), giving `coverage` in [0, 1). Topic
- * similarity is the cosine of the note's and the paper's SIF text vectors
- * (word2vec of the same corpus). A fixed logistic curve maps
- * coverage + semanticWeight · similarity to relevance.
+ * terms could earn on the words arXiv abstracts use (every such term
+ * saturated), giving `coverage` in [0, 1]: a student's names, shorthand and
+ * own phrasings, which no abstract writes, do not count against a paper, and a
+ * paper that does use one still earns it. Topic similarity is the cosine of
+ * the note's and the paper's SIF text vectors (word2vec of the same corpus).
+ * A fixed logistic curve maps coverage + semanticWeight · similarity to
+ * relevance.
  *
  * novelty — the share (IDF-weighted) of the paper's own most salient stems
  * that the note never mentions: what the paper adds beyond the note.
@@ -36,7 +39,8 @@ export interface DfTable {
 /**
  * The knobs of the scoring rule. `defaultParams` holds the values eval/tune.ts
  * chose on CSFCube's fold1_dev (a joint search over the interacting knobs, then coordinate
- * ascent; the relevance map fitted on the same fold).
+ * ascent; the relevance map fitted on the same fold); `unseenInMax` was chosen on the
+ * tune split of the retrieval notes (it does not change CSFCube's ranking).
  */
 export interface ScoringParams {
   /** BM25 term-frequency saturation */
@@ -64,6 +68,14 @@ export interface ScoringParams {
   readonly idfPower: number
   /** weight of the term-vector cosine added to coverage (0 = lexical only) */
   readonly semanticWeight: number
+  /**
+   * how much a query term the reference corpus never (or almost never) uses counts in the most a paper could
+   * earn (0 = not at all: coverage is read against what arXiv text can match, eval/README.md "The local judge
+   * on student notes"; 1 = like any term, the rule before). A matched term always earns its part.
+   */
+  readonly unseenInMax: number
+  /** the least share of every term's part the most a paper could earn is taken as (a note of names and shorthand) */
+  readonly minReach: number
 }
 
 /** Word vectors keyed by stem (word2vec over the same arXiv corpus), with what SIF text vectors need. */
@@ -88,8 +100,10 @@ export const defaultParams: ScoringParams = {
   queryTf: "log",
   idfPower: 0.25,
   semanticWeight: 0.1,
-  midpoint: 0.1355,
-  slope: 30.4,
+  unseenInMax: 0,
+  minReach: 0.4,
+  midpoint: 0.164,
+  slope: 24.6,
   noveltyTerms: 10
 }
 
@@ -100,6 +114,8 @@ interface QueryTerm {
   readonly idf: number
   readonly weight: number
   readonly pair: boolean
+  /** whether the reference corpus counts the term (a stem in ≥ minUnigramDf abstracts, a pair in ≥ minBigramDf) */
+  readonly seen: boolean
 }
 
 /** A concept prepared for scoring many papers. */
@@ -109,6 +125,8 @@ export interface PreparedConcept {
   readonly vocabulary: ReadonlySet<string>
   /** the most a paper could score: every query term saturated */
   readonly maxScore: number
+  /** maxScore ÷ what every query term saturated would earn: the share of the note arXiv text can match */
+  readonly reach: number
   /** the note's SIF text vector, when term vectors are in use */
   readonly vector: Float32Array | undefined
 }
@@ -133,7 +151,7 @@ export interface Match {
 export interface PaperScore {
   /** BM25F score of the paper for the concept's query terms */
   readonly bm25: number
-  /** raw / maxScore, in [0, 1) */
+  /** raw / maxScore, in [0, 1] */
   readonly coverage: number
   /** cosine of the note's and the paper's SIF text vectors, when term vectors are in use */
   readonly similarity: number | undefined
@@ -205,14 +223,20 @@ export const prepareConcept = (
         const i = Math.pow(idf(table, key, pair), p.idfPower)
         const weight = qtf(n, p)
         const shown = pair ? key.split(" ").map((s) => surface.get(s) ?? s).join(" ") : surface.get(key) ?? key
-        return { key, surface: shown, idf: i, weight, pair, salience: weight * i }
+        const seen = pair ? table.bigrams.has(key) : table.unigrams.has(key)
+        return { key, surface: shown, idf: i, weight, pair, seen, salience: weight * i }
       })
       .sort((a, b) => b.salience - a.salience || (a.key < b.key ? -1 : 1))
       .slice(0, p.maxQueryTerms)
   const terms = [...pick(tf, false), ...(p.bigramWeight > 0 ? pick(pairTf, true) : [])]
-  const maxScore = terms.reduce((s, t) => s + t.idf * t.weight * (t.pair ? p.bigramWeight : 1) * (p.k1 + 1), 0)
+  // the most a paper could earn: every term saturated, read against what arXiv text can say (a term no
+  // abstract uses counts unseenInMax of its part), never less than minReach of every term's part
+  const most = (t: QueryTerm) => t.idf * t.weight * (t.pair ? p.bigramWeight : 1) * (p.k1 + 1)
+  const whole = terms.reduce((s, t) => s + most(t), 0)
+  const reachable = terms.reduce((s, t) => s + most(t) * (t.seen ? 1 : p.unseenInMax), 0)
+  const maxScore = Math.max(reachable, p.minReach * whole)
   const vector = vectors !== undefined && p.semanticWeight > 0 ? textVector([title, body], vectors) : undefined
-  return { terms, vocabulary: new Set(tf.keys()), maxScore, vector }
+  return { terms, vocabulary: new Set(tf.keys()), maxScore, reach: whole > 0 ? maxScore / whole : 1, vector }
 }
 
 /** Score one paper against a prepared concept. Depends on nothing but the two and the table. */
