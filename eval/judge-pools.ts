@@ -7,7 +7,12 @@
  *
  *   node --import tsx eval/judge-pools.ts record [--split tune|heldout|all]   # → eval/.cache/judge-pools-<split>.json
  *   node --import tsx eval/judge-pools.ts diagnose [--split tune]             # every landmark candidate: score parts, terms hit and missed
- *   PARAMS='{"titleWeight":3}' node --import tsx eval/judge-pools.ts score [--split tune]
+ *   PARAMS='{"titleWeight":3}' node --import tsx eval/judge-pools.ts score [--split tune] [--rows] [--csfcube]
+ *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
+ *
+ * `sample` lists, per note, a seeded sample (SAMPLE, default 6) of the papers relevant under PARAMS but not under
+ * BASE, for reading whether what newly clears the bar is on the note's topic. REFIT=1 (with --csfcube) refits the
+ * relevance map on CSFCube's fold1_dev before scoring.
  *
  * `score` prints the landmarks judged relevant (of those among the candidates),
  * and, the guard against a judge that calls everything relevant, the share of
@@ -24,7 +29,7 @@ import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit, tokenize } from "../src/adapters/judge/tokenize.js"
 import { type Concept, Layers, LlmJudgePort, Workflow } from "../src/index.js"
 import { benchmarkRoot, foldKeys, loadBenchmark, summarize } from "./csfcube-data.js"
-import { readLandmarks, readNote, repoRoot, type Split } from "./retrieval-data.js"
+import { readLandmarks, readNote, repoRoot, seededRandom, type Split } from "./retrieval-data.js"
 import { fitRelevanceMap, metrics, precisionAtBar, scoreUnits } from "./run-scorer.js"
 
 interface Pool {
@@ -171,6 +176,32 @@ const diagnose = () => {
   }
 }
 
+const sample = () => {
+  const base: ScoringParams = { ...defaultParams, ...(JSON.parse(process.env.BASE ?? "{}") as Partial<ScoringParams>) }
+  const p = params()
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  const random = seededRandom(7)
+  let total = 0
+  let shown = 0
+  for (const pool of pools()) {
+    const before = prepareConcept(pool.concept, table, base, vectors)
+    const after = prepareConcept(pool.concept, table, p, vectors)
+    const fresh = pool.papers.filter((x) =>
+      scorePaper(before, x, table, base, vectors).relevance < 0.5 && scorePaper(after, x, table, p, vectors).relevance >= 0.5
+    )
+    const picked = fresh.map((x) => ({ x, r: random() })).sort((a, b) => a.r - b.r).slice(0, Number(process.env.SAMPLE ?? 6))
+    total += fresh.length
+    shown += picked.length
+    console.log(`## ${pool.note}: ${fresh.length} newly relevant`)
+    for (const { x } of picked) {
+      console.log(`   ${x.arxivId} ${pool.landmarks.some((l) => l.id === x.arxivId) ? "[landmark] " : ""}${x.title}`)
+    }
+  }
+  console.log(`${total} newly relevant; ${shown} shown`)
+}
+
 if (mode === "record") await record()
+else if (mode === "sample") sample()
 else if (mode === "diagnose") diagnose()
 else score()

@@ -112,6 +112,8 @@ interface NoteScore {
   readonly pool: number
   /** Landmarks among the candidates that only one channel found, by channel. */
   readonly onlyBy: Readonly<Record<string, number>>
+  /** Candidates judged relevant (with `pool`, the guard against a judge that calls everything relevant). */
+  readonly relevantPapers: number
   /** Landmarks the note names that the report lists as already in the note; undefined: the report has no such field. */
   readonly alreadyRecognised: number | undefined
   readonly alreadyInNote: number
@@ -172,6 +174,7 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
       keptPapers: 0,
       pool: 0,
       onlyBy: {},
+      relevantPapers: 0,
       alreadyRecognised: undefined,
       flagged: hasCounts,
       missed: note.landmarks.map((l) => l.id),
@@ -197,6 +200,7 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
     keptPapers: kept.size,
     pool: report.candidates.length,
     onlyBy: onlyBy(report, note),
+    relevantPapers: relevant.size,
     alreadyRecognised: already === undefined ? undefined : note.alreadyInNote.filter((id) => already.has(id)).length,
     flagged: kept.size === 0 && hasCounts,
     missed: note.landmarks.filter((l) => !candidates.has(l.id) && !recognised(l.id)).map((l) => l.id),
@@ -234,6 +238,9 @@ interface Total {
   readonly meanPool: number
   /** Landmarks only one channel found, by channel, summed over notes. */
   readonly onlyBy: Readonly<Record<string, number>>
+  /** Median over notes of the share of the pool judged relevant, and of the relevant papers per note. */
+  readonly medianRelevantShare: number
+  readonly medianRelevantPapers: number
   readonly notesWithZeroKept: number
   readonly flagged: ReadonlyArray<string>
   readonly alreadyRecognised: string
@@ -247,6 +254,11 @@ const pooled = (rows: ReadonlyArray<NoteScore>, stage: Stage) => {
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))] ?? 0
+
+const median = (xs: ReadonlyArray<number>) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? 0 : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
 
 const total = (rows: ReadonlyArray<NoteScore>): Total => {
   const random = seededRandom(BOOTSTRAP_SEED)
@@ -270,6 +282,8 @@ const total = (rows: ReadonlyArray<NoteScore>): Total => {
     }),
     meanKeptPapers: rows.length === 0 ? 0 : rows.reduce((k, r) => k + r.keptPapers, 0) / rows.length,
     meanPool: rows.length === 0 ? 0 : rows.reduce((k, r) => k + r.pool, 0) / rows.length,
+    medianRelevantShare: median(rows.map((r) => (r.pool === 0 ? 0 : r.relevantPapers / r.pool))),
+    medianRelevantPapers: median(rows.map((r) => r.relevantPapers)),
     onlyBy: rows.reduce<Record<string, number>>((acc, r) => {
       for (const [c, n] of Object.entries(r.onlyBy)) acc[c] = (acc[c] ?? 0) + n
       return acc
@@ -319,7 +333,8 @@ const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total
   }
   console.log("")
   console.log(
-    `${pad("set", 8)} notes  landmarks  ${STAGES.map((s) => pad(`${s} (95 % CI)`, 27)).join("")}kept/note  pool/note  0-kept  flagged  already`
+    `${pad("set", 8)} notes  landmarks  ${STAGES.map((s) => pad(`${s} (95 % CI)`, 27)).join("")}kept/note  pool/note  ` +
+      `pool relevant (median)  0-kept  flagged  already`
   )
   for (const [name, t] of Object.entries(totals)) {
     const cells = STAGES.map((s) =>
@@ -328,6 +343,7 @@ const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total
     console.log(
       `${pad(name, 8)} ${lpad(t.notes, 5)}  ${lpad(t.landmarks, 9)}  ${cells}${lpad(t.meanKeptPapers.toFixed(1), 9)}  ` +
         `${lpad(t.meanPool.toFixed(0), 9)}  ` +
+        `${lpad(`${(100 * t.medianRelevantShare).toFixed(1)} %, ${t.medianRelevantPapers} papers`, 22)}  ` +
         `${lpad(t.notesWithZeroKept, 6)}  ${lpad(t.flagged.length, 7)}  ${t.alreadyRecognised}`
     )
   }
