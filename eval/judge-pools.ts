@@ -97,7 +97,13 @@ const csfcube = (p: ScoringParams): ScoringParams => {
   const vectors = arxivTermVectors()
   const devUnits = bench.units.filter((u) => dev.has(u.key))
   const fitted = process.env.REFIT === "1" ? { ...p, ...fitRelevanceMap(scoreUnits(devUnits, table, p, vectors)) } : p
-  const all = scoreUnits(bench.units, table, fitted, vectors)
+  const pooled = Number(process.env.POOL ?? 0)
+  const all = scoreUnits(bench.units, table, fitted, vectors).map((u) => {
+    if (!(pooled > 0)) return u
+    const top5 = [...u.rankScore].sort((a, b) => b - a).slice(0, 5)
+    const bar = pooled * (top5.reduce((a, b) => a + b, 0) / Math.max(1, top5.length))
+    return { ...u, relevance: u.relevance.map((x, i) => (u.rankScore[i]! >= bar ? Math.max(x, 0.5) : x)) }
+  })
   const m = metrics(all)
   const prec = (xs: typeof all) => {
     const r = precisionAtBar(xs)
@@ -127,7 +133,11 @@ const score = () => {
   for (const pool of pools()) {
     const c = prepareConcept(pool.concept, table, p, vectors)
     const scored = pool.papers.map((paper) => ({ id: paper.arxivId, s: scorePaper(c, paper, table, p, vectors) }))
-    const rel = scored.filter((x) => x.s.relevance >= 0.5)
+    // POOL=r: also relevant when the score reaches r × the mean of the pool's 5 best (a pool-relative bar, tried)
+    const r = Number(process.env.POOL ?? 0)
+    const top5 = scored.map((x) => x.s.score).sort((a, b) => b - a).slice(0, 5)
+    const bar = r > 0 ? r * (top5.reduce((a, b) => a + b, 0) / Math.max(1, top5.length)) : Infinity
+    const rel = scored.filter((x) => x.s.relevance >= 0.5 || x.s.score >= bar)
     shares.push(rel.length / Math.max(1, scored.length))
     perNote.push(rel.length)
     const lm = pool.landmarks.filter((l) => scored.some((x) => x.id === l.id))
