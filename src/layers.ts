@@ -241,16 +241,25 @@ export const withLocalShortlist = (
   )
 
 /**
+ * Whether the LLM does a part of the work (judging, writing the query) the
+ * setup does not assign: when its endpoint is configured and the setup is not
+ * offline. The one rule for both parts.
+ */
+const llmByDefault = (setup: Pick<CompanionSetup, "offline">): Effect.Effect<boolean> =>
+  setup.offline === true
+    ? Effect.succeed(false)
+    : Effect.flatMap(load(Modules.LlmJudge), (LlmJudge) => LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false)))
+
+/**
  * The judge a setup asks for: explicit, else the LLM judge when one is configured (and not offline), else local.
  * The LLM judge reads the local judge's shortlist of the pool.
  */
 export const judgeLayer = (setup: CompanionSetup): Layer.Layer<LlmJudgePort, InvalidArgument> =>
   lazyLayer((errors) =>
     Effect.gen(function*() {
-      const LlmJudge = yield* load(Modules.LlmJudge)
-      const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
-      const choice = setup.judge ?? (configured && setup.offline !== true ? "llm" : "local")
+      const choice = setup.judge ?? ((yield* llmByDefault(setup)) ? "llm" : "local")
       if (choice === "local") return (yield* load(Modules.LocalJudge)).layer
+      const LlmJudge = yield* load(Modules.LlmJudge)
       return withLocalShortlist().pipe(
         Layer.provide(LlmJudge.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer)))
       )
@@ -347,9 +356,7 @@ export type AskPorts = ArxivPort | LlmJudgePort | QueryBuilderPort
 export const queryBuilderLayer = (setup: AskSetup): Layer.Layer<QueryBuilderPort, InvalidArgument> =>
   lazyLayer((errors) =>
     Effect.gen(function*() {
-      const LlmJudge = yield* load(Modules.LlmJudge)
-      const configured = yield* LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false))
-      const choice = setup.queryBuilder ?? (configured && setup.offline !== true ? "llm" : "rules")
+      const choice = setup.queryBuilder ?? ((yield* llmByDefault(setup)) ? "llm" : "rules")
       if (choice === "rules") return (yield* load(Modules.RuleQueryBuilder)).layer
       const LlmQueryBuilder = yield* load(Modules.LlmQueryBuilder)
       return LlmQueryBuilder.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer))

@@ -173,7 +173,7 @@ describe("the prebuilt corpus index", () => {
     const index = CorpusIndex.read(bytes)!
     const whole = Corpus.fromIndex(bytes)!
     const full = Reference.fromTsv(gunzipSync(fs.readFileSync(nodePath.join(OFFLINE, FixtureArxiv.CORPUS_FILE))).toString("utf8"))
-    const rare = [0, 0.3, 0.6, 0.9].map((at) => index.wordVocab[index.rareWords[Math.floor(at * index.rareWords.length)]!]!)
+    const rare = [0, 0.3, 0.6, 0.9].map((at) => index.wordVocab.at(index.rareWords[Math.floor(at * index.rareWords.length)]!))
     const asked: Array<string> = []
     for (const word of rare) {
       asked.push(`all:${word}`, `ti:${word} OR abs:${word}`)
