@@ -14,6 +14,7 @@ import { citationMapSection, keywordList, readingOrderSection, sharedFoundations
 import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import { mdInline } from "./markdown.js"
+import { survivors } from "./rules.js"
 import type { CompanionOptions, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 import type { NoteTeaching } from "./teaching.js"
 import { keywordTag, noteLink, type VaultIndex, wikiLink } from "./vaultLinks.js"
@@ -251,6 +252,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     }
     lines.push("")
   }
+  lines.push(...moreClearedSection(input))
   const unrecorded = input.candidates.filter((c) => relevantImpactUnknown(c, options.relevanceThreshold))
   if (unrecorded.length > 0) {
     lines.push("## Relevant, impact not recorded", "")
@@ -289,6 +291,37 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   // paper, author, work and source strings are untrusted: a line break in one would break
   // the Markdown and could forge the end marker, so every line stays one line
   return lines.map((line) => line.replace(LINE_BREAKS, " ")).join("\n")
+}
+
+/** How many of the papers that cleared both bars beyond the kept ones are listed by name. */
+export const MORE_CLEARED_LISTED = 20
+
+/**
+ * The papers that cleared both bars but are not among the best `--max-results`
+ * kept: listed (in survivor order) so a student sees them, not lost between
+ * "kept" and "dropped".
+ */
+const moreClearedSection = (input: RelatedNoteInput): ReadonlyArray<string> => {
+  const keptIds = new Set(input.survivors.map((s) => s.paper.arxivId))
+  const more = survivors(input.candidates).filter((s) => !keptIds.has(s.paper.arxivId))
+  if (more.length === 0) return []
+  const lines = [
+    "## Also cleared both bars",
+    "",
+    `_${more.length === 1 ? "One more paper is" : `${more.length} more papers are`} relevant and cited enough; the best ${input.survivors.length} are kept above (\`--max-results\` keeps up to 50)._`,
+    ""
+  ]
+  for (const s of more.slice(0, MORE_CLEARED_LISTED)) {
+    const impact = s.impact.status === "known"
+      ? ` · ${num(s.impact.citationsPerYear ?? 0, 1)} citations/year`
+      : s.impact.exempt
+      ? ` · no count recorded, new as of ${s.impact.asOf}`
+      : ""
+    lines.push(`- [${mdInline(s.paper.title)}](${absUrl(s.paper.arxivId)}) · first version ${s.paper.published} · relevance ${num(s.judgement.relevance)}${impact}`)
+  }
+  if (more.length > MORE_CLEARED_LISTED) lines.push(`- … and ${more.length - MORE_CLEARED_LISTED} more in the report (\`--json\`).`)
+  lines.push("")
+  return lines
 }
 
 /** Frontmatter keys the companion owns, in order. */

@@ -270,7 +270,7 @@ describe("hostile text in the note", () => {
         const outsideFence = body.filter((_, i) => i < body.indexOf("```mermaid") || i > body.lastIndexOf("```"))
         for (const l of outsideFence) {
           assert.notInclude(l, "%%", l)
-          if (l.startsWith("#")) assert.match(l, /^(# .* — Related Papers|## (Reading order|Kept papers|Shared foundations|Citation map|Relevant, impact not recorded|Dropped candidates)|### \d+\. \[)/, l)
+          if (l.startsWith("#")) assert.match(l, /^(# .* — Related Papers|## (Reading order|Kept papers|Shared foundations|Citation map|Also cleared both bars|Relevant, impact not recorded|Dropped candidates)|### \d+\. \[)/, l)
         }
         // the map parses and draws every kept paper
         const parsed = await parseFlowchart(mermaidOf(note))

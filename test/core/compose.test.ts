@@ -249,6 +249,31 @@ describe("sanitizeTitle and paths", () => {
   )
 })
 
+describe("papers that cleared both bars beyond the kept ones", () => {
+  const section = (note: string) => {
+    const lines = note.split("\n")
+    const at = lines.indexOf("## Also cleared both bars")
+    if (at < 0) return undefined
+    const end = lines.findIndex((l, i) => i > at && l.startsWith("## "))
+    return lines.slice(at, end < 0 ? undefined : end)
+  }
+
+  it("are listed after the kept papers, in survivor order, with their impact, never lost", () => {
+    // --max-results 1: the best one is kept, the other survivor is listed
+    const note = composeNote({ ...realInput, survivors: kept.slice(0, 1) }, NOW)
+    const lines = section(note)!
+    assert.include(lines[2]!, "One more paper is relevant and cited enough; the best 1 are kept above")
+    const listed = lines.filter((l) => l.startsWith("- ["))
+    assert.strictEqual(listed.length, 1)
+    assert.match(listed[0]!, /^- \[Sequence to Sequence Learning with Neural Networks\]\(https:\/\/arxiv\.org\/abs\/1409\.3215\) · first version 2014-09-10 · relevance 0\.80 · [\d.]+ citations\/year$/)
+    assert.isAbove(note.indexOf("## Also cleared both bars"), note.indexOf("## Kept papers"))
+  })
+
+  it("is absent when every paper that cleared both bars is kept", () => {
+    assert.isUndefined(section(composeNote(realInput, NOW)))
+  })
+})
+
 describe("mergeNote", () => {
   const note = composeNote(realInput, NOW)
 
