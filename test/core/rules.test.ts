@@ -366,6 +366,10 @@ describe("survivors", () => {
     // relevance still leads: a big rate does not lift a paper far less relevant
     const far = [scored("1409.3215", 0.95, 6), scored("1409.0473", 0.5, 100)]
     assert.deepStrictEqual(bestSurvivors(far, 1).map((s) => s.paper.arxivId), ["1409.3215"])
+    // nor does fame let a paper judged much less relevant displace a close one (ResNet with 1,500 citations a
+    // year just over the bar of a note on subword units, against the subword paper with 5)
+    const famous = [scored("1508.07909", 0.94, 5), scored("1512.03385", 0.66, 1500)]
+    assert.deepStrictEqual(bestSurvivors(famous, 1).map((s) => s.paper.arxivId), ["1508.07909"])
   })
 })
 
