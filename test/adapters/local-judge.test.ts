@@ -15,22 +15,15 @@ interface Abstract {
 }
 
 // Real arXiv abstracts (CC0), see test/fixtures/README.md
-const papers: ReadonlyArray<Abstract> = readFileSync(
-  fileURLToPath(new URL("../fixtures/judge-abstracts.jsonl", import.meta.url)),
-  "utf8"
-)
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l) as Abstract)
+const abstracts = (file: string): ReadonlyArray<Abstract> =>
+  readFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Abstract)
+const papers = abstracts("judge-abstracts.jsonl")
 const byId = (id: string): Abstract => papers.find((p) => p.arxivId === id)!
-// the landmarks of a dropout note (CC0 arXiv abstracts, see test/fixtures/README.md)
-const dropoutPapers: ReadonlyArray<Abstract> = readFileSync(
-  fileURLToPath(new URL("../fixtures/judge-dropout-landmarks.jsonl", import.meta.url)),
-  "utf8"
-)
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l) as Abstract)
+// the landmarks of a dropout note
+const dropoutPapers = abstracts("judge-dropout-landmarks.jsonl")
 
 const noteOf = (file: string): Concept => {
   const text = readFileSync(fileURLToPath(new URL(`../../examples/vault/${file}.md`, import.meta.url)), "utf8")
