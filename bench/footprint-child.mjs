@@ -40,11 +40,12 @@ if (mode === "import") {
   const { NodeContext } = await import("@effect/platform-node")
   const run = (effect) => Effect.runPromise(Effect.provide(effect, NodeContext.layer))
   const port = await run(Adapters.FixtureArxiv.make())
+  // the port's calls need no services of their own (the layer's were given to `make`): run them as they are
   const search = (query) =>
-    run(port.search({ query, categories: ["cs.LG", "cs.AI", "cs.CL", "stat.ML"], maxResults: 10 }))
+    Effect.runPromise(port.search({ query, categories: ["cs.LG", "cs.AI", "cs.CL", "stat.ML"], maxResults: 10 }))
   // the first call loads the corpus; a lookup by id does no term search
   const t0 = performance.now()
-  await run(port.getPapers(["1706.03762"]))
+  await Effect.runPromise(port.getPapers(["1706.03762"]))
   const loadMs = performance.now() - t0
   const newMs = []
   for (const q of QUERIES) {
