@@ -222,14 +222,16 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
         return { scroll: d.documentElement.scrollWidth, client: d.documentElement.clientWidth }
       })
       expect(widths.scroll).toBeLessThanOrEqual(widths.client)
-      // every form control has a name a screen reader can say
-      const unnamed = await page.locator("input, textarea, button").evaluateAll((els) =>
-        els.filter((e) => {
-          const h = e as unknown as { id: string; hidden: boolean; labels?: ArrayLike<unknown>; textContent: string | null; getAttribute: (n: string) => string | null }
-          return !h.hidden && (h.labels?.length ?? 0) === 0 && (h.textContent ?? "").trim() === "" && h.getAttribute("aria-label") === null
-        }).length
-      )
-      expect(unnamed).toBe(0)
+      // every form control has a name a screen reader can say, once the results are drawn (cards may still be
+      // being filled in just after the heading appears, on a loaded machine: polled, not read once)
+      const unnamed = () =>
+        page.locator("input, textarea, button").evaluateAll((els) =>
+          els.filter((e) => {
+            const h = e as unknown as { id: string; hidden: boolean; labels?: ArrayLike<unknown>; textContent: string | null; getAttribute: (n: string) => string | null }
+            return !h.hidden && (h.labels?.length ?? 0) === 0 && (h.textContent ?? "").trim() === "" && h.getAttribute("aria-label") === null
+          }).length
+        )
+      await expect.poll(unnamed, { timeout: 15_000 }).toBe(0)
       expect(await page.locator("#progress").getAttribute("aria-live")).toBe("polite")
       expect(errors).toEqual([])
     } finally {
