@@ -206,7 +206,7 @@ export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionO
   maxResults: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 50)), "an integer from 1 to 50"), {
     default: () => 10
   }),
-  /** Candidates asked of arXiv in the run's one search and judged (arXiv serves up to 2,000 per request). */
+  /** Candidates asked of arXiv in the run's concept search and judged (arXiv serves up to 2,000 per request); the title search adds at most 50. */
   poolSize: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 2000)), "an integer from 1 to 2000"), {
     default: () => 300
   }),
