@@ -17,15 +17,15 @@ class FromEnv {
 const fromEnv = (name: string): Config.Config<FromEnv> =>
   Config.map(Config.option(Config.string(name)), (text) => new FromEnv(name, Option.getOrUndefined(Option.map(text, (t) => t.trim()))))
 
-/** One line for a refused value. */
-const refused = (name: string, text: string, allowed: string) =>
-  ValidationError.invalidValue(HelpDoc.p(`Invalid ${name}: got ${JSON.stringify(text)}; use ${allowed}.`))
+/** One line for a refused value, `shown` as the person typed it (text quoted, a number as it is). */
+const refused = (name: string, shown: string, allowed: string) =>
+  ValidationError.invalidValue(HelpDoc.p(`Invalid ${name}: got ${shown}; use ${allowed}.`))
 
 /** A variable's value checked by `parse`: undefined when unset or blank. */
 const checked = <A>(value: FromEnv, parse: (text: string) => A | undefined, allowed: string) => {
   if (value.text === undefined || value.text === "") return Effect.succeed(undefined)
   const parsed = parse(value.text)
-  return parsed === undefined ? Effect.fail(refused(value.name, value.text, allowed)) : Effect.succeed(parsed)
+  return parsed === undefined ? Effect.fail(refused(value.name, JSON.stringify(value.text), allowed)) : Effect.succeed(parsed)
 }
 
 /**
@@ -88,11 +88,11 @@ export const integerFlag = (
       const n = INTEGER.test(text.trim()) ? Number(text) : Number.NaN
       return Number.isSafeInteger(n) && n >= range.min && n <= range.max
         ? Effect.succeed(n)
-        : Effect.fail(
-          ValidationError.invalidValue(
-            HelpDoc.p(`Invalid --${flag}: got ${Number.isNaN(Number(text)) || text.trim() === "" ? JSON.stringify(text) : text}; use an integer from ${range.min} to ${range.max}${range.note === undefined ? "" : ` (${range.note})`}.`)
-          )
-        )
+        : Effect.fail(refused(
+          `--${flag}`,
+          Number.isNaN(Number(text)) || text.trim() === "" ? JSON.stringify(text) : text,
+          `an integer from ${range.min} to ${range.max}${range.note === undefined ? "" : ` (${range.note})`}`
+        ))
     }),
     Options.withDefault(range.fallback),
     Options.withDescription(description)
