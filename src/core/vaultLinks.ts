@@ -82,7 +82,7 @@ export const keywordTag = (keyword: string): string | undefined => {
     .replace(/[^\p{L}\p{N}_-]+/gu, "-")
     .replace(/-{2,}/g, "-")
     .replace(/^[-_]+|[-_]+$/g, "")
-    .slice(0, 60)
-    .replace(/[-_]+$/g, "")
-  return tag === "" || /^[\p{N}_-]+$/u.test(tag) ? undefined : tag
+  // cut at 60 characters, not 60 UTF-16 units: a letter outside the BMP is never split into a lone surrogate
+  const cut = Array.from(tag).slice(0, 60).join("").replace(/[-_]+$/g, "")
+  return cut === "" || /^[\p{N}_-]+$/u.test(cut) ? undefined : cut
 }

@@ -61,6 +61,12 @@ describe("keywordTag", () => {
     assert.strictEqual(keywordTag("  --  "), undefined)
   })
 
+  it("cuts at 60 letters, never inside a letter written as two UTF-16 units", () => {
+    // 59 letters, then a mathematical bold A (U+1D400, a surrogate pair): cut by units it would leave half of it
+    assert.strictEqual(keywordTag(`${"a".repeat(59)}\u{1D400}b`), `${"a".repeat(59)}\u{1D400}`)
+    assert.strictEqual(keywordTag(`${"a".repeat(58)} \u{1D400}`), `${"a".repeat(58)}-\u{1D400}`)
+  })
+
   it.prop("only ever gives letters, digits, _ and -, with a non-digit, no leading or trailing dash", { k: fc.string({ unit: "binary", maxLength: 80 }) }, ({ k }) => {
     const tag = keywordTag(k)
     if (tag === undefined) return
