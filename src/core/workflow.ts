@@ -213,8 +213,13 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       }).pipe(Effect.map((second) => [first, second]))
   ))
   const [[found, foundByTitle], cited] = yield* Effect.all([searchingBoth, citing], { concurrency: 2 })
-  // a --since date holds for every channel
-  const citedPapers = (cited?.papers ?? []).filter((c) => options.since === undefined || c.paper.published >= options.since)
+  // a --since date and the categories hold for every channel: a most-cited work whose arXiv categories are known
+  // and none of them asked for is left out (OpenAlex records carry none, so those stay)
+  const asked = new Set(options.categories)
+  const citedPapers = (cited?.papers ?? []).filter((c) =>
+    (options.since === undefined || c.paper.published >= options.since) &&
+    (asked.size === 0 || c.paper.categories.length === 0 || c.paper.categories.some((cat) => asked.has(cat)))
+  )
   const merged = mergeChannels(found.papers, citedPapers, foundByTitle?.papers ?? [])
 
   // papers the note already names are listed as such, never recommended as new

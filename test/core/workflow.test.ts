@@ -470,10 +470,11 @@ describe("runCompanion", () => {
       yield* TestClock.setTime(TODAY)
       const s2 = (id: string) => s2Impacts.find((i) => i.arxivId === id)!
       // the most-cited channel finds Bahdanau (as version 2: the same paper) and GAN, which the search
-      // (in cs.CL only; GAN is stat.ML and cs.LG) does not
+      // (in cs.CL only; GAN is stat.ML and cs.LG) does not; as from live OpenAlex, GAN comes without
+      // categories (a work whose categories say it is outside cs.CL would be left out)
       const cited: ReadonlyArray<CitedPaper> = [
         { paper: new Paper({ ...landmark("1409.0473"), arxivId: "1409.0473v2" }), impact: new Impact({ ...s2("1409.0473"), arxivId: "1409.0473v2" }) },
-        { paper: landmark("1406.2661"), impact: s2("1406.2661") }
+        { paper: new Paper({ ...landmark("1406.2661"), categories: [] }), impact: s2("1406.2661") }
       ]
       const { calls, files, run } = setup(openalexImpacts, openalexSource, undefined, cited)
       const report = yield* run(PROMPT, new CompanionOptions({ categories: ["cs.CL"] }))
@@ -545,6 +546,23 @@ describe("runCompanion", () => {
       const ids = report.candidates.map((c) => c.paper.arxivId)
       assert.notInclude(ids, "1406.2661") // first version 2014-06-10
       assert.include(ids, "1701.06538")
+    }))
+
+  it.effect("the categories hold for the most-cited channel too, unless a work's categories are unknown", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const s2 = (id: string) => s2Impacts.find((i) => i.arxivId === id)!
+      const gan = landmark("1406.2661")
+      const unknown = new Paper({ ...landmark("1701.06538"), categories: [] })
+      const cited = [{ paper: gan, impact: s2("1406.2661") }, { paper: unknown, impact: s2("1701.06538") }]
+      const { run } = setup(openalexImpacts, openalexSource, undefined, cited)
+      const onlyVision = yield* run(PROMPT, new CompanionOptions({ categories: ["cs.CV"] }))
+      const ids = onlyVision.candidates.map((c) => c.paper.arxivId)
+      assert.notInclude(gan.categories, "cs.CV")
+      assert.notInclude(ids, "1406.2661")
+      assert.include(ids, "1701.06538") // OpenAlex gave no categories: nothing says it is outside cs.CV
+      const withGan = yield* run(PROMPT, new CompanionOptions({ categories: [gan.categories[0]!] }))
+      assert.include(withGan.candidates.map((c) => c.paper.arxivId), "1406.2661")
     }))
 
   it.effect("papers the note names are listed as already in it, never recommended, and seed \"builds on\"", () =>
