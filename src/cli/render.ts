@@ -14,7 +14,10 @@ export const renderReport = (r: CompanionReportData): string => {
   lines.push(`Concept note: ${r.note.title} (${r.note.path})`)
   lines.push(`Keywords: ${r.keywords.join(", ")}`)
   lines.push(`arXiv query: ${r.query}`)
-  if (r.titleQuery !== undefined) lines.push(`Title search: ${r.titleQuery}`)
+  if (r.titleQuery !== undefined) {
+    lines.push(`${r.citedAuthors.length === 0 ? "Title search" : "Title and author search"}: ${r.titleQuery}`)
+  }
+  if (r.citedAuthors.length > 0) lines.push(`Authors the note cites: ${r.citedAuthors.map((a) => a.surname).join(", ")}`)
   if (r.citedQuery !== undefined) lines.push(`Most-cited search: ${r.citedQuery}`)
   // more papers may clear both bars than are kept: the best `maxResults` of them are
   const more = kept.length > r.survivors.length

@@ -125,22 +125,31 @@ export const conceptQuery = (keywords: ReadonlyArray<Keyword>, limit = CONCEPT_Q
     .map((k) => `all:${quoteTerm(k.term)}`)
     .join(" OR ")
 
+/** An author clause: `au:` and the surname, letters folded to ASCII ("Bucilă" → `au:Bucila`), hyphenated ones quoted. */
+export const authorClause = (surname: string): string =>
+  `au:${quoteTerm(surname.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z-]/g, ""))}`
+
 /**
  * The companion's second arXiv query: papers whose title holds a word of the
- * note's central concepts (`words`, see `centralWords`) among those the
- * concept query matches, so that papers *about* the concept rank first and a
- * landmark that names the concept in its title but uses few of the note's
- * other terms is not lost far down the first query's ranking. Undefined when
- * there is no word to put in the title.
+ * note's central concepts (`words`, see `centralWords`) or that an author the
+ * note cites wrote (`surnames`, see `citedAuthors`), among those the concept
+ * query matches, so that papers *about* the concept rank first and a
+ * landmark that names the concept in its title, or that the note names by
+ * its authors, but uses few of the note's other terms is not lost far down
+ * the first query's ranking. Undefined when there is neither a word to put
+ * in the title nor an author.
  */
 export const titleQuery = (
   words: ReadonlyArray<string>,
   keywords: ReadonlyArray<Keyword>,
-  limit = CONCEPT_QUERY_TERMS
-): string | undefined =>
-  words.length === 0 || keywords.length === 0
+  limit = CONCEPT_QUERY_TERMS,
+  surnames: ReadonlyArray<string> = []
+): string | undefined => {
+  const clauses = [...words.map((w) => `ti:${quoteTerm(w)}`), ...surnames.map(authorClause)]
+  return clauses.length === 0 || keywords.length === 0
     ? undefined
-    : `(${words.map((w) => `ti:${quoteTerm(w)}`).join(" OR ")}) AND (${conceptQuery(keywords, limit)})`
+    : `(${clauses.join(" OR ")}) AND (${conceptQuery(keywords, limit)})`
+}
 
 /**
  * The full search_query arXiv receives: the user's text in parentheses (so

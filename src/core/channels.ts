@@ -4,6 +4,8 @@
  * - `arxiv-search`: the arXiv search for the note's keywords;
  * - `arxiv-title`: the second arXiv search, for papers whose title names the
  *   note's central concepts (among those the first query matches);
+ * - `arxiv-author`: the same search's papers by an author the note cites
+ *   ("Duan et al", "the Bahdanau paper");
  * - `most-cited`: the most cited works with an arXiv location for the note's
  *   key phrases (OpenAlex live, the recorded counts offline).
  *
@@ -14,12 +16,13 @@ import { Impact, Paper } from "./models.js"
 import type { CitedPaper } from "./ports/OpenAlexPort.js"
 
 /** Which channel found a candidate. */
-export type Channel = "arxiv-search" | "arxiv-title" | "most-cited"
+export type Channel = "arxiv-search" | "arxiv-title" | "arxiv-author" | "most-cited"
 
 /** How a channel is named to a reader. */
 export const CHANNEL_LABELS: Record<Channel, string> = {
   "arxiv-search": "arXiv search",
   "arxiv-title": "arXiv title search on the note's central concepts",
+  "arxiv-author": "arXiv search for the authors the note cites",
   "most-cited": "most cited on the note's phrases"
 }
 
@@ -47,7 +50,8 @@ export const bareId = (arxivId: string): string => parseArxivId(arxivId)?.id ?? 
 export const mergeChannels = (
   searched: ReadonlyArray<Paper>,
   cited: ReadonlyArray<CitedPaper>,
-  titled: ReadonlyArray<Paper> = []
+  titled: ReadonlyArray<Paper> = [],
+  authored: ReadonlyArray<Paper> = []
 ): MergedCandidates => {
   const papers: Array<Paper> = []
   const channels = new Map<string, Array<Channel>>()
@@ -64,6 +68,7 @@ export const mergeChannels = (
   }
   for (const p of searched) add(p, "arxiv-search")
   for (const p of titled) add(p, "arxiv-title")
+  for (const p of authored) add(p, "arxiv-author")
   for (const c of cited) {
     add(c.paper, "most-cited")
     const id = bareId(c.paper.arxivId)

@@ -92,8 +92,10 @@ export interface RelatedNoteInput {
   readonly impactSource: ImpactSource | undefined
   /** The date papers without a count were aged at, when it is the recording date of the data (offline), not today. */
   readonly impactAsOf?: string | undefined
-  /** The second arXiv search (titles naming the note's central concepts), when it ran. */
+  /** The second arXiv search (titles naming the note's central concepts, authors the note cites), when it ran. */
   readonly titleQuery?: string | undefined
+  /** The surnames of the authors the note cites that the second search asked for (`au:`). */
+  readonly searchedAuthors?: ReadonlyArray<string> | undefined
   /** The most-cited search (second channel), when it ran. */
   readonly citedQuery?: string | undefined
   /** Papers the note already names. */
@@ -205,7 +207,11 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   lines.push(`> [!info] Papers related to ${sourceLink}`)
   lines.push(`> Keywords taken from ${sourceLink}: ${keywordList(input.keywords, input.vault)}`)
   lines.push(`> arXiv query: \`${input.query}\``)
-  if (input.titleQuery !== undefined) lines.push(`> Title search: \`${input.titleQuery}\``)
+  if (input.titleQuery !== undefined) {
+    const authors = input.searchedAuthors ?? []
+    lines.push(`> ${authors.length === 0 ? "Title search" : "Title and author search"}: \`${input.titleQuery}\``)
+    if (authors.length > 0) lines.push(`> Authors your note cites, searched for: ${authors.map(mdInline).join(", ")}`)
+  }
   if (input.citedQuery !== undefined) lines.push(`> Most-cited search: \`${input.citedQuery.replace(/`/g, "'")}\``)
   lines.push(
     `> ${judgedLine(input)} by ${mdInline(input.judge)}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`

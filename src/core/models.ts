@@ -91,7 +91,7 @@ export type Decision = typeof Decision.Type
  * The channel that found a candidate: the arXiv search, the arXiv title search
  * on the note's central concepts, or the most cited works on the note's phrases.
  */
-export const Channel = Schema.Literal("arxiv-search", "arxiv-title", "most-cited")
+export const Channel = Schema.Literal("arxiv-search", "arxiv-title", "arxiv-author", "most-cited")
 
 /** A candidate with its judgement, impact and the decision taken on it. */
 export class ScoredPaper extends Schema.Class<ScoredPaper>("ScoredPaper")({
@@ -110,6 +110,15 @@ export class NamedInNote extends Schema.Class<NamedInNote>("NamedInNote")({
   title: Schema.optional(Schema.String),
   /** How the note names it. */
   mention: Schema.Literal("arxiv-id", "arxiv-url", "doi", "title", "link"),
+  /** What the note wrote (one line). */
+  text: Schema.String
+}) {}
+
+/** An author the note cites ("Duan et al", "the Bahdanau paper"), whose surname the title search also asks for. */
+export class CitedAuthor extends Schema.Class<CitedAuthor>("CitedAuthor")({
+  surname: Schema.String,
+  /** How the note cites it: "X et al", a pair "X & Y", a year "(X 2014)", "the X paper", "X's paper/model/…". */
+  cue: Schema.Literal("et-al", "pair", "year", "the-paper", "possessive"),
   /** What the note wrote (one line). */
   text: Schema.String
 }) {}
@@ -274,8 +283,13 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   /** Why each keyword was chosen, in the order of `keywords`. */
   keywordEvidence: Schema.Array(KeywordEvidence),
   query: Schema.String,
-  /** The second arXiv search (titles naming the note's central concepts), as sent; absent when it was not run. */
+  /**
+   * The second arXiv search (titles naming the note's central concepts, and `au:` clauses for the authors the
+   * note cites), as sent; absent when it was not run.
+   */
   titleQuery: Schema.optional(Schema.String),
+  /** The authors the note cites, first cited first (their surnames are the title search's `au:` clauses). */
+  citedAuthors: Schema.Array(CitedAuthor),
   /** The most-cited search (second channel), as the citation service ran it; absent when it was not run. */
   citedQuery: Schema.optional(Schema.String),
   options: CompanionOptions,

@@ -22,8 +22,10 @@ import {
   NoteNotFound,
   UnsafeWrite
 } from "./errors.js"
-import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords } from "./keywords.js"
+import { byCitedAuthor, citedAuthors, findAuthorCues } from "./citedAuthors.js"
+import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords, singular } from "./keywords.js"
 import {
+  CitedAuthor,
   CompanionOptions,
   CompanionReport,
   type Foundations,
@@ -72,6 +74,8 @@ const searchScope = (query: string, options: CompanionOptions): string =>
 const CENTRAL_KEYWORDS = 2
 /** How many papers the title search adds to the pool at most (never more than the pool itself). */
 const TITLE_POOL = 50
+/** How many more places it has for each author the note cites (their own slots; measured on the tuning notes). */
+const AUTHOR_POOL = 15
 /** How many of the note's keywords (most informative first) the most-cited channel searches for. */
 const CITED_PHRASES = 4
 /** How many of the most cited works on those phrases join the candidates. */
@@ -191,10 +195,17 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     calls.openalex++
     return openalex.mostCitedArxivWorks({ phrases: citedPhrases, limit: CITED_LIMIT + namedTitles.length })
   })
-  // the second arXiv request: papers whose title names the note's central concepts, among those the
-  // concept query matches (a landmark titled by the concept but using few of the note's other words far
-  // down the first ranking); asked only when the first did not already bring every paper that matches
-  const titled = titleQuery(centralWords(keywords, terms, stats, CENTRAL_KEYWORDS), keywords)
+  // the second arXiv request: papers whose title names the note's central concepts or that an author the
+  // note cites wrote ("Duan et al", "the Bahdanau paper": au: clauses, each with places of its own), among
+  // those the concept query matches (a landmark titled by the concept, or named by its authors, but using
+  // few of the note's other words is far down the first ranking); asked only when the first did not
+  // already bring every paper that matches (both clauses are ANDed with the concept query)
+  const cues = findAuthorCues(text)
+  const cueStats = yield* termStats.lookup(cues.map((c) => c.surname))
+  const authors = citedAuthors(text, cues, cueStats)
+  const surnames = authors.map((a) => a.surname)
+  const central = centralWords(keywords, terms, stats, CENTRAL_KEYWORDS)
+  const titled = titleQuery(central, keywords, CONCEPT_QUERY_TERMS, surnames)
   const searchingBoth = searching.pipe(Effect.flatMap((first): Effect.Effect<
     readonly [ArxivSearchResult, ArxivSearchResult | undefined],
     ArxivError
@@ -207,7 +218,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
           query: titled,
           categories: options.categories,
           since: options.since,
-          maxResults: Math.min(TITLE_POOL, options.poolSize),
+          maxResults: Math.min(TITLE_POOL + AUTHOR_POOL * surnames.length, options.poolSize),
           sortBy: "relevance"
         })
       }).pipe(Effect.map((second) => [first, second]))
@@ -220,7 +231,14 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     (options.since === undefined || c.paper.published >= options.since) &&
     (asked.size === 0 || c.paper.categories.length === 0 || c.paper.categories.some((cat) => asked.has(cat)))
   )
-  const merged = mergeChannels(found.papers, citedPapers, foundByTitle?.papers ?? [])
+  // a paper of the second search is labelled by the clause it answers: an author the note cites, a
+  // central word in its title (as far as a plain word match tells), or, failing both, the title clause
+  const second = foundByTitle?.papers ?? []
+  const centralKeys = new Set(central.map(singular))
+  const titleHit = (title: string) => words(title).some((w) => w.split("-").some((part) => centralKeys.has(singular(part))))
+  const byAuthor = second.filter((p) => byCitedAuthor(p.authors, surnames))
+  const byTitle = second.filter((p) => !byCitedAuthor(p.authors, surnames) || titleHit(p.title))
+  const merged = mergeChannels(found.papers, citedPapers, byTitle, byAuthor)
 
   // papers the note already names are listed as such, never recommended as new
   const named = matchNamedPapers(mentions, merged.papers, note.title)
@@ -341,6 +359,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     impactSource,
     impactAsOf,
     titleQuery: foundByTitle === undefined ? undefined : titled,
+    searchedAuthors: foundByTitle === undefined ? [] : surnames,
     citedQuery: cited?.query,
     alreadyInNote,
     candidates: shownCandidates(scored, kept, options.maxResults),
@@ -376,6 +395,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       ? {}
       : { titleQuery: buildSearchQuery(titled, options.categories, options.since) }),
     ...(cited === undefined ? {} : { citedQuery: cited.query }),
+    citedAuthors: authors.map((a) => new CitedAuthor(a)),
     options,
     candidates: scored,
     alreadyInNote,

@@ -85,6 +85,7 @@ const fixed = (n: number, d: number) => n.toFixed(d)
 const CHANNELS = {
   "arxiv-search": "the arXiv search",
   "arxiv-title": "the arXiv title search on the note's central concepts",
+  "arxiv-author": "the arXiv search for the authors the note cites",
   "most-cited": "the most cited works on the note's phrases"
 } as const
 

@@ -72,6 +72,42 @@ layer(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), { timeout: "6
       assert.include(ids(both.papers), "1409.0473")
     }))
 
+  it.effect("au: with a surname alone matches the authors column, as arXiv does: never a name in a title or abstract", () =>
+    Effect.gen(function*() {
+      const arxiv = yield* ArxivPort
+      const hasAuthor = (p: Paper, surname: RegExp) => p.authors.some((a) => a.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[^A-Za-z]+/).some((w) => surname.test(w)))
+      const ruder = yield* arxiv.search(req("au:Ruder", { maxResults: 2000 }))
+      assert.include(ids(ruder.papers), "1609.04747")
+      for (const p of ruder.papers) assert.isTrue(hasAuthor(p, /^ruder$/i), p.arxivId)
+      // papers whose text names Hinton but that he did not write are not his
+      const aboutHinton = yield* arxiv.search(req("all:hinton ANDNOT au:hinton", { maxResults: 2000 }))
+      assert.isAbove(aboutHinton.total, 0)
+      const byHinton = new Set(ids((yield* arxiv.search(req("au:hinton", { maxResults: 2000 }))).papers))
+      for (const id of ids(aboutHinton.papers)) assert.isFalse(byHinton.has(id), id)
+      // letters are folded: au:Scholkopf finds "Bernhard Schölkopf"
+      const scholkopf = yield* arxiv.search(req("au:Scholkopf", { maxResults: 2000 }))
+      assert.isTrue(scholkopf.papers.some((p) => p.authors.includes("Bernhard Schölkopf")))
+      for (const p of scholkopf.papers) assert.isTrue(hasAuthor(p, /^scholkopf$/i), p.arxivId)
+    }))
+
+  it.effect("the companion's title and author search: an author the note cites, among the papers the concept query matches", () =>
+    Effect.gen(function*() {
+      const arxiv = yield* ArxivPort
+      const concept = 'all:"reinforcement learning" OR all:rnn'
+      const r = yield* arxiv.search(req(`(ti:meta OR au:Duan) AND (${concept})`, { maxResults: 2000, sortBy: "relevance" }))
+      const all = new Set(ids((yield* arxiv.search(req(concept, { maxResults: 2000 }))).papers))
+      // RL² (Yan Duan et al.) is found; every hit matches the concept query and has "meta" in its title or a Duan among its authors
+      assert.include(ids(r.papers), "1611.02779")
+      for (const p of r.papers) {
+        assert.isTrue(all.has(p.arxivId), p.arxivId)
+        assert.isTrue(/meta/i.test(p.title) || p.authors.some((a) => /\bDuan\b/.test(a)), p.arxivId)
+      }
+      // Duan's papers that match no concept term are not
+      const duan = ids((yield* arxiv.search(req("au:Duan", { maxResults: 2000 }))).papers)
+      assert.isTrue(duan.some((id) => !all.has(id)))
+      for (const id of duan.filter((id) => !all.has(id))) assert.notInclude(ids(r.papers), id)
+    }))
+
   it.effect("AND, OR and ANDNOT combine as sets", () =>
     Effect.gen(function*() {
       const arxiv = yield* ArxivPort

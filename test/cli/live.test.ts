@@ -147,13 +147,17 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     expect(sent[0]!.query).toBe(report.query)
     expect(sent[1]!.query).toBe(report.titleQuery)
     expect(sent[1]!.query).toMatch(/^\(\(ti:\S.*\) AND \(all:/)
+    // the note cites "Vaswani et al.": an au: clause beside the title words, in the same request
+    expect(sent[1]!.query).toMatch(/^\(\(ti:\S.* OR au:Vaswani\) AND \(all:/)
+    expect(report.citedAuthors.map((a: { surname: string }) => a.surname)).toEqual(["Vaswani"])
     const categories = report.query.slice(report.query.indexOf(") AND (cat:") + ") AND ".length)
     expect(sent[1]!.query).toBe(`((${sent[1]!.query.slice(2, sent[1]!.query.indexOf(") AND (all:"))}) AND (${report.query.slice(1, report.query.indexOf(") AND (cat:"))})) AND ${categories}`)
     // its papers are candidates labelled with the channel
     const channels = new Set(report.candidates.flatMap((c: { foundBy: Array<string> }) => c.foundBy))
     expect(channels.has("arxiv-title")).toBe(true)
     const note = readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8")
-    expect(note).toContain("> Title search: `(ti:")
+    expect(note).toContain("> Title and author search: `(ti:")
+    expect(note).toContain("> Authors your note cites, searched for: Vaswani")
 
     const warmBefore = { arxiv: arxiv.requests.length, openalex: openalex.requests.length }
     const warm = await run(args, env)

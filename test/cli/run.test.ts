@@ -68,7 +68,11 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     expect(Number(counted![2])).toBeLessThanOrEqual(10)
     expect(Number(counted![2])).toBe((first.stdout.match(/^\d+\. .* \(arXiv:\d{4}\.\d{4,5}, /gm) ?? []).length)
     if (counted![3] !== undefined) expect(Number(counted![3])).toBeGreaterThan(Number(counted![2]))
-    expect(first.stdout).toContain("Title search: ((ti:")
+    // the demo note cites "Vaswani et al.": the title search asks for that author too
+    expect(first.stdout).toContain("Title and author search: ((ti:")
+    expect(first.stdout).toMatch(/^Title and author search: \(\(ti:\S.* OR au:Vaswani\) AND \(all:/m)
+    expect(first.stdout).toContain("Authors the note cites: Vaswani\n")
+    expect(written).toContain("> Authors your note cites, searched for: Vaswani\n")
     const mtime = statSync(target).mtimeMs
 
     const second = await run(["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--offline"])
@@ -89,6 +93,7 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     expect(report.calls.arxiv).toBe(2)
     expect(report.titleQuery).toMatch(/^\(\(ti:\S.* AND \(all:/)
     expect(report.titleQuery).toContain(report.query.slice(1, report.query.indexOf(") AND (cat:")))
+    expect(report.citedAuthors).toEqual([{ surname: "Vaswani", cue: "et-al", text: "Vaswani et al" }])
     for (const c of report.candidates) {
       expect(c.judgement.relevance).toBeGreaterThanOrEqual(0)
       expect(c.judgement.relevance).toBeLessThanOrEqual(1)
@@ -163,7 +168,7 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     expect(report.survivors.length).toBeLessThanOrEqual(5)
     // POOL_SIZE sizes the arXiv search and bounds the title search; the most-cited channel adds its own candidates
     expect(report.options.poolSize).toBe(20)
-    for (const channel of ["arxiv-search", "arxiv-title"]) {
+    for (const channel of ["arxiv-search", "arxiv-title", "arxiv-author"]) {
       const found = report.candidates.filter((c: { foundBy?: Array<string> }) => c.foundBy?.includes(channel))
       expect(found.length, channel).toBeLessThanOrEqual(20)
     }

@@ -1,6 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
-import { absUrl, buildSearchQuery, conceptQuery, isCategoryCode, MAX_QUERY_CHARS, parseArxivId, titleQuery, validateSearch } from "../../src/core/arxiv.js"
+import {
+  absUrl,
+  authorClause,
+  buildSearchQuery,
+  conceptQuery,
+  isCategoryCode,
+  MAX_QUERY_CHARS,
+  parseArxivId,
+  titleQuery,
+  validateSearch
+} from "../../src/core/arxiv.js"
 import { landmarks } from "./fixtures.js"
 
 describe("parseArxivId", () => {
@@ -144,6 +154,26 @@ describe("titleQuery", () => {
     // within arXiv's query length with the concept query's 20 terms
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
     assert.isBelow(buildSearchQuery(titleQuery(["alpha", "beta", "gamma"], many)!, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]).length, MAX_QUERY_CHARS)
+  })
+  it("asks for the authors the note cites too: au: clauses beside the title words, or alone, ANDed with the concept query", () => {
+    const kws = ["meta-learning", "rnn policy"].map((term, i) => ({ term, weight: 10 - i }))
+    assert.strictEqual(
+      titleQuery(["meta-learning"], kws, 20, ["Duan", "Wang"]),
+      `(ti:"meta-learning" OR au:Duan OR au:Wang) AND (all:"meta-learning" OR all:"rnn policy")`
+    )
+    assert.strictEqual(titleQuery([], kws, 20, ["Duan"]), `(au:Duan) AND (all:"meta-learning" OR all:"rnn policy")`)
+    assert.isUndefined(titleQuery([], [], 20, ["Duan"]))
+    // within arXiv's query length with 20 long terms, three title words and the most authors a note gives (8)
+    const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
+    const authors = Array.from({ length: 8 }, () => "Lakshminarayanan")
+    assert.isBelow(titleQuery(["alpha", "beta", "gamma"], many, 20, authors)!.length, MAX_QUERY_CHARS)
+  })
+
+  it("an author clause folds letters to ASCII and quotes a hyphenated surname (a bare hyphen is NOT to arXiv)", () => {
+    assert.strictEqual(authorClause("Bucilă"), "au:Bucila")
+    assert.strictEqual(authorClause("Schölkopf"), "au:Scholkopf")
+    assert.strictEqual(authorClause("Bar-Hillel"), `au:"Bar-Hillel"`)
+    assert.strictEqual(authorClause("LeCun"), "au:LeCun")
   })
 })
 

@@ -41,32 +41,41 @@ const newCalls = (): Calls => ({ search: [], getPapers: [], impacts: [], works: 
 const queryTerms = (query: string): ReadonlyArray<string> =>
   [...query.matchAll(/all:(?:"([^"]+)"|(\S+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
 
+/** Surnames of the `au:` clauses of a title and author query, lower-cased. */
+const authorTerms = (query: string): ReadonlyArray<string> =>
+  [...query.matchAll(/au:(?:"([^"]+)"|([^\s)"]+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
+
 /** Terms of the `ti:` group a title query starts with, lower-cased. */
 const titleTerms = (query: string): ReadonlyArray<string> =>
   [...query.matchAll(/ti:(?:"([^"]+)"|([^\s)"]+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
 
 /**
  * arXiv over the recorded landmark papers: a paper matches when its title or
- * abstract holds any `all:` term, its title any `ti:` term (when the query
- * has some) and it is in any requested category; ranked by how many terms it
- * holds, then id.
+ * abstract holds any `all:` term, its title any `ti:` term or an author's
+ * name any `au:` surname (when the query has some) and it is in any requested
+ * category; ranked by how many terms it holds, then id. `unseen` more papers
+ * match in arXiv than were recorded (counted in the total, never returned).
  */
-const arxivLayer = (calls: Calls) =>
+const arxivLayer = (calls: Calls, unseen = 0) =>
   Layer.succeed(ArxivPort, {
     search: (request) =>
       Effect.sync(() => {
         calls.search.push(request)
         const terms = queryTerms(request.query)
         const inTitle = titleTerms(request.query)
+        const byAuthor = authorTerms(request.query)
         const hits = landmarks
-          .filter((p) => inTitle.length === 0 || inTitle.some((t) => p.title.toLowerCase().includes(t)))
+          .filter((p) =>
+            inTitle.length + byAuthor.length === 0 || inTitle.some((t) => p.title.toLowerCase().includes(t)) ||
+            byAuthor.some((a) => p.authors.some((name) => name.toLowerCase().split(/[^a-z]+/).includes(a)))
+          )
           .filter((p) => request.categories.length === 0 || p.categories.some((c) => request.categories.includes(c)))
           .filter((p) => request.since === undefined || p.published >= request.since)
           .map((p) => ({ p, n: terms.filter((t) => `${p.title} ${p.abstract}`.toLowerCase().includes(t)).length }))
           .filter((h) => h.n > 0)
           .sort((a, b) => b.n - a.n || a.p.arxivId.localeCompare(b.p.arxivId))
           .map((h) => h.p)
-        return { papers: hits.slice(0, request.maxResults), total: hits.length, start: 0 }
+        return { papers: hits.slice(0, request.maxResults), total: hits.length + unseen, start: 0 }
       }),
     getPapers: (ids) =>
       Effect.sync(() => {
@@ -206,13 +215,14 @@ const setup = (
   source: ImpactSource = openalexSource,
   asOf?: string,
   cited: ReadonlyArray<CitedPaper> = [],
-  shortlist?: (calls: Calls) => Shortlist
+  shortlist?: (calls: Calls) => Shortlist,
+  unseen = 0
 ) => {
   const calls = newCalls()
   const files = newVault()
   const judge = judgeLayer(calls, RELEVANCE)
   const layer = Layer.mergeAll(
-    arxivLayer(calls),
+    arxivLayer(calls, unseen),
     openalexLayer(calls, impacts, source, asOf, cited),
     shortlist === undefined
       ? judge
@@ -534,6 +544,42 @@ describe("runCompanion", () => {
         ]
       )
       assert.include(files.get(OUTPUT_PATH)!, `> Title search: \`${second!.query}\``)
+    }))
+
+  it.effect("asks the title search for the authors the note cites too, with places of their own, and labels what they wrote", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      // arXiv matches 1,000 papers more than were recorded: the pool of 100 cannot take every match
+      const { calls, files, run } = setup(openalexImpacts, openalexSource, undefined, [], undefined, 1000)
+      files.set(CONCEPT_PATH, `${CONCEPT}- word vectors (Mikolov et al.), Google's production system\n`)
+      const report = yield* run(PROMPT, new CompanionOptions({ poolSize: 100 }))
+      // two arXiv requests, as without authors
+      assert.strictEqual(calls.search.length, 2)
+      assert.strictEqual(report.calls.arxiv, 2)
+      const [first, second] = calls.search
+      // "Mikolov et al." is an author; "Google's production system" is not a citation
+      assert.deepStrictEqual(report.citedAuthors.map((a) => [a.surname, a.cue, a.text]), [["Mikolov", "et-al", "Mikolov et al"]])
+      assert.match(second!.query, /^\(ti:\S.* OR au:Mikolov\) AND \(/)
+      assert.isTrue(second!.query.endsWith(`OR au:Mikolov) AND (${first!.query})`))
+      // 50 places for the title words and 15 for the one author, never more than the pool
+      assert.strictEqual(second!.maxResults, 65)
+      // what an author the note cites wrote is labelled so; a paper titled by the note's central words is not
+      const of = (id: string) => report.candidates.find((c) => c.paper.arxivId === id)!
+      assert.deepStrictEqual(of("1301.3781").foundBy, ["arxiv-search", "arxiv-author"])
+      assert.deepStrictEqual(of("1310.4546").foundBy, ["arxiv-search", "arxiv-author"])
+      assert.deepStrictEqual(of("1409.0473").foundBy, ["arxiv-search", "arxiv-title"])
+      const written = files.get(OUTPUT_PATH)!
+      assert.include(written, `> Title and author search: \`${second!.query}\``)
+      assert.include(written, "> Authors your note cites, searched for: Mikolov\n")
+
+      // when the concept query's pool takes every match, the authors cannot add a paper: one request
+      const alone = setup()
+      alone.files.set(CONCEPT_PATH, `${CONCEPT}- word vectors (Mikolov et al.)\n`)
+      const all = yield* alone.run(PROMPT, new CompanionOptions({ poolSize: 100 }))
+      assert.strictEqual(alone.calls.search.length, 1)
+      assert.isUndefined(all.titleQuery)
+      assert.deepStrictEqual(all.citedAuthors.map((a) => a.surname), ["Mikolov"])
+      assert.notInclude(alone.files.get(OUTPUT_PATH)!, "Authors your note cites")
     }))
 
   it.effect("a --since date holds for the most-cited channel too", () =>
