@@ -54,6 +54,18 @@ export const levenshtein = (a: string, b: string): number => {
   return prev[b.length]!
 }
 
+/**
+ * `text` cut to at most `max` characters, "…" added when it was cut. Characters
+ * are code points, not UTF-16 units: a letter outside the BMP (an emoji, a
+ * rare CJK ideograph) is never split into a lone surrogate, which a UTF-8 file,
+ * a JSON API or a URL would turn into "\uFFFD" or refuse.
+ */
+export const clip = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const points = Array.from(text)
+  return points.length <= max ? text : `${points.slice(0, Math.max(0, max)).join("")}…`
+}
+
 /** A title on one line, shortened on a word boundary to `max` characters (code points), with "…" when cut. */
 export const shorten = (title: string, max: number): string => {
   const flat = [...title.replace(/\s+/gu, " ").trim()]

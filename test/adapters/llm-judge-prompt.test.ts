@@ -4,7 +4,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either } from "effect"
 import * as fc from "effect/FastCheck"
-import { decodeAnswer, extractJson, messages, neutralise, SYSTEM_PROMPT, userPrompt } from "../../src/adapters/live/judgePrompt.js"
+import { decodeAnswer, decodeSummaries, extractJson, LIMITS, messages, neutralise, SYSTEM_PROMPT, userPrompt } from "../../src/adapters/live/judgePrompt.js"
 import type { Concept } from "../../src/core/ports/LlmJudgePort.js"
 
 const concept: Concept = { title: "Transformers", text: "Self-attention everywhere.", keywords: ["attention", "transformer"] }
@@ -65,4 +65,39 @@ describe("judge answer decoding", () => {
     assert.include(problem(answer([j("1609.08144", 7), j("hep-th/9901001")])), "judgements.0.relevance")
     assert.include(problem(answer([{ arxiv_id: "1609.08144", relevance: 0.5, novelty: 0.5 }])), "rationale")
   })
+})
+
+describe("cutting long text", () => {
+  /** A lone surrogate: what a cut inside an emoji leaves, written to a UTF-8 note as "\uFFFD". */
+  const loneSurrogate = /\p{Cs}/u
+  const one = [paper("1609.08144")]
+  const judged = (rationale: string) =>
+    Either.getOrThrow(decodeAnswer(JSON.stringify({ judgements: [{ arxiv_id: "1609.08144", relevance: 0.5, novelty: 0.5, rationale }] }), one))[0]!.rationale
+  const summarised = (summary: string) =>
+    Either.getOrThrow(decodeSummaries(JSON.stringify({ summaries: [{ arxiv_id: "1609.08144", summary }] }), one))[0]!.summary
+
+  it("never splits an emoji at the cut: a rationale or summary that the note would otherwise carry a broken character in", () => {
+    // the counterexample: an emoji straddling the limit, cut between its two UTF-16 units
+    assert.strictEqual(judged(`${"a".repeat(LIMITS.rationale - 1)}😀 and more`), `${"a".repeat(LIMITS.rationale - 1)}😀…`)
+    assert.strictEqual(summarised(`${"a".repeat(LIMITS.summary - 1)}😀 and more`), `${"a".repeat(LIMITS.summary - 1)}😀…`)
+    // 600 emoji are 1200 UTF-16 units but 600 characters: within the limit, not cut
+    assert.strictEqual(judged("😀".repeat(LIMITS.rationale)), "😀".repeat(LIMITS.rationale))
+  })
+
+  // text that ends near a limit with random characters (mostly outside the BMP): the cut falls among them
+  const nearLimit = (limit: number) =>
+    fc.tuple(fc.integer({ min: -30, max: 10 }), fc.string({ unit: "binary", maxLength: 30 })).map(([at, tail]) => `${"x".repeat(limit + at)}${tail}`)
+
+  it.prop(
+    "rationales, summaries and the prompt are whole characters, within the limits",
+    [nearLimit(LIMITS.rationale), nearLimit(LIMITS.summary), nearLimit(LIMITS.title), nearLimit(LIMITS.abstract)],
+    ([rationale, summary, title, abstract]) => {
+      for (const [text, out, limit] of [[rationale, judged(rationale), LIMITS.rationale], [summary, summarised(summary), LIMITS.summary]] as const) {
+        assert.notMatch(out, loneSurrogate)
+        assert.isAtMost([...out.replace(/…$/, "")].length, limit)
+        assert.isTrue(text.replace(/\s+/g, " ").trim().startsWith(out.replace(/…$/, "")))
+      }
+      assert.notMatch(userPrompt({ ...concept, title }, [{ arxivId: "2301.00001", title, abstract }]), loneSurrogate)
+    }
+  )
 })

@@ -16,6 +16,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { Judgement } from "../../core/models.js"
 import type { Concept, WrittenSummary } from "../../core/ports/LlmJudgePort.js"
+import { clip } from "../../core/text.js"
 
 /** The paper fields the judge reads. */
 export interface JudgedPaper {
@@ -64,10 +65,7 @@ export const neutralise = (text: string): string =>
     .replace(/<{3,}/g, (m) => "‹".repeat(m.length))
     .replace(/>{3,}/g, (m) => "›".repeat(m.length))
 
-const clip = (text: string, max: number): string => {
-  const flat = text.trim()
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
-}
+const clipped = (text: string, max: number): string => clip(text.trim(), max)
 
 /** An arXiv id as it may appear in a BEGIN line (ids come from arXiv, but stay defensive). */
 export const fenceId = (arxivId: string): string => arxivId.replace(/[^A-Za-z0-9./_-]/g, "_")
@@ -93,16 +91,16 @@ export const SUMMARY_SYSTEM_PROMPT = [
 /** The concept block and each paper's block, as every prompt sends them. */
 const dataBlocks = (concept: Concept, papers: ReadonlyArray<JudgedPaper>): ReadonlyArray<string> => {
   const conceptBody = [
-    `Title: ${neutralise(clip(concept.title, LIMITS.title))}`,
+    `Title: ${neutralise(clipped(concept.title, LIMITS.title))}`,
     `Keywords: ${neutralise(concept.keywords.join(", "))}`,
     "Text:",
-    neutralise(clip(concept.text, LIMITS.conceptText))
+    neutralise(clipped(concept.text, LIMITS.conceptText))
   ].join("\n")
   const paperBlocks = papers.map((p) =>
     block(
       `PAPER arxiv_id=${fenceId(p.arxivId)}`,
-      `Title: ${neutralise(clip(p.title.replace(/\s+/g, " "), LIMITS.title))}\nAbstract: ${
-        neutralise(clip(p.abstract.replace(/\s+/g, " "), LIMITS.abstract))
+      `Title: ${neutralise(clipped(p.title.replace(/\s+/g, " "), LIMITS.title))}\nAbstract: ${
+        neutralise(clipped(p.abstract.replace(/\s+/g, " "), LIMITS.abstract))
       }`
     )
   )
@@ -146,7 +144,7 @@ export const summaryMessages = (concept: Concept, papers: ReadonlyArray<JudgedPa
 
 /** The follow-up after a malformed answer: the answer, then what was wrong with it. */
 export const correction = (answer: string, problem: string): ReadonlyArray<ChatMessage> => [
-  { role: "assistant", content: clip(answer, 4000) || "(empty answer)" },
+  { role: "assistant", content: clipped(answer, 4000) || "(empty answer)" },
   {
     role: "user",
     content: `That answer could not be used: ${problem}. Answer again with only the JSON object described in the instructions, one entry per paper.`
@@ -278,7 +276,7 @@ export const decodeAnswer = (
       arxivId: p.arxivId,
       relevance: j.relevance,
       novelty: j.novelty,
-      rationale: clip(j.rationale.replace(/\s+/g, " "), LIMITS.rationale)
+      rationale: clipped(j.rationale.replace(/\s+/g, " "), LIMITS.rationale)
     })
   }))
 }
@@ -324,5 +322,5 @@ export const decodeSummaries = (
   const text = (p: JudgedPaper) => (entryFor(entries.right, p)?.summary ?? "").replace(/\s+/g, " ").trim()
   const missing = papers.filter((p) => text(p) === "")
   if (missing.length > 0) return Either.left(`it has no summary for ${missing.map((p) => p.arxivId).join(", ")}`)
-  return Either.right(papers.map((p) => ({ arxivId: p.arxivId, summary: clip(text(p), LIMITS.summary) })))
+  return Either.right(papers.map((p) => ({ arxivId: p.arxivId, summary: clipped(text(p), LIMITS.summary) })))
 }
