@@ -1,7 +1,8 @@
 /**
  * The landmark-recall evaluation's data (eval/retrieval/): the concept notes,
- * their landmark papers, the tune / held-out split rule, and the seeded
- * random numbers the split and the bootstrap use. Shared by
+ * their landmark papers, the tune / held-out split rule (and the second tuning
+ * set, `tune2`, assigned by hand), and the seeded random numbers the split and
+ * the bootstrap use. Shared by
  * eval/retrieval-landmarks.ts (fills titles, recorded counts and splits),
  * eval/retrieval.ts (the evaluation) and test/eval/retrieval-landmarks.test.ts.
  */
@@ -16,7 +17,25 @@ export const notesDir = join(dataDir, "notes")
 export const landmarksFile = join(dataDir, "landmarks.json")
 export const corpusFile = join(repoRoot, "fixtures", "offline", "arxiv-corpus.tsv.gz")
 
-export type Split = "tune" | "heldout"
+/**
+ * `tune` and `heldout` come from the seeded rule (`assignSplits`) over the
+ * notes written first; `tune2` is a second tuning set written after `tune` was
+ * saturated, assigned explicitly in landmarks.json and left out of the rule, so
+ * adding it moved no note of the first two.
+ */
+export type Split = "tune" | "heldout" | "tune2"
+
+/** Splits recorded by hand in landmarks.json rather than drawn by the seeded rule. */
+export const EXPLICIT_SPLITS: ReadonlyArray<Split> = ["tune2"]
+
+/** The sets `--split` accepts: a split, `tuning` (every split settings may be chosen on), or `all`. */
+export const SPLIT_SETS: Record<Split | "tuning" | "all", ReadonlyArray<Split>> = {
+  tune: ["tune"],
+  tune2: ["tune2"],
+  heldout: ["heldout"],
+  tuning: ["tune", "tune2"],
+  all: ["tune", "tune2", "heldout"]
+}
 
 export interface Landmark {
   readonly id: string
@@ -33,6 +52,7 @@ export interface LandmarkNote {
   readonly note: string
   /** The note's title in the vault (its file name there); the prompt names it. */
   readonly title: string
+  /** `tune` / `heldout` by the seeded rule; `tune2` recorded by hand (EXPLICIT_SPLITS). */
   readonly split: Split
   /** The field: ML, NLP, vision or speech. */
   readonly topic: string
@@ -101,7 +121,7 @@ export const SPLIT_SEED = 20170331
 export const assignSplits = (
   notes: ReadonlyArray<Pick<LandmarkNote, "note" | "group">>,
   seed = SPLIT_SEED
-): Map<string, Split> => {
+): Map<string, "tune" | "heldout"> => {
   const sizes = new Map<string, number>()
   for (const n of notes) sizes.set(n.group, (sizes.get(n.group) ?? 0) + 1)
   const groups = [...sizes.keys()].sort()
@@ -113,11 +133,22 @@ export const assignSplits = (
     groups[j] = a
   }
   const count = { tune: 0, heldout: 0 }
-  const groupSplit = new Map<string, Split>()
+  const groupSplit = new Map<string, "tune" | "heldout">()
   for (const group of groups) {
-    const split: Split = count.tune <= count.heldout ? "tune" : "heldout"
+    const split: "tune" | "heldout" = count.tune <= count.heldout ? "tune" : "heldout"
     groupSplit.set(group, split)
     count[split] += sizes.get(group)!
   }
   return new Map(notes.map((n) => [n.note, groupSplit.get(n.group)!]))
+}
+
+/**
+ * Every note's split: a note recorded in an explicit split (`tune2`) keeps it;
+ * the seeded rule assigns the others among themselves only, so the explicit
+ * notes never move a note of `tune` or `heldout`.
+ */
+export const noteSplits = (notes: ReadonlyArray<Pick<LandmarkNote, "note" | "group" | "split">>): Map<string, Split> => {
+  const explicit = notes.filter((n) => EXPLICIT_SPLITS.includes(n.split))
+  const drawn = assignSplits(notes.filter((n) => !EXPLICIT_SPLITS.includes(n.split)))
+  return new Map<string, Split>([...drawn, ...explicit.map((n) => [n.note, n.split] as const)])
 }

@@ -6,7 +6,8 @@
  *   count for it — every fixtures/offline/citations-*.json (Semantic Scholar
  *   2024, Google Scholar via Paper Copilot 2025, Google Scholar 2017) and the
  *   OpenAlex works of fixtures/offline/openalex-works.json;
- * - each note's `split`, by the seeded rule of eval/retrieval-data.ts.
+ * - each note's `split`, by the seeded rule of eval/retrieval-data.ts, except
+ *   for a note recorded in an explicit split (`tune2`), which keeps it.
  * The hand-written fields (note, title, topic, group, why, alreadyInNote) are kept.
  *
  * Usage: node --import tsx eval/retrieval-landmarks.ts [--check]
@@ -14,7 +15,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { assignSplits, corpusTitles, type LandmarkNote, landmarksFile, readLandmarks, repoRoot } from "./retrieval-data.js"
+import { corpusTitles, type LandmarkNote, landmarksFile, noteSplits, readLandmarks, repoRoot } from "./retrieval-data.js"
 
 const offline = join(repoRoot, "fixtures", "offline")
 
@@ -38,7 +39,7 @@ const recordedSources = (): Array<[string, Set<string>]> => {
 const titles = corpusTitles()
 const sources = recordedSources()
 const notes = readLandmarks()
-const splits = assignSplits(notes)
+const splits = noteSplits(notes)
 
 const missing = notes.flatMap((n) => n.landmarks.filter((l) => !titles.has(l.id)).map((l) => `${n.note}: ${l.id}`))
 if (missing.length > 0) {
@@ -72,7 +73,7 @@ if (process.argv.includes("--check")) {
   writeFileSync(landmarksFile, text)
   const count = (s: string) => filled.filter((n) => n.split === s).length
   console.log(
-    `${filled.length} notes (tune ${count("tune")}, heldout ${count("heldout")}), ` +
+    `${filled.length} notes (tune ${count("tune")}, heldout ${count("heldout")}, tune2 ${count("tune2")}), ` +
       `${filled.reduce((k, n) => k + n.landmarks.length, 0)} landmarks`
   )
 }

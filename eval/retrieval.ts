@@ -10,10 +10,13 @@
  * unless flags are passed, on a temporary vault holding the notes (each as
  * "<title>.md"), one prompt per note: "Find papers related to my '<title>' note".
  *
- * Usage: npm run eval:retrieval -- [--split tune|heldout|all] [--json] [--verbose]
+ * Usage: npm run eval:retrieval -- [--split tune|tune2|tuning|heldout|all] [--json] [--verbose]
  *          [companion flags: --max-results N --categories a,b --relevance-threshold X
  *           --citations-per-year X --exempt-years X --min-keywords N --foundational N
  *           --since YYYY-MM-DD --offline-citations all|semantic-scholar|google-scholar-2025|google-scholar ...]
+ * --split: `tune` and `tune2` are the notes settings may be chosen on, `tuning` both
+ * (totals per split and together), `heldout` the notes to report, `all` every note
+ * (totals per split and over all). The default is `all`.
  * --verbose adds, per landmark, the stage it reached and the companion's reasons.
  * Any other `--kebab-name value` is passed as the option `kebabName` and checked
  * by the CompanionOptions schema.
@@ -28,7 +31,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Adapters, CompanionOptions, type CompanionReport, Layers, Workflow } from "../src/index.js"
-import { type LandmarkNote, readLandmarks, readNote, seededRandom, type Split } from "./retrieval-data.js"
+import { type LandmarkNote, readLandmarks, readNote, seededRandom, type Split, SPLIT_SETS } from "./retrieval-data.js"
 
 /** Issue 10's goals on this set, offline, default flags. */
 const GOALS = { candidates: 0.9, relevant: 0.7, kept: 0.5 } as const
@@ -54,7 +57,7 @@ const value = (key: string, raw: string): unknown =>
     : raw
 
 interface Args {
-  readonly split: Split | "all"
+  readonly split: keyof typeof SPLIT_SETS
   readonly json: boolean
   readonly verbose: boolean
   readonly offlineCitations: Adapters.FixtureOpenAlex.CitationSource | undefined
@@ -81,7 +84,8 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
     const raw = inline ?? argv[++i]
     if (raw === undefined) fail(`--${name} needs a value`)
     if (name === "split") {
-      if (raw !== "tune" && raw !== "heldout" && raw !== "all") fail(`--split must be tune, heldout or all, not "${raw}"`)
+      const sets = Object.keys(SPLIT_SETS)
+      if (!sets.includes(raw!)) fail(`--split must be one of ${sets.join(", ")}, not "${raw}"`)
       split = raw as Args["split"]
     } else if (name === "offline-citations") {
       const sources: ReadonlyArray<string> = Adapters.FixtureOpenAlex.CITATION_SOURCES
@@ -362,7 +366,7 @@ const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total
       : `no note with 0 kept whose landmarks have counts: NOT met (${t.flagged.length}: ${t.flagged.join(", ")})`
     console.log(`  ${pad(name, 8)} ${goals.join("; ")}; ${empty}`)
   }
-  console.log("Choose settings on `tune` only; report `heldout` as the figure.")
+  console.log("Choose settings on `tune` and `tune2` only; report `heldout` as the figure.")
 }
 
 // ---------------------------------------------------------------- main
@@ -378,7 +382,8 @@ if (Either.isLeft(options)) {
 const companionOptions = Either.getOrThrow(options)
 
 const all = readLandmarks()
-const selected = args.split === "all" ? all : all.filter((n) => n.split === args.split)
+const splits: ReadonlyArray<Split> = SPLIT_SETS[args.split]
+const selected = all.filter((n) => splits.includes(n.split))
 
 const vault = mkdtempSync(join(tmpdir(), "eval-retrieval-"))
 const started = performance.now()
@@ -404,10 +409,9 @@ try {
 const seconds = (performance.now() - started) / 1000
 
 const rows = selected.map((note, i) => score(note, outcomes[i]!))
-const splits: ReadonlyArray<Split> = args.split === "all" ? ["tune", "heldout"] : [args.split]
 const totals: Record<string, Total> = Object.fromEntries([
   ...splits.map((s) => [s, total(rows.filter((r) => r.split === s))] as const),
-  ...(args.split === "all" ? [["all", total(rows)] as const] : [])
+  ...(splits.length > 1 ? [[args.split, total(rows)] as const] : [])
 ])
 const flags = process.argv.slice(2).filter((a) => a !== "--json" && a !== "--verbose")
 const label = flags.length === 0 ? "default flags" : flags.join(" ")

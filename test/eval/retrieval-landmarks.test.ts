@@ -1,17 +1,21 @@
 /**
  * The landmark-recall evaluation's data (eval/retrieval/) cannot rot silently:
  * the file is well-formed, every landmark exists in the offline corpus under the
- * recorded title, the notes do not paste what they are scored against, and the
- * tune / held-out split is the seeded rule's and shares no landmark.
+ * recorded title, the notes do not paste what they are scored against, the
+ * tune / held-out split is the seeded rule's over the notes it was drawn for,
+ * and the second tuning set (tune2, assigned by hand) leaks into neither:
+ * no landmark is shared by two notes, no tune2 group is a held-out group.
  */
 import { readdirSync } from "node:fs"
 import { beforeAll, describe, expect, it } from "vitest"
 import {
   assignSplits,
   corpusTitles,
+  EXPLICIT_SPLITS,
   type LandmarkNote,
   notesDir,
   readLandmarks,
+  noteSplits,
   readNote
 } from "../../eval/retrieval-data.js"
 
@@ -28,7 +32,7 @@ describe("eval/retrieval/landmarks.json", () => {
     expect(new Set(notes.map((n) => n.title)).size).toBe(notes.length)
     for (const n of notes) {
       expect(n.title, n.note).toMatch(/^[^/\\:*?"<>|[\]#^]+$/) // a valid vault file name and wikilink target
-      expect(["tune", "heldout"], n.note).toContain(n.split)
+      expect(["tune", "heldout", "tune2"], n.note).toContain(n.split)
       expect(["ML", "NLP", "vision", "speech"], n.note).toContain(n.topic)
       expect(n.group.length, n.note).toBeGreaterThan(0)
       expect(n.landmarks.length, n.note).toBeGreaterThanOrEqual(1)
@@ -78,15 +82,36 @@ describe("eval/retrieval/landmarks.json", () => {
   })
 
   it("the split is the seeded rule's, keeps each group whole, is about half each, and shares no landmark", () => {
-    const rule = assignSplits(notes)
-    for (const n of notes) expect(n.split, n.note).toBe(rule.get(n.note))
+    const drawn = notes.filter((n) => !EXPLICIT_SPLITS.includes(n.split))
+    const rule = assignSplits(drawn)
+    for (const n of drawn) expect(n.split, n.note).toBe(rule.get(n.note))
+    expect(noteSplits(notes)).toEqual(new Map(notes.map((n) => [n.note, n.split])))
     const groups = new Map<string, Set<string>>()
     for (const n of notes) groups.set(n.group, (groups.get(n.group) ?? new Set()).add(n.split))
     for (const [group, splits] of groups) expect(splits.size, group).toBe(1)
     const tune = notes.filter((n) => n.split === "tune")
     const heldout = notes.filter((n) => n.split === "heldout")
-    expect(Math.abs(tune.length - heldout.length)).toBeLessThanOrEqual(Math.ceil(notes.length / 5))
+    expect(Math.abs(tune.length - heldout.length)).toBeLessThanOrEqual(Math.ceil(drawn.length / 5))
     const tuneIds = new Set(tune.flatMap(ids))
     expect(heldout.flatMap(ids).filter((id) => tuneIds.has(id))).toEqual([])
+  })
+
+  it("the notes the seeded split was drawn for are still 42, 22 tune and 20 held out, with 71 and 68 landmarks", () => {
+    // adding a note to `tune` or `heldout` (or moving one to tune2) re-draws the whole split: it must be deliberate
+    const count = (split: string) => notes.filter((n) => n.split === split)
+    expect([count("tune").length, count("heldout").length]).toEqual([22, 20])
+    expect([count("tune").flatMap(ids).length, count("heldout").flatMap(ids).length]).toEqual([71, 68])
+  })
+
+  it("no paper is the landmark of two notes, in any split", () => {
+    const all = notes.flatMap(ids)
+    expect(all.filter((id, i) => all.indexOf(id) !== i)).toEqual([])
+  })
+
+  it("tune2 is its own tuning set: 12 or more notes, none in a group of the held-out split", () => {
+    const tune2 = notes.filter((n) => n.split === "tune2")
+    expect(tune2.length).toBeGreaterThanOrEqual(12)
+    const heldoutGroups = new Set(notes.filter((n) => n.split === "heldout").map((n) => n.group))
+    expect(tune2.filter((n) => heldoutGroups.has(n.group)).map((n) => n.note)).toEqual([])
   })
 })
