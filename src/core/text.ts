@@ -61,10 +61,13 @@ export const levenshtein = (a: string, b: string): number => {
  * a JSON API or a URL would turn into "\uFFFD" or refuse.
  */
 export const clip = (text: string, max: number): string => {
-  if (text.length <= max) return text
-  const points = Array.from(text)
-  return points.length <= max ? text : `${points.slice(0, Math.max(0, max)).join("")}…`
+  const head = firstChars(text, max)
+  return head === text ? text : `${head}…`
 }
+
+/** The first `n` characters (code points) of `text`: never half of a surrogate pair. */
+export const firstChars = (text: string, n: number): string =>
+  text.length <= n ? text : Array.from(text).slice(0, Math.max(0, n)).join("")
 
 /** A title on one line, shortened on a word boundary to `max` characters (code points), with "…" when cut. */
 export const shorten = (title: string, max: number): string => {

@@ -94,6 +94,32 @@ describe("FileSystemVault", () => {
       assert.deepStrictEqual(NodeFs.readdirSync(NodePath.join(root, "Sub")).sort(), [".A.md.fresh2.tmp", ".B.md.stale3.tmp", "A.md"])
     }).pipe(Effect.scoped))
 
+  it.live("a note whose 40th character is an emoji: a killed run's temp file is swept like any other", () =>
+    Effect.gen(function*() {
+      // the 40-unit cut used to fall between the emoji's two UTF-16 units: the temp file was written as "…\uFFFD." on disk,
+      // and the sweep, looking for the lone surrogate, never matched it again
+      const name = `${"a".repeat(39)}😀 note.md`
+      const stale = `.${"a".repeat(39)}😀.stale1.tmp`
+      const root = yield* tempVault({ [name]: "old", [stale]: "fragment" })
+      const hourAgo = new Date(Date.now() - 60 * 60 * 1000)
+      NodeFs.utimesSync(NodePath.join(root, stale), hourAgo, hourAgo)
+      const vault = yield* vaultAt(root)
+      yield* vault.writeNote(name, "new")
+      assert.deepStrictEqual(NodeFs.readdirSync(root), [name])
+      assert.strictEqual(NodeFs.readFileSync(NodePath.join(root, name), "utf8"), "new")
+    }).pipe(Effect.scoped))
+
+  it.scoped("a name too long to write is quoted in the refusal with whole characters", () =>
+    Effect.gen(function*() {
+      const root = yield* tempVault({})
+      const vault = yield* vaultAt(root)
+      const exit = yield* Effect.exit(vault.writeNote(`${"a".repeat(39)}${"😀".repeat(80)}.md`, "x"))
+      assert.isTrue(Exit.isFailure(exit) && exit.cause._tag === "Fail")
+      const message = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error.message : ""
+      assert.include(message, `"${"a".repeat(39)}😀…" is longer than`)
+      assert.notMatch(message, /\p{Cs}/u)
+    }))
+
   it.scoped("keeps the permissions of a replaced note", () =>
     Effect.gen(function*() {
       const root = yield* tempVault({ "A.md": "old" })

@@ -17,6 +17,7 @@ import { hash32 } from "../../core/compose.js"
 import { NoteNotFound, UnsafeWrite, VaultUnavailable } from "../../core/errors.js"
 import type { NoteRef } from "../../core/models.js"
 import { VaultPort, type VaultService } from "../../core/ports/VaultPort.js"
+import { firstChars } from "../../core/text.js"
 import { isListedNote, isReadablePath, isSkippedFolder, noteRefOf, sortNotes, titleOf, unsafeWriteReason } from "./vaultPath.js"
 
 /** Options of the filesystem vault. */
@@ -30,7 +31,7 @@ const STALE_TEMP_MS = 10 * 60 * 1000
 const KEEP_BOM = new TextDecoder("utf-8", { ignoreBOM: true })
 
 /** Temp files of a note: `.<name>.<host>.<pid>-<random>.tmp`, hidden, in the note's folder. */
-const tempPrefix = (name: string): string => `.${name.slice(0, 40)}.`
+const tempPrefix = (name: string): string => `.${firstChars(name, 40)}.`
 /** This machine (a hash of its host name, since a synced vault may hold another's temps) and this process. */
 const HOST = hash32(NodeOs.hostname())
 const WRITER = `${HOST}.${process.pid}`

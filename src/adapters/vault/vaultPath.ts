@@ -6,6 +6,7 @@
  */
 import { isSafeVaultPath } from "../../core/compose.js"
 import { NoteRef } from "../../core/models.js"
+import { clip } from "../../core/text.js"
 
 /** Characters Obsidian (and Windows) forbid in file names, and control characters. */
 const RESERVED = /[*"\\<>:|?\u0000-\u001f\u007f]/
@@ -35,7 +36,7 @@ export const unsafeWriteReason = (path: string): string | undefined => {
     if (RESERVED.test(segment)) return `"${segment}" contains a character Obsidian forbids in file names (* " \\ < > : | ?)`
     if (DEVICE.test(segment)) return `"${segment}" is a reserved device name`
     if (/[ .]$/.test(segment)) return `"${segment}" ends with a space or a dot`
-    if (utf8Length(segment) > MAX_SEGMENT_BYTES) return `"${segment.slice(0, 40)}…" is longer than ${MAX_SEGMENT_BYTES} bytes`
+    if (utf8Length(segment) > MAX_SEGMENT_BYTES) return `"${clip(segment, 40)}" is longer than ${MAX_SEGMENT_BYTES} bytes`
   }
   return undefined
 }
