@@ -8,6 +8,7 @@
  * @since 0.2.0
  */
 import { parseArxivId } from "./arxiv.js"
+import { firstChars } from "./text.js"
 
 /** How the note names a paper. */
 export type MentionKind = "arxiv-id" | "arxiv-url" | "doi" | "title" | "link"
@@ -44,7 +45,7 @@ const MAX_TITLE_CHARS = 300
 
 const oneLine = (s: string): string => {
   const flat = s.replace(/\s+/g, " ").trim()
-  return flat.length <= MAX_TEXT ? flat : `${flat.slice(0, MAX_TEXT - 1)}…`
+  return firstChars(flat, MAX_TEXT) === flat ? flat : `${firstChars(flat, MAX_TEXT - 1)}…`
 }
 
 /**

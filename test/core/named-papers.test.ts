@@ -73,6 +73,27 @@ describe("findPaperMentions: ids", () => {
 describe("findPaperMentions and matchNamedPapers: titles and links", () => {
   const papers = landmarks
 
+  it("cuts a long quoted title between characters, never inside an emoji (the note quotes it)", () => {
+    // 199 characters kept: an emoji at the cut used to be split into a lone surrogate, written to the note as "\uFFFD"
+    const quoted = `${"word ".repeat(39)}abc😀 and the rest of a long title`
+    const [mention] = findPaperMentions(`I read "${quoted}".`).titles
+    assert.strictEqual(mention!.text, `${"word ".repeat(39)}abc😀…`)
+  })
+
+  it.prop(
+    "a mention's text is whole characters, at most 200 of them",
+    [fc.integer({ min: 180, max: 205 }), fc.string({ unit: "binary", maxLength: 20 })],
+    ([at, tail]) => {
+      const title = `${"ab ".repeat(at).slice(0, at)}${tail.replace(/["\n]/g, " ")}`.trim()
+      const found = findPaperMentions(`"${title}"`).titles
+      if (title.length <= 300) assert.lengthOf(found, 1, title)
+      for (const m of found) {
+        assert.notMatch(m.text, /\p{Cs}/u)
+        assert.isAtMost([...m.text].length, 200)
+      }
+    }
+  )
+
   it("matches a paper's exact title written as a title: quoted, italic, as a link text, or as a [[link]]", () => {
     const note = [
       "I read \"Sequence to Sequence Learning with Neural Networks\" last week.",
