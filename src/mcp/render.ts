@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { firstChars } from "../core/text.js"
 import type * as T from "../tools/schemas.js"
 
 const authors = (list: ReadonlyArray<string>): string =>
@@ -11,7 +12,10 @@ const authors = (list: ReadonlyArray<string>): string =>
 
 const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
 
-const cap = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n).trimEnd()}…`)
+const cap = (s: string, n: number): string => {
+  const head = firstChars(s, n)
+  return head === s ? s : `${head.trimEnd()}…`
+}
 
 /** Papers as a numbered list with capped abstracts. */
 export const paperList = (papers: ReadonlyArray<T.PaperSummary>, abstractChars = 300): string =>

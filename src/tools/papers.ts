@@ -25,12 +25,17 @@ import type {
 /** The categories searched when none are given. */
 export const DEFAULT_CATEGORIES: ReadonlyArray<string> = ["cs.LG", "cs.AI", "cs.CL", "stat.ML"]
 
-/** Cut a text to `max` characters (at a word boundary), marking the cut with "…". */
+/**
+ * Cut a text to `max` characters (code points, at a word boundary), marking
+ * the cut with "…": never inside an emoji or another character outside the BMP.
+ */
 export const capText = (text: string, max: number | undefined): string => {
   if (max === undefined || text.length <= max) return text
-  const cut = text.slice(0, Math.max(0, max))
+  const chars = Array.from(text)
+  if (chars.length <= max) return text
+  const cut = chars.slice(0, Math.max(0, max))
   const space = cut.lastIndexOf(" ")
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).join("").trimEnd()}…`
 }
 
 /** A paper as a list entry, the abstract capped at `abstractMaxChars`. */

@@ -3,12 +3,13 @@
  * checks, paging, and what they ask the ports for.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option, TestClock } from "effect"
+import { Cause, Effect, Exit, FastCheck as fc, Layer, Option, TestClock } from "effect"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import { UpstreamUnavailable } from "../../src/core/errors.js"
 import { Paper } from "../../src/core/models.js"
 import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
+import * as Render from "../../src/mcp/render.js"
 import * as Tools from "../../src/tools/index.js"
 
 const paper = (i: number, published: string, title = `Paper ${i} about graph networks`) =>
@@ -128,4 +129,34 @@ describe("tool functions", () => {
     assert.strictEqual(Tools.firstVersionFromId("math/0211159"), "2002-11-01")
     assert.isUndefined(Tools.firstVersionFromId("garbage"))
   })
+})
+
+describe("abstracts capped on request", () => {
+  const loneSurrogate = /\p{Cs}/u
+
+  it.effect("abstract_max_chars cuts between characters, never inside an emoji", () => {
+    const searches: Array<ArxivSearch> = []
+    // the 40-unit cut used to fall between the emoji's two UTF-16 units: the JSON answer carried "\ud83d"
+    const withEmoji = new Paper({ ...paper(1, "2017-03-01"), abstract: `${"x".repeat(39)}😀😀 and more words after it` })
+    return Effect.gen(function*() {
+      const r = yield* Tools.searchPapers({ query: "gnn", abstract_max_chars: 40 })
+      assert.strictEqual(r.papers[0]!.abstract, `${"x".repeat(39)}😀…`)
+      // 40 emoji are 80 UTF-16 units but 40 characters: not cut
+      assert.strictEqual(Tools.capText("😀".repeat(40), 40), "😀".repeat(40))
+    }).pipe(Effect.provide(arxivOver([withEmoji], searches)))
+  })
+
+  it.prop(
+    "the capped abstract and its text rendering are whole characters, at most the limit and a \"…\"",
+    [fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.string({ unit: "binary", maxLength: 40 })],
+    ([filler, max, tail]) => {
+      const abstract = `${"ab ".repeat(filler).slice(0, filler)}${tail}`
+      const capped = Tools.capText(abstract, max)
+      assert.notMatch(capped, loneSurrogate)
+      assert.isAtMost([...capped.replace(/…$/, "")].length, max)
+      assert.isTrue(abstract.startsWith(capped.replace(/…$/, "")))
+      const shown = Render.paperList([{ arxiv_id: "1703.10001", title: "T", abstract, authors: [], published_date: "2017-03-01", categories: [] }], max)
+      assert.notMatch(shown, loneSurrogate)
+    }
+  )
 })
