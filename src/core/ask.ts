@@ -28,6 +28,7 @@ import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { wordCount } from "./question.js"
 import { extractiveSummary } from "./summary.js"
+import { fitTo } from "./text.js"
 import { writeGenerated, type Written } from "./writeBack.js"
 
 /** Limits of one question. */
@@ -172,7 +173,7 @@ export interface Saved {
 
 const titleOfQuestion = (question: string): string => {
   const flat = question.replace(/\s+/g, " ").trim()
-  return flat.length <= 100 ? flat : `${flat.slice(0, 99)}…`
+  return fitTo(flat, 100)
 }
 
 /**

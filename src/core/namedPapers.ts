@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import { parseArxivId } from "./arxiv.js"
-import { firstChars } from "./text.js"
+import { fitTo } from "./text.js"
 
 /** How the note names a paper. */
 export type MentionKind = "arxiv-id" | "arxiv-url" | "doi" | "title" | "link"
@@ -45,7 +45,7 @@ const MAX_TITLE_CHARS = 300
 
 const oneLine = (s: string): string => {
   const flat = s.replace(/\s+/g, " ").trim()
-  return firstChars(flat, MAX_TEXT) === flat ? flat : `${firstChars(flat, MAX_TEXT - 1)}…`
+  return fitTo(flat, MAX_TEXT)
 }
 
 /**

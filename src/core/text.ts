@@ -65,6 +65,10 @@ export const clip = (text: string, max: number): string => {
   return head === text ? text : `${head}…`
 }
 
+/** `text` in at most `max` characters (code points), the last one "…" when it was cut. */
+export const fitTo = (text: string, max: number): string =>
+  firstChars(text, max) === text ? text : `${firstChars(text, max - 1)}…`
+
 /** The first `n` characters (code points) of `text`: never half of a surrogate pair. */
 export const firstChars = (text: string, n: number): string =>
   text.length <= n ? text : Array.from(text).slice(0, Math.max(0, n)).join("")

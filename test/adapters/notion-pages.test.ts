@@ -6,7 +6,7 @@
  * was created leaves no half page, and the token never shows.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
+import { ConfigProvider, Effect, Exit, FastCheck as fc, Layer, Redacted } from "effect"
 import * as NotionPages from "../../src/adapters/live/NotionPages.js"
 import type { DocBlock } from "../../src/core/answerNote.js"
 import { PagePort } from "../../src/core/ports/PagePort.js"
@@ -51,6 +51,38 @@ describe("NotionPages", () => {
         for (const r of s.requests) assert.isString(r.headers["notion-version"])
       })
     ))
+
+  it.live("splits long text and cuts a long title between characters, never inside an emoji", () =>
+    withStandIn((s) =>
+      Effect.gen(function*() {
+        // the 2,000-unit cut used to fall between the emoji's two UTF-16 units: each piece carried half of it
+        const text = `${"x".repeat(1999)}😀${"y".repeat(10)}`
+        const notion = yield* adapter(s)
+        const page = yield* notion.createPage(`${"t".repeat(1999)}😀 title`, [{ kind: "paragraph", spans: [{ text }] }])
+        const body = s.requests[0]!.body as {
+          properties: { title: { title: Array<{ text: { content: string } }> } }
+          children: Array<{ paragraph: { rich_text: Array<{ text: { content: string } }> } }>
+        }
+        const pieces = body.children[0]!.paragraph.rich_text.map((r) => r.text.content)
+        assert.deepEqual(pieces, ["x".repeat(1999), `😀${"y".repeat(10)}`])
+        assert.strictEqual(body.properties.title.title[0]!.text.content, "t".repeat(1999))
+        assert.strictEqual(s.pages.get(page.id)!.blocks[0]!.text, text)
+      })
+    ))
+
+  it.prop(
+    "text pieces are whole characters of at most 2,000 units that join back to the text",
+    [fc.oneof(fc.integer({ min: 1950, max: 2000 }), fc.integer({ min: 3950, max: 4000 }), fc.nat({ max: 100 })), fc.string({ unit: "binary", maxLength: 30 })],
+    ([filler, tail]) => {
+      const text = `${"x".repeat(filler)}${tail}${tail}`
+      const pieces = NotionPages.textPieces(text)
+      assert.strictEqual(pieces.join(""), text)
+      for (const piece of pieces) {
+        assert.isAtMost(piece.length, NotionPages.MAX_TEXT)
+        assert.notMatch(piece, /\p{Cs}/u)
+      }
+    }
+  )
 
   it.live("retries a 429 after its Retry-After, and 5xx answers, then finishes the page", () =>
     withStandIn((s) =>

@@ -186,11 +186,16 @@ describe("saving an answer", () => {
           const links = page.blocks.flatMap((b) => b.links)
           for (const p of r.papers) assert.includeMembers(links, [p.abs_url, p.pdf_url])
           assert.include(page.blocks.map((b) => b.text).join("\n"), r.query)
+          // a question past 100 characters is the page's title cut between characters: the cut at 99 UTF-16 units
+          // used to fall inside an emoji and sent half of it to Notion
+          const long = `${question} ${"a".repeat(98 - question.length - 1)}😀 and the rest of a long question`
+          yield* askArxivTool({ question: long, notion: true, top: 1 }).pipe(Effect.provide(Layer.merge(base, notion())))
+          assert.strictEqual([...s.pages.values()][1]!.title, `${long.slice(0, 98)}😀…`)
           // a failure mid-append: the partial page goes to the trash and the answer is an error
           s.failNext(NotionFault.validation("body.children[0].bulleted_list_item.rich_text should be defined.", "append"))
           const e = yield* Effect.flip(askArxivTool({ question, notion: true }).pipe(Effect.provide(Layer.merge(base, notion(5)))))
           assert.include(e.message, "moved to the trash")
-          assert.deepEqual([...s.pages.values()].map((p) => p.inTrash), [false, true])
+          assert.deepEqual([...s.pages.values()].map((p) => p.inTrash), [false, false, true])
         }),
       (s) => Effect.promise(() => s.close())
     ), { timeout: 60_000 })

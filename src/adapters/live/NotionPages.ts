@@ -54,11 +54,28 @@ type RichText = {
   readonly annotations?: { readonly code: boolean }
 }
 
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff
+
+/**
+ * `text` in pieces of at most MAX_TEXT UTF-16 units (the strictest reading of
+ * Notion's limit), never cut between the two units of an emoji or another
+ * character outside the BMP: half of one is not valid text for Notion.
+ */
+export const textPieces = (text: string): Array<string> => {
+  const parts: Array<string> = []
+  for (let i = 0; i < text.length;) {
+    let end = Math.min(text.length, i + MAX_TEXT)
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--
+    parts.push(text.slice(i, end))
+    i = end
+  }
+  return parts
+}
+
 /** Rich text of spans, long texts split at Notion's 2,000-character limit. */
 export const richText = (spans: ReadonlyArray<Span>): Array<RichText> =>
   spans.flatMap((s) => {
-    const parts: Array<string> = []
-    for (let i = 0; i < s.text.length; i += MAX_TEXT) parts.push(s.text.slice(i, i + MAX_TEXT))
+    const parts = textPieces(s.text)
     return parts.map((content): RichText => ({
       type: "text",
       text: { content, link: s.url === undefined ? null : { url: s.url } },
@@ -156,7 +173,7 @@ export const make = Effect.fn("NotionPages.make")(function*(options: NotionPages
     const created = yield* call("creating the page", () =>
       client.pages.create({
         parent: { page_id: parent },
-        properties: { title: { title: [{ type: "text", text: { content: title.slice(0, MAX_TEXT) } }] } },
+        properties: { title: { title: [{ type: "text", text: { content: textPieces(title)[0] ?? "" } }] } },
         children: (batches[0] ?? []) as never
       }))
     const id = created.id
