@@ -65,6 +65,9 @@ export const clip = (text: string, max: number): string => {
   return head === text ? text : `${head}…`
 }
 
+/** `text` on one line (each run of whitespace one space), clipped to `max` characters (see `clip`). */
+export const clipLine = (text: string, max: number): string => clip(text.replace(/\s+/g, " ").trim(), max)
+
 /** `text` in at most `max` characters (code points), the last one "…" when it was cut. */
 export const fitTo = (text: string, max: number): string =>
   firstChars(text, max) === text ? text : `${firstChars(text, max - 1)}…`

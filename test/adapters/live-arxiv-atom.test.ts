@@ -95,6 +95,9 @@ describe("arXiv Atom parser", () => {
         assert.isTrue(Either.isLeft(result), bad.slice(0, 30))
       }
       assert.include(Either.getLeft(parseFeed("Rate exceeded.")).pipe((o) => o._tag === "Some" ? o.value.message : ""), "Rate exceeded.")
+      // the body is quoted by its first 60 characters: an emoji on the cut is kept whole, not split into a lone surrogate
+      const quoted = Either.getLeft(parseFeed(`${"x".repeat(59)}😀 is no feed`)).pipe((o) => o._tag === "Some" ? o.value.message : "")
+      assert.include(quoted, `"${"x".repeat(59)}😀"`)
     }))
 
   it.effect("a feed with no entries is an empty page, not an error", () =>

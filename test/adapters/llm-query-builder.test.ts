@@ -51,6 +51,17 @@ describe("LlmQueryBuilder", () => {
       assert.include(second.at(-1)!.content, "it is not valid JSON")
     })))
 
+  it.live("a long unusable answer is sent back cut between characters, never inside an emoji", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const llm = yield* llmStandIn()
+      // the answer is {"query":"(a a … a😀 …"}: 1,999 units before the emoji, so the cut at 2,000 used to split it
+      const query = `(${"a ".repeat(994)}😀 and more`
+      llm.failNext(LlmFault.query(query))
+      yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
+      const sentBack = llm.completions()[1]!.body.messages!.at(-2)!.content
+      assert.strictEqual(sentBack, `${JSON.stringify({ query }).slice(0, 1999)}😀…`)
+    })))
+
   it.live("bad syntax, then an unknown field: the rule-based query is used and the notes say why", () =>
     Effect.scoped(Effect.gen(function*() {
       const llm = yield* llmStandIn()

@@ -35,6 +35,7 @@ import { Config, ConfigError, Data, Duration, Effect, Either, Layer, Option, Red
 import { JudgeFailed } from "../../core/errors.js"
 import type { Judgement } from "../../core/models.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService, type WrittenSummary } from "../../core/ports/LlmJudgePort.js"
+import { clipLine } from "../../core/text.js"
 import {
   afterRetries,
   bodyOf,
@@ -164,11 +165,6 @@ const SUMMARY_TASK: Task<WrittenSummary> = {
 /** Output tokens asked for per call, doubled after a cut-off answer. */
 const tokenBudget = (task: Task<unknown>, papers: number, scale: number): number => (256 + task.tokensPerPaper * papers) * scale
 
-const shorten = (text: string, max = 300): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
-}
-
 const chunk = <A>(items: ReadonlyArray<A>, size: number): Array<Array<A>> => {
   const out: Array<Array<A>> = []
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
@@ -216,10 +212,10 @@ export const make = Effect.fn("LlmJudge.make")(function*(options: LlmJudgeOption
     if (Option.isSome(parsed)) {
       const e = parsed.value.error
       const text = typeof e === "string" ? e : e?.message ?? parsed.value.message ?? parsed.value.detail
-      if (text !== undefined && text !== "") return scrub(shorten(text))
+      if (text !== undefined && text !== "") return scrub(clipLine(text, 300))
     }
     if (/<html|<!doctype/i.test(response.body)) return "an HTML page"
-    return response.body.trim() === "" ? "an empty body" : scrub(shorten(response.body, 160))
+    return response.body.trim() === "" ? "an empty body" : scrub(clipLine(response.body, 160))
   }
 
   const requestBody = (

@@ -18,6 +18,7 @@ import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse
 import { Data, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "../../core/ports/QueryBuilderPort.js"
 import type { TermStatistics } from "../../core/question.js"
+import { clipLine } from "../../core/text.js"
 import { checkQuery } from "../fixture/queryParser.js"
 import { keywordsOf, rulesFor } from "../query/RuleQueryBuilder.js"
 import { fromDfTable } from "../query/termStatistics.js"
@@ -77,11 +78,6 @@ export const readAnswer = (content: string): Either.Either<string, string> => {
 }
 
 class Unreachable extends Data.TaggedError("Unreachable")<{ readonly reason: string }> {}
-
-const shorten = (text: string, max = 200): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
-}
 
 /** Build the builder from the context's HttpClient. Nothing is sent until a question comes. */
 export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQueryBuilderOptions) {
@@ -143,7 +139,7 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
       Effect.catchAll((error) =>
         HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && !isTransientStatus(error.response.status)
           ? Effect.flatMap(Effect.orElseSucceed(error.response.text, () => ""), (text) =>
-            Effect.fail(new Unreachable({ reason: `HTTP ${error.response.status}: ${scrub(shorten(text))}` })))
+            Effect.fail(new Unreachable({ reason: `HTTP ${error.response.status}: ${scrub(clipLine(text, 200))}` })))
           : Effect.fail(new Unreachable({ reason: scrub(failureOf(error).reason) }))
       )
     )
@@ -183,7 +179,7 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
       }
       problems.push(`The model's answer ${attempt} was unusable: ${answer.left}`)
       conversation.push(
-        { role: "assistant", content: shorten(content.right, 2000) || "(empty answer)" },
+        { role: "assistant", content: clipLine(content.right, 2000) || "(empty answer)" },
         { role: "user", content: `That answer could not be used: ${answer.left}. Answer again with only {"query": "<the arXiv query>"}.` }
       )
     }

@@ -13,6 +13,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { parseArxivId } from "../../core/arxiv.js"
 import { Paper } from "../../core/models.js"
+import { firstChars } from "../../core/text.js"
 
 /** One paper of a feed, with the version the feed's entry id names. */
 export interface AtomEntry {
@@ -156,7 +157,7 @@ const toEntry = (entry: RawEntry): AtomEntry | string => {
 export const parseFeed = (body: string): Either.Either<AtomFeed, AtomParseError> => {
   const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body
   if (!/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<feed[\s>]/.test(text)) {
-    const preview = collapse(text).slice(0, 60)
+    const preview = firstChars(collapse(text), 60)
     return Either.left(new AtomParseError(preview === "" ? "empty body" : `body starts with "${preview}"`))
   }
   const valid = XMLValidator.validate(text)

@@ -17,6 +17,7 @@ import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse
 import { Config, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, type OpenAlexError, UpstreamUnavailable } from "../../core/errors.js"
+import { clipLine } from "../../core/text.js"
 import {
   afterRetries,
   bodyOf,
@@ -227,23 +228,18 @@ const SERVICE = "OpenAlex"
 const KEY_REQUIRED = "OpenAlex requires an API key since February 2026 and this request had none. " +
   "Get a free key at https://openalex.org/settings/api and set OPENALEX_API_KEY"
 
-const shorten = (text: string, max = 300): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
-}
-
 /** OpenAlex's `{error, message}` body as one line; a short description of HTML or empty bodies. */
 const describeBody = (status: number, body: string): string => {
   const parsed = Schema.decodeUnknownOption(ErrorBody)(body)
   if (Option.isSome(parsed)) {
     const parts = [parsed.value.error, parsed.value.message].filter((p): p is string => typeof p === "string" && p !== "")
-    if (parts.length > 0) return shorten(parts.join(": "))
+    if (parts.length > 0) return clipLine(parts.join(": "), 300)
   }
   if (/<html|<!doctype/i.test(body)) {
     const title = /<title>([^<]*)<\/title>/i.exec(body)?.[1]?.trim()
-    return `an HTML page${title ? ` ("${shorten(title, 80)}")` : ""} instead of JSON`
+    return `an HTML page${title ? ` ("${clipLine(title, 80)}")` : ""} instead of JSON`
   }
-  return body.trim() === "" ? `HTTP ${status} with an empty body` : shorten(body, 120)
+  return body.trim() === "" ? `HTTP ${status} with an empty body` : clipLine(body, 120)
 }
 
 const isJson = (body: string): boolean => {

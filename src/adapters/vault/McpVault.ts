@@ -21,6 +21,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted, SynchronizedRef } from "effect"
 import { NoteNotFound, UnsafeWrite, type VaultError, VaultUnauthorized, VaultUnavailable } from "../../core/errors.js"
 import { VaultPort, type VaultService } from "../../core/ports/VaultPort.js"
+import { firstChars } from "../../core/text.js"
 import {
   detectProfile,
   type Operation,
@@ -168,7 +169,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
     options.restApi?.apiKey === undefined ? undefined : Redacted.value(options.restApi.apiKey)
   ].filter((k): k is string => k !== undefined && k.length >= 4)
   const scrub = (text: string): string =>
-    secrets.reduce((t, key) => t.split(key).join("***"), text).replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 1000)
+    firstChars(secrets.reduce((t, key) => t.split(key).join("***"), text).replace(/Bearer\s+\S+/gi, "Bearer ***"), 1000)
 
   const unavailable = (reason: string) => new VaultUnavailable({ vault: name, reason: scrub(reason) })
   const unauthorized = (reason: string) => new VaultUnauthorized({ vault: name, reason: scrub(reason) })
@@ -287,7 +288,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
         : options.connection._tag === "Stdio"
         ? "Check OBSIDIAN_MCP_COMMAND and what the server needs (a vault path, OBSIDIAN_API_KEY, a running Obsidian)."
         : "Is the server running?"
-      return classified._tag === "VaultUnavailable" ? unavailable(`could not connect: ${classified.reason.slice(0, 500)}. ${hint}`) : classified
+      return classified._tag === "VaultUnavailable" ? unavailable(`could not connect: ${firstChars(classified.reason, 500)}. ${hint}`) : classified
     }
     yield* Effect.tryPromise({
       try: () => client.connect(transport, { timeout: timeoutMs }),
@@ -349,7 +350,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
       call,
       tools,
       available,
-      unreadable: (path, out) => unavailable(`could not read the server's answer for "${path}": ${out.text.slice(0, 200)}`)
+      unreadable: (path, out) => unavailable(`could not read the server's answer for "${path}": ${firstChars(out.text, 200)}`)
     }).pipe(Effect.tapError(() => closeClient))
     return { client, close: closeClient, ops, profile, isOpen: () => open } satisfies Live
   })
