@@ -34,8 +34,8 @@ export const hash32 = (s: string): string => {
   return (h >>> 0).toString(16).padStart(8, "0")
 }
 
-/** Characters Obsidian forbids in file names, plus those that break links. */
-const FORBIDDEN = /[*"\\/<>:|?#^[\]\u0000-\u001f\u007f]/g
+/** Characters Obsidian forbids in file names, plus those that break links, and control characters (C0, DEL, C1 with NEL). */
+const FORBIDDEN = /[*"\\/<>:|?#^[\]\u0000-\u001f\u007f-\u009f]/g
 const MAX_TITLE = 120
 /** File names are capped at 255 bytes: leave room for " — Related Papers (YYYY-MM-DD NN).md". */
 const MAX_TITLE_BYTES = 180

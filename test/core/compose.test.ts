@@ -201,6 +201,9 @@ describe("sanitizeTitle and paths", () => {
       [".hidden", "hidden"],
       ["trailing dots...", "trailing dots"],
       ["new\nline\ttab\u0000nul", "new line tab nul"],
+      // C1 controls: NEL (U+0085) is a line break to the note's heading, so the file name and the heading disagreed
+      ["next\u0085line\u009bcsi", "next line csi"],
+      ["\u0085", "Untitled"],
       ["Réseaux de neurones", "Réseaux de neurones"]
     ]
     for (const [input, expected] of cases) assert.strictEqual(sanitizeTitle(input), expected, JSON.stringify(input))
