@@ -28,6 +28,17 @@ export const HOSTILE_TITLES: ReadonlyArray<string> = [
   "Ünïcödé 日本語 العربية 😀👩‍👩‍👧"
 ]
 
-/** Arbitrary hostile text: random code units, or one of the titles above. */
+/** Pieces that mean something to a note, a YAML value or a line counter, mixed into random text. */
+const HOSTILE_PIECES: ReadonlyArray<string> = [
+  "\r\n", "\r", "\n", "\u2028", "\u2029", "\u0085", "\u000b", "\u000c", "\t", "\u00a0", "\u3000", "\ufeff",
+  "e\u0301", "\u0301", "\u200d", "😀", "👩‍👩‍👧", "%%", "---", "...", "#", "[[", "]]", "`", "\"", "'", ": ", "- ", "|", "\\"
+]
+
+/** Arbitrary hostile text: random code points, one of the titles above, or random text mixed with meaningful pieces. */
 export const hostileText = (maxLength = 80): fc.Arbitrary<string> =>
-  fc.oneof(fc.string({ unit: "binary", maxLength }), fc.constantFrom(...HOSTILE_TITLES))
+  fc.oneof(
+    fc.string({ unit: "binary", maxLength }),
+    fc.constantFrom(...HOSTILE_TITLES),
+    fc.array(fc.oneof(fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), fc.constantFrom(...HOSTILE_PIECES)), { maxLength: Math.floor(maxLength / 2) })
+      .map((pieces) => pieces.join(""))
+  )
