@@ -15,7 +15,7 @@ export const renderReport = (r: CompanionReportData): string => {
   lines.push(`Keywords: ${r.keywords.join(", ")}`)
   lines.push(`arXiv query: ${r.query}`)
   if (r.titleQuery !== undefined) {
-    lines.push(`${r.citedAuthors.length === 0 ? "Title search" : "Title and author search"}: ${r.titleQuery}`)
+    lines.push(`${r.citedAuthors.length === 0 ? "Title search" : "Author search"}: ${r.titleQuery}`)
   }
   if (r.citedAuthors.length > 0) lines.push(`Authors the note cites: ${r.citedAuthors.map((a) => a.surname).join(", ")}`)
   if (r.citedQuery !== undefined) lines.push(`Most-cited search: ${r.citedQuery}`)

@@ -117,12 +117,17 @@ export const CONCEPT_QUERY_TERMS = 20
  * paper that uses many of the note's terms comes first, so a wide OR of
  * informative terms favours papers about the concept (on the tuning notes it
  * found more landmarks than two or three central phrases, alone, ANDed in
- * pairs or boosted in titles; eval/README.md).
+ * pairs or boosted in titles; eval/README.md). `titleWords` (the words of
+ * the note's central concepts, see `centralWords`) join as `ti:` clauses: a
+ * paper titled by the concept ranks higher. The workflow adds them when the
+ * note cites authors, whose own search then takes the second request.
  */
-export const conceptQuery = (keywords: ReadonlyArray<Keyword>, limit = CONCEPT_QUERY_TERMS): string =>
-  keywords
-    .slice(0, limit)
-    .map((k) => `all:${quoteTerm(k.term)}`)
+export const conceptQuery = (
+  keywords: ReadonlyArray<Keyword>,
+  limit = CONCEPT_QUERY_TERMS,
+  titleWords: ReadonlyArray<string> = []
+): string =>
+  [...keywords.slice(0, limit).map((k) => `all:${quoteTerm(k.term)}`), ...titleWords.map((w) => `ti:${quoteTerm(w)}`)]
     .join(" OR ")
 
 /** An author clause: `au:` and the surname, letters folded to ASCII ("Bucilă" → `au:Bucila`), hyphenated ones quoted. */
@@ -137,7 +142,9 @@ export const authorClause = (surname: string): string =>
  * landmark that names the concept in its title, or that the note names by
  * its authors, but uses few of the note's other terms is not lost far down
  * the first query's ranking. Undefined when there is neither a word to put
- * in the title nor an author.
+ * in the title nor an author. The workflow asks for one or the other: the
+ * authors when the note cites any (title matches, three times an author
+ * match in a relevance ranking, would take their places), else the words.
  */
 export const titleQuery = (
   words: ReadonlyArray<string>,

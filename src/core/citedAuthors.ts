@@ -141,17 +141,3 @@ export const citedAuthors = (
   })
   return out
 }
-
-/**
- * Whether a paper has an author of one of these surnames: a word of an
- * author's name equal to the surname, letters folded ("Yan Duan" for "Duan",
- * "Laurens van der Maaten" for "Maaten"), as arXiv's `au:` matches a surname.
- */
-export const byCitedAuthor = (authors: ReadonlyArray<string>, surnames: ReadonlyArray<string>): boolean => {
-  if (surnames.length === 0) return false
-  const wanted = surnames.map((s) => foldName(s).split(/[^a-z]+/).filter((w) => w !== ""))
-  return authors.some((a) => {
-    const parts = new Set(foldName(a).split(/[^a-z]+/))
-    return wanted.some((w) => w.length > 0 && w.every((x) => parts.has(x)))
-  })
-}

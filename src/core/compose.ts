@@ -92,7 +92,7 @@ export interface RelatedNoteInput {
   readonly impactSource: ImpactSource | undefined
   /** The date papers without a count were aged at, when it is the recording date of the data (offline), not today. */
   readonly impactAsOf?: string | undefined
-  /** The second arXiv search (titles naming the note's central concepts, authors the note cites), when it ran. */
+  /** The second arXiv search (the authors the note cites, or else titles naming its central concepts), when it ran. */
   readonly titleQuery?: string | undefined
   /** The surnames of the authors the note cites that the second search asked for (`au:`). */
   readonly searchedAuthors?: ReadonlyArray<string> | undefined
@@ -209,7 +209,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   lines.push(`> arXiv query: \`${input.query}\``)
   if (input.titleQuery !== undefined) {
     const authors = input.searchedAuthors ?? []
-    lines.push(`> ${authors.length === 0 ? "Title search" : "Title and author search"}: \`${input.titleQuery}\``)
+    lines.push(`> ${authors.length === 0 ? "Title search" : "Author search"}: \`${input.titleQuery}\``)
     if (authors.length > 0) lines.push(`> Authors your note cites, searched for: ${authors.map(mdInline).join(", ")}`)
   }
   if (input.citedQuery !== undefined) lines.push(`> Most-cited search: \`${input.citedQuery.replace(/`/g, "'")}\``)

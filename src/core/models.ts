@@ -114,7 +114,7 @@ export class NamedInNote extends Schema.Class<NamedInNote>("NamedInNote")({
   text: Schema.String
 }) {}
 
-/** An author the note cites ("Duan et al", "the Bahdanau paper"), whose surname the title search also asks for. */
+/** An author the note cites ("Duan et al", "the Bahdanau paper"), whose surname the second arXiv search asks for. */
 export class CitedAuthor extends Schema.Class<CitedAuthor>("CitedAuthor")({
   surname: Schema.String,
   /** How the note cites it: "X et al", a pair "X & Y", a year "(X 2014)", "the X paper", "X's paper/model/…". */
@@ -215,7 +215,7 @@ export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionO
   maxResults: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 50)), "an integer from 1 to 50"), {
     default: () => 10
   }),
-  /** Candidates asked of arXiv in the run's concept search and judged (arXiv serves up to 2,000 per request); the title search adds at most 50. */
+  /** Candidates asked of arXiv in the run's concept search and judged (arXiv serves up to 2,000 per request); the second search adds at most 50 (5 per author the note cites). */
   poolSize: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 2000)), "an integer from 1 to 2000"), {
     default: () => 300
   }),
@@ -284,11 +284,11 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   keywordEvidence: Schema.Array(KeywordEvidence),
   query: Schema.String,
   /**
-   * The second arXiv search (titles naming the note's central concepts, and `au:` clauses for the authors the
-   * note cites), as sent; absent when it was not run.
+   * The second arXiv search (`au:` clauses for the authors the note cites or, when it cites none, titles naming
+   * the note's central concepts), as sent; absent when it was not run.
    */
   titleQuery: Schema.optional(Schema.String),
-  /** The authors the note cites, first cited first (their surnames are the title search's `au:` clauses). */
+  /** The authors the note cites, first cited first (their surnames are the second search's `au:` clauses). */
   citedAuthors: Schema.Array(CitedAuthor),
   /** The most-cited search (second channel), as the citation service ran it; absent when it was not run. */
   citedQuery: Schema.optional(Schema.String),

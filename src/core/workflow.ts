@@ -22,8 +22,8 @@ import {
   NoteNotFound,
   UnsafeWrite
 } from "./errors.js"
-import { byCitedAuthor, citedAuthors, findAuthorCues } from "./citedAuthors.js"
-import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords, singular } from "./keywords.js"
+import { citedAuthors, findAuthorCues } from "./citedAuthors.js"
+import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords } from "./keywords.js"
 import {
   CitedAuthor,
   CompanionOptions,
@@ -74,8 +74,8 @@ const searchScope = (query: string, options: CompanionOptions): string =>
 const CENTRAL_KEYWORDS = 2
 /** How many papers the title search adds to the pool at most (never more than the pool itself). */
 const TITLE_POOL = 50
-/** How many more places it has for each author the note cites (their own slots; measured on the tuning notes). */
-const AUTHOR_POOL = 15
+/** How many places the author search has for each author the note cites (measured on tune and tune2: 3 is the edge). */
+const AUTHOR_POOL = 5
 /** How many of the note's keywords (most informative first) the most-cited channel searches for. */
 const CITED_PHRASES = 4
 /** How many of the most cited works on those phrases join the candidates. */
@@ -175,7 +175,15 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // 4. search arXiv for a pool of candidates larger than what is kept and, side by side, the most
   // cited works with an arXiv location on the note's key phrases (the second channel); merged, each
   // paper once, labelled by channel
-  const query = conceptQuery(keywords)
+  // the authors the note cites and the words of its central concepts; when it cites authors, they have the
+  // second request to themselves (a shared ranking gave their places to title matches: eval/README.md,
+  // tune2) and the central words boost the concept query's titles instead
+  const cues = findAuthorCues(text)
+  const cueStats = yield* termStats.lookup(cues.map((c) => c.surname))
+  const authors = citedAuthors(text, cues, cueStats)
+  const surnames = authors.map((a) => a.surname)
+  const central = centralWords(keywords, terms, stats, CENTRAL_KEYWORDS)
+  const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS, surnames.length > 0 ? central : [])
   const searching = Effect.suspend(() => {
     calls.arxiv++
     return arxiv.search({
@@ -195,17 +203,14 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     calls.openalex++
     return openalex.mostCitedArxivWorks({ phrases: citedPhrases, limit: CITED_LIMIT + namedTitles.length })
   })
-  // the second arXiv request: papers whose title names the note's central concepts or that an author the
-  // note cites wrote ("Duan et al", "the Bahdanau paper": au: clauses, each with places of its own), among
-  // those the concept query matches (a landmark titled by the concept, or named by its authors, but using
-  // few of the note's other words is far down the first ranking); asked only when the first did not
-  // already bring every paper that matches (both clauses are ANDed with the concept query)
-  const cues = findAuthorCues(text)
-  const cueStats = yield* termStats.lookup(cues.map((c) => c.surname))
-  const authors = citedAuthors(text, cues, cueStats)
-  const surnames = authors.map((a) => a.surname)
-  const central = centralWords(keywords, terms, stats, CENTRAL_KEYWORDS)
-  const titled = titleQuery(central, keywords, CONCEPT_QUERY_TERMS, surnames)
+  // the second arXiv request: papers that an author the note cites wrote ("Duan et al", "the Bahdanau
+  // paper": au: clauses) or, when it cites none, whose title names the note's central concepts, among those
+  // the concept query matches (a landmark named by its authors, or titled by the concept, but using few of
+  // the note's other words is far down the first ranking); asked only when the first did not already bring
+  // every paper that matches (the clauses are ANDed with the concept query)
+  const titled = surnames.length > 0
+    ? titleQuery([], keywords, CONCEPT_QUERY_TERMS, surnames)
+    : titleQuery(central, keywords, CONCEPT_QUERY_TERMS)
   const searchingBoth = searching.pipe(Effect.flatMap((first): Effect.Effect<
     readonly [ArxivSearchResult, ArxivSearchResult | undefined],
     ArxivError
@@ -218,7 +223,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
           query: titled,
           categories: options.categories,
           since: options.since,
-          maxResults: Math.min(TITLE_POOL + AUTHOR_POOL * surnames.length, options.poolSize),
+          maxResults: Math.min(surnames.length > 0 ? AUTHOR_POOL * surnames.length : TITLE_POOL, options.poolSize),
           sortBy: "relevance"
         })
       }).pipe(Effect.map((second) => [first, second]))
@@ -231,13 +236,10 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     (options.since === undefined || c.paper.published >= options.since) &&
     (asked.size === 0 || c.paper.categories.length === 0 || c.paper.categories.some((cat) => asked.has(cat)))
   )
-  // a paper of the second search is labelled by the clause it answers: an author the note cites, a
-  // central word in its title (as far as a plain word match tells), or, failing both, the title clause
+  // a paper of the second search is labelled by what it asked for: the authors the note cites, or the title words
   const second = foundByTitle?.papers ?? []
-  const centralKeys = new Set(central.map(singular))
-  const titleHit = (title: string) => words(title).some((w) => w.split("-").some((part) => centralKeys.has(singular(part))))
-  const byAuthor = second.filter((p) => byCitedAuthor(p.authors, surnames))
-  const byTitle = second.filter((p) => !byCitedAuthor(p.authors, surnames) || titleHit(p.title))
+  const byAuthor = surnames.length > 0 ? second : []
+  const byTitle = surnames.length > 0 ? [] : second
   const merged = mergeChannels(found.papers, citedPapers, byTitle, byAuthor)
 
   // papers the note already names are listed as such, never recommended as new

@@ -187,7 +187,7 @@ export const CompanionResult = Schema.Struct({
     summary: Schema.String,
     /** "Title (cited by N)" of its foundational citations. */
     builds_on: Schema.Array(Schema.String),
-    /** The channels that found it: "arxiv-search", "arxiv-title" (the title search), "arxiv-author" (its clauses for the authors the note cites) and/or "most-cited". */
+    /** The channels that found it: "arxiv-search", "arxiv-title" (the title search), "arxiv-author" (the search for the authors the note cites) and/or "most-cited". */
     found_by: Schema.Array(Schema.String)
   })),
   /** Papers the note already names (never recommended again), and how it names them. */

@@ -117,10 +117,7 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     expect(llm.completions().length).toBe(before.judge)
   })
 
-  it("asks arXiv a second time, for titles naming the note's central concepts, when the pool did not take every match; warm, nothing", async () => {
-    const vault = join(work, "vault-title")
-    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
-    rmSync(join(vault, "Transformers Concept Note — Related Papers.md"), { force: true })
+  it("asks arXiv a second time, for the authors the note cites or else for titles naming its central concepts, when the pool did not take every match; warm, nothing", async () => {
     const env = {
       ARXIV_API_URL: arxiv.url,
       OPENALEX_API_URL: openalex.url,
@@ -129,42 +126,64 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
       LLM_MODEL: "scripted-judge",
       ARXIV_COMPANION_CACHE_DIR: join(work, "cache-title")
     }
-    const args = ["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--json", "--pool-size", "20"]
-    const before = { arxiv: arxiv.requests.length, openalex: openalex.requests.length }
-    const cold = await run(args, env)
-    expect(cold.code, cold.stderr).toBe(0)
-    const report = JSON.parse(cold.stdout)
-    // the request budget of a cold run: 2 to arXiv, at most 3 to OpenAlex
-    const sent = arxiv.requests.slice(before.arxiv)
-      .map((r) => ({ query: decodeURIComponent(r.params["search_query"] ?? ""), max: r.params["max_results"] }))
-    expect(sent.length).toBe(2)
-    expect(report.calls.arxiv).toBe(2)
-    expect(openalex.requests.length - before.openalex).toBeLessThanOrEqual(3)
-    expect(report.calls.openalex).toBe(openalex.requests.length - before.openalex)
-    // first the concept query for the pool, then the title search: a `ti:` group ANDed with the same
-    // query, in the same categories, no larger than the pool
-    expect(sent.map((r) => r.max)).toEqual(["20", "20"])
-    expect(sent[0]!.query).toBe(report.query)
-    expect(sent[1]!.query).toBe(report.titleQuery)
-    expect(sent[1]!.query).toMatch(/^\(\(ti:\S.*\) AND \(all:/)
-    // the note cites "Vaswani et al.": an au: clause beside the title words, in the same request
-    expect(sent[1]!.query).toMatch(/^\(\(ti:\S.* OR au:Vaswani\) AND \(all:/)
-    expect(report.citedAuthors.map((a: { surname: string }) => a.surname)).toEqual(["Vaswani"])
-    const categories = report.query.slice(report.query.indexOf(") AND (cat:") + ") AND ".length)
-    expect(sent[1]!.query).toBe(`((${sent[1]!.query.slice(2, sent[1]!.query.indexOf(") AND (all:"))}) AND (${report.query.slice(1, report.query.indexOf(") AND (cat:"))})) AND ${categories}`)
-    // its papers are candidates labelled with the channel
-    const channels = new Set(report.candidates.flatMap((c: { foundBy: Array<string> }) => c.foundBy))
-    expect(channels.has("arxiv-title")).toBe(true)
-    const note = readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8")
-    expect(note).toContain("> Title and author search: `(ti:")
-    expect(note).toContain("> Authors your note cites, searched for: Vaswani")
+    const args = (vault: string) => ["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--json", "--pool-size", "20"]
+    const coldRun = async (vault: string, cache: string) => {
+      const before = { arxiv: arxiv.requests.length, openalex: openalex.requests.length }
+      const cold = await run(args(vault), { ...env, ARXIV_COMPANION_CACHE_DIR: join(work, cache) })
+      expect(cold.code, cold.stderr).toBe(0)
+      const report = JSON.parse(cold.stdout)
+      // the request budget of a cold run: 2 to arXiv, at most 3 to OpenAlex
+      const sent = arxiv.requests.slice(before.arxiv)
+        .map((r) => ({ query: decodeURIComponent(r.params["search_query"] ?? ""), max: r.params["max_results"] }))
+      expect(sent.length).toBe(2)
+      expect(report.calls.arxiv).toBe(2)
+      expect(openalex.requests.length - before.openalex).toBeLessThanOrEqual(3)
+      expect(report.calls.openalex).toBe(openalex.requests.length - before.openalex)
+      expect(sent[0]!.query).toBe(report.query)
+      expect(sent[1]!.query).toBe(report.titleQuery)
+      const channels = new Set(report.candidates.flatMap((c: { foundBy?: Array<string> }) => c.foundBy ?? []))
+      return { report, sent, channels, note: readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8") }
+    }
+    const concept = (query: string) => query.slice(query.indexOf(") AND (all:") + ") AND (".length, query.indexOf(")) AND (cat:"))
+
+    // the demo note cites "Vaswani et al.": the second request asks for that author alone, 5 places, among the
+    // papers the concept query matches, in the same categories; the central words boost the first request's titles
+    const vault = join(work, "vault-title")
+    cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+    rmSync(join(vault, "Transformers Concept Note — Related Papers.md"), { force: true })
+    const cited = await coldRun(vault, "cache-title")
+    expect(cited.report.citedAuthors.map((a: { surname: string }) => a.surname)).toEqual(["Vaswani"])
+    expect(cited.sent.map((r) => r.max)).toEqual(["20", "5"])
+    expect(cited.sent[1]!.query).toMatch(/^\(\(au:Vaswani\) AND \(all:/)
+    expect(cited.sent[0]!.query.startsWith(`(${concept(cited.sent[1]!.query)} OR ti:`)).toBe(true)
+    const categories = cited.report.query.slice(cited.report.query.indexOf(") AND (cat:") + ") AND ".length)
+    expect(cited.sent[1]!.query.endsWith(`)) AND ${categories}`)).toBe(true)
+    expect(cited.channels.has("arxiv-author")).toBe(true)
+    expect(cited.channels.has("arxiv-title")).toBe(false)
+    expect(cited.note).toContain("> Author search: `(au:Vaswani)")
+    expect(cited.note).toContain("> Authors your note cites, searched for: Vaswani")
 
     const warmBefore = { arxiv: arxiv.requests.length, openalex: openalex.requests.length }
-    const warm = await run(args, env)
+    const warm = await run(args(vault), env)
     expect(warm.code, warm.stderr).toBe(0)
     expect(JSON.parse(warm.stdout).written.status).toBe("unchanged")
     expect(arxiv.requests.length).toBe(warmBefore.arxiv)
     expect(openalex.requests.length).toBe(warmBefore.openalex)
+
+    // the same note citing no one: the second request asks for the central words in titles (50 places, at most
+    // the pool), ANDed with the concept query, which is then unboosted
+    const plain = join(work, "vault-title-plain")
+    cpSync(vault, plain, { recursive: true })
+    rmSync(join(plain, "Transformers Concept Note — Related Papers.md"), { force: true })
+    const source = join(plain, "Transformers Concept Note.md")
+    writeFileSync(source, readFileSync(source, "utf8").replace("Vaswani et al. — ", ""))
+    const titled = await coldRun(plain, "cache-title-plain")
+    expect(titled.report.citedAuthors).toEqual([])
+    expect(titled.sent.map((r) => r.max)).toEqual(["20", "20"])
+    expect(titled.sent[1]!.query).toMatch(/^\(\(ti:\S.*\) AND \(all:/)
+    expect(titled.sent[0]!.query).toBe(`(${concept(titled.sent[1]!.query)}) AND ${categories}`)
+    expect(titled.channels.has("arxiv-title")).toBe(true)
+    expect(titled.note).toContain("> Title search: `(ti:")
   })
 
   it("goes on uncached, with one warning line, when --cache-dir cannot be used", async () => {

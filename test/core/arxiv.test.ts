@@ -140,6 +140,18 @@ describe("conceptQuery", () => {
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `term${i}`, weight: 30 - i }))
     assert.strictEqual(conceptQuery(many).split(" OR ").length, 20)
   })
+
+  it("adds the central words as ti: clauses when asked, after the keywords, within arXiv's query length", () => {
+    const kws = ["character level models", "char-level"].map((term, i) => ({ term, weight: 10 - i }))
+    assert.strictEqual(
+      conceptQuery(kws, 20, ["character", "char-level"]),
+      `all:"character level models" OR all:"char-level" OR ti:character OR ti:"char-level"`
+    )
+    assert.strictEqual(conceptQuery(kws, 20, []), conceptQuery(kws))
+    const many = Array.from({ length: 30 }, (_, i) => ({ term: `a fairly long phrase ${i}`, weight: 30 - i }))
+    const query = buildSearchQuery(conceptQuery(many, 20, ["alpha", "beta", "gamma"]), ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"])
+    assert.isBelow(query.length, MAX_QUERY_CHARS)
+  })
 })
 
 describe("titleQuery", () => {

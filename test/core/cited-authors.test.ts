@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
-import { byCitedAuthor, citedAuthors, findAuthorCues } from "../../src/core/citedAuthors.js"
+import { citedAuthors, findAuthorCues } from "../../src/core/citedAuthors.js"
 
 const stats = Effect.runSync(ArxivTermStats.make)
 
@@ -115,17 +115,5 @@ describe("citedAuthors: what is not an author", () => {
       ),
       []
     )
-  })
-})
-
-describe("byCitedAuthor", () => {
-  it("a surname matches a word of an author's name, letters folded, never part of a word", () => {
-    assert.isTrue(byCitedAuthor(["Yan Duan", "John Schulman"], ["Duan"]))
-    assert.isTrue(byCitedAuthor(["Cristian Bucilă"], ["Bucila"]))
-    assert.isTrue(byCitedAuthor(["Cristian Bucila"], ["Bucilă"]))
-    assert.isTrue(byCitedAuthor(["Laurens van der Maaten"], ["Maaten"]))
-    assert.isTrue(byCitedAuthor(["Yehoshua Bar-Hillel"], ["Bar-Hillel"]))
-    assert.isFalse(byCitedAuthor(["Yan Duanmu"], ["Duan"]))
-    assert.isFalse(byCitedAuthor(["Yan Duan"], []))
   })
 })

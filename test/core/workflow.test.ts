@@ -45,16 +45,19 @@ const queryTerms = (query: string): ReadonlyArray<string> =>
 const authorTerms = (query: string): ReadonlyArray<string> =>
   [...query.matchAll(/au:(?:"([^"]+)"|([^\s)"]+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
 
-/** Terms of the `ti:` group a title query starts with, lower-cased. */
+/** Terms of the `ti:` clauses of a query, lower-cased. */
 const titleTerms = (query: string): ReadonlyArray<string> =>
   [...query.matchAll(/ti:(?:"([^"]+)"|([^\s)"]+))/g)].map((m) => (m[1] ?? m[2]!).toLowerCase())
 
 /**
  * arXiv over the recorded landmark papers: a paper matches when its title or
- * abstract holds any `all:` term, its title any `ti:` term or an author's
- * name any `au:` surname (when the query has some) and it is in any requested
- * category; ranked by how many terms it holds, then id. `unseen` more papers
- * match in arXiv than were recorded (counted in the total, never returned).
+ * abstract holds any `all:` term and, for a title or author query (a `ti:` /
+ * `au:` group ANDed with the concept query), its title any `ti:` term of the
+ * group or an author's name any `au:` surname, and it is in any requested
+ * category; in a concept query `ti:` terms are ORed with the rest (a paper
+ * titled by one matches too). Ranked by how many terms it holds, then id.
+ * `unseen` more papers match in arXiv than were recorded (counted in the
+ * total, never returned).
  */
 const arxivLayer = (calls: Calls, unseen = 0) =>
   Layer.succeed(ArxivPort, {
@@ -62,8 +65,11 @@ const arxivLayer = (calls: Calls, unseen = 0) =>
       Effect.sync(() => {
         calls.search.push(request)
         const terms = queryTerms(request.query)
-        const inTitle = titleTerms(request.query)
-        const byAuthor = authorTerms(request.query)
+        const grouped = /^\((?:ti|au):/.test(request.query)
+        const group = grouped ? request.query.slice(0, request.query.indexOf(") AND (")) : ""
+        const inTitle = titleTerms(group)
+        const byAuthor = authorTerms(group)
+        const boost = grouped ? [] : titleTerms(request.query)
         const hits = landmarks
           .filter((p) =>
             inTitle.length + byAuthor.length === 0 || inTitle.some((t) => p.title.toLowerCase().includes(t)) ||
@@ -71,7 +77,11 @@ const arxivLayer = (calls: Calls, unseen = 0) =>
           )
           .filter((p) => request.categories.length === 0 || p.categories.some((c) => request.categories.includes(c)))
           .filter((p) => request.since === undefined || p.published >= request.since)
-          .map((p) => ({ p, n: terms.filter((t) => `${p.title} ${p.abstract}`.toLowerCase().includes(t)).length }))
+          .map((p) => ({
+            p,
+            n: terms.filter((t) => `${p.title} ${p.abstract}`.toLowerCase().includes(t)).length +
+              boost.filter((t) => p.title.toLowerCase().includes(t)).length
+          }))
           .filter((h) => h.n > 0)
           .sort((a, b) => b.n - a.n || a.p.arxivId.localeCompare(b.p.arxivId))
           .map((h) => h.p)
@@ -546,7 +556,7 @@ describe("runCompanion", () => {
       assert.include(files.get(OUTPUT_PATH)!, `> Title search: \`${second!.query}\``)
     }))
 
-  it.effect("asks the title search for the authors the note cites too, with places of their own, and labels what they wrote", () =>
+  it.effect("asks the second request for the authors the note cites, in places of their own, the title words boosting the first", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)
       // arXiv matches 1,000 papers more than were recorded: the pool of 100 cannot take every match
@@ -559,17 +569,22 @@ describe("runCompanion", () => {
       const [first, second] = calls.search
       // "Mikolov et al." is an author; "Google's production system" is not a citation
       assert.deepStrictEqual(report.citedAuthors.map((a) => [a.surname, a.cue, a.text]), [["Mikolov", "et-al", "Mikolov et al"]])
-      assert.match(second!.query, /^\(ti:\S.* OR au:Mikolov\) AND \(/)
-      assert.isTrue(second!.query.endsWith(`OR au:Mikolov) AND (${first!.query})`))
-      // 50 places for the title words and 15 for the one author, never more than the pool
-      assert.strictEqual(second!.maxResults, 65)
-      // what an author the note cites wrote is labelled so; a paper titled by the note's central words is not
+      // the second request asks for the author alone (title matches would outrank an author's paper and take
+      // its places), ANDed with the concept query; the words of the central concepts boost the first instead
+      assert.isTrue(second!.query.startsWith("(au:Mikolov) AND ("))
+      const concept = second!.query.slice("(au:Mikolov) AND (".length, -1)
+      assert.notInclude(concept, "ti:")
+      assert.strictEqual(first!.query, `${concept} OR ti:translation OR ti:"encoder-decoder"`)
+      // 5 places for the one author, never more than the pool
+      assert.strictEqual(second!.maxResults, 5)
+      // what an author the note cites wrote is labelled so; a paper titled by the note's central words comes
+      // from the concept search
       const of = (id: string) => report.candidates.find((c) => c.paper.arxivId === id)!
       assert.deepStrictEqual(of("1301.3781").foundBy, ["arxiv-search", "arxiv-author"])
       assert.deepStrictEqual(of("1310.4546").foundBy, ["arxiv-search", "arxiv-author"])
-      assert.deepStrictEqual(of("1409.0473").foundBy, ["arxiv-search", "arxiv-title"])
+      assert.deepStrictEqual(of("1409.0473").foundBy, ["arxiv-search"])
       const written = files.get(OUTPUT_PATH)!
-      assert.include(written, `> Title and author search: \`${second!.query}\``)
+      assert.include(written, `> Author search: \`${second!.query}\``)
       assert.include(written, "> Authors your note cites, searched for: Mikolov\n")
 
       // when the concept query's pool takes every match, the authors cannot add a paper: one request
