@@ -8,6 +8,7 @@
 import { absUrl } from "./arxiv.js"
 import type { AskAnswer } from "./ask.js"
 import { type GeneratedNote, LINE_BREAKS, sanitizeTitle, yamlString } from "./compose.js"
+import { wellFormed } from "./text.js"
 
 /** A run of text, optionally a link or code. */
 export interface Span {
@@ -81,7 +82,7 @@ export const answerMarkdown = (answer: AskAnswer, title: string): string => {
     else if (b.kind === "bullet") lines.push(`- ${body}`)
     else lines.push(body, "")
   }
-  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()
+  return wellFormed(lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd())
 }
 
 /** The saved answer as a generated note: its block and the frontmatter keys the companion owns. */

@@ -15,6 +15,7 @@ import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import { mdInline } from "./markdown.js"
 import { survivors } from "./rules.js"
+import { wellFormed } from "./text.js"
 import type { CompanionOptions, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 import type { NoteTeaching } from "./teaching.js"
 import { keywordTag, noteLink, type VaultIndex, wikiLink } from "./vaultLinks.js"
@@ -296,7 +297,8 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   }
   // paper, author, work and source strings are untrusted: a line break in one would break
   // the Markdown and could forge the end marker, so every line stays one line
-  return lines.map((line) => line.replace(LINE_BREAKS, " ")).join("\n")
+  // and a half surrogate pair from a service's JSON is stored as U+FFFD, so the block reads back the same
+  return wellFormed(lines.map((line) => line.replace(LINE_BREAKS, " ")).join("\n"))
 }
 
 /** How many of the papers that cleared both bars beyond the kept ones are listed by name. */

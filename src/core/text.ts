@@ -72,6 +72,14 @@ export const clipLine = (text: string, max: number): string => clip(text.replace
 export const fitTo = (text: string, max: number): string =>
   firstChars(text, max) === text ? text : `${firstChars(text, max - 1)}…`
 
+/**
+ * `text` with each half of a surrogate pair that has no other half replaced by
+ * U+FFFD, which is what a UTF-8 file stores for it anyway: text written this
+ * way reads back the same. JSON from a service may carry such halves
+ * ("\ud83d" is valid JSON).
+ */
+export const wellFormed = (text: string): string => text.replace(/\p{Cs}/gu, "\uFFFD")
+
 /** The first `n` characters (code points) of `text`: never half of a surrogate pair. */
 export const firstChars = (text: string, n: number): string =>
   text.length <= n ? text : Array.from(text).slice(0, Math.max(0, n)).join("")

@@ -288,6 +288,17 @@ describe("mergeNote", () => {
     assert.deepStrictEqual(mergeNote(note, realInput, "2027-01-01T00:00:00Z"), { _tag: "Unchanged" })
   })
 
+  it("a title with half an emoji (valid JSON from OpenAlex) stays Unchanged after the note is stored as UTF-8", () => {
+    const [first, ...rest] = realInput.foundations
+    const broken: RelatedNoteInput = {
+      ...realInput,
+      foundations: [{ ...first!, citations: [new FoundationalCitation({ openalexId: "W1", title: "Attention \ud83d", citedByCount: 9 })] }, ...rest]
+    }
+    const stored = Buffer.from(composeNote(broken, NOW), "utf8").toString("utf8")
+    assert.include(stored, "Attention \uFFFD")
+    assert.deepStrictEqual(mergeNote(stored, broken, "2027-01-01T00:00:00Z"), { _tag: "Unchanged" })
+  })
+
   it("keeps the user's own properties and text when it updates", () => {
     const userNote = note
       .replace("\n---\n", "\nmy_rating: 5\naliases: [related]\n---\nMy intro, kept.\n\n")
@@ -363,6 +374,8 @@ const hostile = fc
       fc.string({ unit: "binary", maxLength: 6 }),
       fc.string({ unit: "binary", minLength: 30, maxLength: 140 }),
       fc.constantFrom("\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", "|", "]]", "[[", "%%", "---", "`", "\"", "\\", "# ", "e\u0301", "\u200d", "\ufeff"),
+      // half a surrogate pair: JSON from OpenAlex or a model may carry one ("\ud83d" is valid JSON)
+      fc.constantFrom("\ud83d", "\ude00"),
       fc.constantFrom(`\n${END_MARK}\n`, `\n${BEGIN_MARK} 00000000 %%\n`, "\n---\nkept: 0\n")
     ),
     { maxLength: 5 }

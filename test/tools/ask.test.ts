@@ -164,6 +164,16 @@ describe("saving an answer", () => {
       assert.include(readFileSync(join(dir, "LSTM .. .. escape.md"), "utf8"), "(my pick)")
     }), { timeout: 60_000 })
 
+  it.effect("--save of a question with half an emoji (valid in MCP's JSON) is unchanged on the next ask, not taken for an edit", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "ask-vault-"))
+      const vault = FileSystemVault.layer({ root: dir }).pipe(Layer.provide(NodeContext.layer))
+      const ask = () => askArxivTool({ question: `${question} \ud83d`, save_as: "LSTM" }).pipe(Effect.provide(Layer.merge(base, vault)))
+      assert.strictEqual((yield* ask()).note!.status, "created")
+      assert.strictEqual((yield* ask()).note!.status, "unchanged")
+      assert.deepEqual(readdirSync(dir), ["LSTM.md"])
+    }), { timeout: 60_000 })
+
   it.effect("--save without a vault says how to configure one; nothing is searched twice", () =>
     Effect.gen(function*() {
       const e = yield* Effect.flip(askArxivTool({ question, save_as: "x" }).pipe(Effect.provide(base)))
