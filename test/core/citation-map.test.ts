@@ -10,6 +10,7 @@ import { shorten as shortenTo } from "../../src/core/text.js"
 
 const shorten = (title: string) => shortenTo(title, MAP_LABEL_CHARS)
 import { FoundationalCitation, SharedFoundation } from "../../src/core/models.js"
+import { propertyRuns } from "../support/fast-check.js"
 import { hostileText } from "../support/hostile.js"
 import { parseFlowchart } from "../support/mermaid.js"
 
@@ -152,7 +153,7 @@ describe("citationMap", () => {
         assert.isTrue(n.classes.every((c) => ["source", "paper", "foundation", "shared"].includes(c)))
       }
     }),
-    { fastCheck: { numRuns: 60 } }
+    { fastCheck: { numRuns: propertyRuns(60) } }
   )
 })
 

@@ -24,6 +24,7 @@ import {
 import { assessImpact, decide, rankFoundational } from "../../src/core/rules.js"
 import { abstractSummary, teaching } from "../../src/core/teaching.js"
 import { vaultIndex } from "../../src/core/vaultLinks.js"
+import { propertyRuns } from "../support/fast-check.js"
 import { hostileText } from "../support/hostile.js"
 import { parseFlowchart } from "../support/mermaid.js"
 import { loadPool } from "../support/openalex-standin.js"
@@ -277,6 +278,6 @@ describe("hostile text in the note", () => {
         assert.deepStrictEqual(parsed.config, {})
         assert.strictEqual(parsed.nodes.filter((n) => /^P\d+$/.test(n.id)).length, input.survivors.length)
       }),
-    { fastCheck: { numRuns: 40 } }
+    { fastCheck: { numRuns: propertyRuns(40) } }
   )
 })
