@@ -118,14 +118,19 @@ export const findAuthorCues = (noteText: string): ReadonlyArray<AuthorCueMatch> 
  * "et al" is dropped when its word is common in arXiv abstracts (more than
  * `params.maxDocuments` of them) or when the note also writes it in lower
  * case ("Dropout's trick" beside "dropout"): then it is an ordinary word.
+ * "The X paper" and "X's …" are also dropped when X is a word of one of the
+ * note's `keywords`: a method named like a person ("the Adam paper", "the
+ * Hyperband paper"), which the concept query already searches for.
  */
 export const citedAuthors = (
   noteText: string,
   cues: ReadonlyArray<AuthorCueMatch>,
   stats: TermLookup,
-  params: AuthorParams = authorDefaults
+  params: AuthorParams = authorDefaults,
+  keywords: ReadonlyArray<string> = []
 ): ReadonlyArray<AuthorCueMatch> => {
   const lowerCase = new Set(noteText.slice(0, MAX_SCAN).match(/(?<![\p{L}\p{N}])\p{Ll}[\p{L}'’-]*/gu) ?? [])
+  const keywordWords = new Set(keywords.flatMap((k) => foldName(k).split(/[\s-]+/)))
   const out: Array<AuthorCueMatch> = []
   const seen = new Set<string>()
   cues.forEach((c, i) => {
@@ -135,6 +140,7 @@ export const citedAuthors = (
       const stat = stats.stats[i]
       if (stat === undefined || stat.ignored || stat.documentFrequency > params.maxDocuments) return
       if (lowerCase.has(c.surname.toLowerCase())) return
+      if ((c.cue === "the-paper" || c.cue === "possessive") && keywordWords.has(key)) return
     }
     seen.add(key)
     out.push({ surname: c.surname, cue: c.cue, text: c.text })

@@ -180,7 +180,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // tune2) and the central words boost the concept query's titles instead
   const cues = findAuthorCues(text)
   const cueStats = yield* termStats.lookup(cues.map((c) => c.surname))
-  const authors = citedAuthors(text, cues, cueStats)
+  const authors = citedAuthors(text, cues, cueStats, undefined, keywords.map((k) => k.term))
   const surnames = authors.map((a) => a.surname)
   const central = centralWords(keywords, terms, stats, CENTRAL_KEYWORDS)
   const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS, surnames.length > 0 ? central : [])

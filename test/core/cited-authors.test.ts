@@ -10,11 +10,11 @@ import { citedAuthors, findAuthorCues } from "../../src/core/citedAuthors.js"
 const stats = Effect.runSync(ArxivTermStats.make)
 
 /** The authors the note cites, as the companion recognises them: [surname, cue]. */
-const cited = (note: string, limit?: number): ReadonlyArray<readonly [string, string]> => {
+const cited = (note: string, limit?: number, keywords?: ReadonlyArray<string>): ReadonlyArray<readonly [string, string]> => {
   const cues = findAuthorCues(note)
   const lookup = Effect.runSync(stats.lookup(cues.map((c) => c.surname)))
   const params = limit === undefined ? undefined : { maxDocuments: 50, limit }
-  return citedAuthors(note, cues, lookup, params).map((a) => [a.surname, a.cue] as const)
+  return citedAuthors(note, cues, lookup, params, keywords).map((a) => [a.surname, a.cue] as const)
 }
 
 describe("citedAuthors: the ways students cite authors", () => {
@@ -72,6 +72,20 @@ describe("citedAuthors: the ways students cite authors", () => {
 })
 
 describe("citedAuthors: what is not an author", () => {
+  it("a method named like a person, when it is one of the note's keywords: 'the Adam paper', 'the Hyperband paper', 'Adam's paper'", () => {
+    const note = "Hyperband = successive halving over budgets. the Hyperband paper says BO is rarely worth it; " +
+      "the Adam paper and Adam's paper too. the Bahdanau paper, Kim's model."
+    // read without the note's keywords, they look like surnames
+    assert.deepStrictEqual(cited(note).map(([s]) => s), ["Hyperband", "Adam", "Bahdanau", "Kim"])
+    // "hyperband" and "adam" are among its keywords (a phrase's words count too); the authors stay
+    assert.deepStrictEqual(cited(note, undefined, ["hyperband", "adam optimizer", "successive halving"]), [
+      ["Bahdanau", "the-paper"],
+      ["Kim", "possessive"]
+    ])
+    // "et al" still means a person, whatever the keywords: only a surname comes before it
+    assert.deepStrictEqual(cited("Adam et al. 2019 studied it", undefined, ["adam"]), [["Adam", "et-al"]])
+  })
+
   it("a possessive that names no work: Montezuma's Revenge, Adam's convergence proof, Google's production system, Net's first layer", () => {
     assert.deepStrictEqual(
       cited(
