@@ -25,6 +25,16 @@ const jsonLines = (stream: PassThrough): Array<Record<string, unknown>> => {
   return lines
 }
 
+/** Resolves once `ready()` holds, checking every few ms (a loaded machine answers late, never wrongly): at most 10 s. */
+const until = async (ready: () => boolean): Promise<void> => {
+  for (const started = Date.now(); !ready(); await new Promise((r) => setTimeout(r, 5))) {
+    if (Date.now() - started > 10_000) throw new Error("timed out waiting for the answers")
+  }
+}
+
+/** A moment for anything that should NOT be written to show up. */
+const settle = () => new Promise((r) => setTimeout(r, 20))
+
 describe("static initialize", () => {
   it("supports the SDK's protocol versions, newest first", () => {
     assert.deepEqual(OURS, SUPPORTED_PROTOCOL_VERSIONS)
@@ -69,12 +79,14 @@ describe("static initialize", () => {
     stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n")
     stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n")
     stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }) + "\n")
-    await new Promise((r) => setTimeout(r, 20))
+    await until(() => lines.length >= 2)
+    await settle() // tools/list must wait for the server
     assert.deepEqual(lines.map((l) => l["id"]), [1, 2])
     assert.strictEqual((lines[0]!["result"] as { protocolVersion: string }).protocolVersion, "2025-06-18")
     const server = makeMcpServer(noRuntime, { offline: true })
     await server.connect(transport)
-    await new Promise((r) => setTimeout(r, 50))
+    await until(() => lines.length >= 3)
+    await settle() // and no second initialize answer follows
     // initialize answered once; tools/list answered by the SDK server after connecting
     assert.deepEqual(lines.map((l) => l["id"]), [1, 2, 3])
     assert.strictEqual(((lines[2]!["result"] as { tools: Array<unknown> }).tools).length, 14)
@@ -95,10 +107,10 @@ describe("static initialize", () => {
     request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "0" } })
     request(2, "ping")
     request(3, "tools/list")
-    await new Promise((r) => setTimeout(r, 20))
+    await settle()
     assert.deepEqual(lines, [], "nothing overtakes the initialize answer")
     setupRead(true)
-    await new Promise((r) => setTimeout(r, 20))
+    await until(() => lines.length >= 3)
     assert.deepEqual(lines.map((l) => l["id"]), [1, 2, 3])
     assert.include((lines[0]!["result"] as { instructions: string }).instructions, "OFFLINE MODE")
 
@@ -109,7 +121,7 @@ describe("static initialize", () => {
     earlyStdio({ initialize: () => Promise.reject(new Error("ARXIV_COMPANION_OFFLINE: expected true or false")), stdin: in2, stdout: out2 })
     in2.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }) + "\n")
     in2.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n")
-    await new Promise((r) => setTimeout(r, 20))
+    await until(() => lines2.length >= 2)
     assert.deepEqual(lines2, [
       { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error: ARXIV_COMPANION_OFFLINE: expected true or false" } },
       { jsonrpc: "2.0", id: 2, result: {} }
@@ -123,7 +135,7 @@ describe("static initialize", () => {
     stdout.on("data", (d: Buffer) => (out += d.toString()))
     earlyStdio({ initialize: (v) => initializeResult(v, false), toolsList: { tools: [{ name: "x" }] }, stdin, stdout })
     stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }) + "\n")
-    await new Promise((r) => setTimeout(r, 20))
+    await until(() => out.endsWith("\n"))
     assert.deepEqual(JSON.parse(out), { jsonrpc: "2.0", id: 7, result: { tools: [{ name: "x" }] } })
   })
 })
