@@ -120,6 +120,17 @@ const shownCandidates = (
 }
 
 /**
+ * Whether a note's content is text a person wrote: no NUL byte, and not mostly bytes UTF-8 could not
+ * decode (each became U+FFFD). A binary file saved with a `.md` name would otherwise be searched on noise.
+ */
+const looksLikeText = (text: string): boolean => {
+  if (text.includes("\u0000")) return false
+  let replaced = 0
+  for (const ch of text) if (ch === "\uFFFD") replaced++
+  return replaced < 8 || replaced < text.length / 100
+}
+
+/**
  * Run the companion for one prompt. Reads the clock for "today"; touches the
  * world only through the four ports.
  */
@@ -159,6 +170,12 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // 3. read it and take its keywords
   calls.vault++
   const text = yield* vault.readNote(note.path)
+  if (!looksLikeText(text)) {
+    return yield* new NotEnoughInformation({
+      detail: `the note "${note.title}" (${note.path}) is not text: it holds NUL bytes or bytes that are not UTF-8. ` +
+        "Name a Markdown note, or save this one as UTF-8 text."
+    })
+  }
   // candidates by weight in the note, ranked by how much each says in arXiv text
   const terms = noteTerms(text, note.title)
   const stats = yield* termStats.lookup(terms.map((t) => t.term))

@@ -279,6 +279,26 @@ describe("runCompanion", () => {
       assert.strictEqual(calls.search.length, 0)
     }))
 
+  it.effect("halts on a note that is not text (NUL bytes, or mostly bytes UTF-8 could not decode), before any arXiv call", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      for (const content of [`${CONCEPT}\u0000\u0001PK`, `\uFFFD\uFFFDx\uFFFD`.repeat(20)]) {
+        const { calls, files, run } = setup()
+        files.set(CONCEPT_PATH, content)
+        const error = yield* Effect.flip(run(PROMPT))
+        assert.instanceOf(error, NotEnoughInformation)
+        assert.include(error.message, `(${CONCEPT_PATH}) is not text`)
+        assert.include(error.message, "save this one as UTF-8 text")
+        assert.strictEqual(calls.search.length + calls.judge.length + calls.writes.length, 0)
+        assert.strictEqual(files.get(CONCEPT_PATH), content)
+      }
+      // a few undecodable bytes in a real note are not a reason to refuse it
+      const { files, run } = setup()
+      files.set(CONCEPT_PATH, `${CONCEPT}\n- a pasted symbol that did not survive: \uFFFD\uFFFD\n`)
+      const report = yield* run(PROMPT)
+      assert.isAbove(report.candidates.length, 0)
+    }))
+
   it.effect("halts on a near-empty note after reading it, before any arXiv call", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)
