@@ -8,6 +8,7 @@ import { isCalendarDate } from "./dates.js"
 import { InvalidArgument } from "./errors.js"
 import type { Keyword } from "./keywords.js"
 import type { ArxivSearch } from "./ports/ArxivPort.js"
+import { stripMarks } from "./text.js"
 
 const MODERN = /^(\d{4}\.\d{4,5})(v\d+)?$/
 const LEGACY = /^([a-z-]+(?:\.[A-Z]{2})?\/\d{7})(v\d+)?$/
@@ -132,7 +133,7 @@ export const conceptQuery = (
 
 /** An author clause: `au:` and the surname, letters folded to ASCII ("Bucilă" → `au:Bucila`), hyphenated ones quoted. */
 export const authorClause = (surname: string): string =>
-  `au:${quoteTerm(surname.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z-]/g, ""))}`
+  `au:${quoteTerm(stripMarks(surname).replace(/[^A-Za-z-]/g, ""))}`
 
 /**
  * The companion's second arXiv query: papers whose title holds a word of the

@@ -16,6 +16,7 @@
  * @since 0.3.0
  */
 import type { TermLookup } from "./ports/TermStatsPort.js"
+import { stripMarks } from "./text.js"
 
 /** How the note cites an author. */
 export type AuthorCue =
@@ -85,7 +86,7 @@ const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
 
 /** Fold a surname to plain lower-case letters ("Bucilă" → "bucila"). */
 export const foldName = (s: string): string =>
-  s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+  stripMarks(s).toLowerCase()
 
 /**
  * Every place the note cites an author by one of the cues above, in the order

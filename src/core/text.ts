@@ -4,11 +4,12 @@
  * @since 0.1.0
  */
 
+/** `s` without its combining diacritics ("Bucilă" → "Bucila"); case is kept. */
+export const stripMarks = (s: string): string => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+
 /** Lower-case, strip diacritics, unify quotes and dashes, collapse whitespace. */
 export const normalizeTitle = (s: string): string =>
-  s
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
+  stripMarks(s)
     .toLowerCase()
     .replace(/[‘’‚‛]/g, "'")
     .replace(/[“”„‟]/g, "\"")

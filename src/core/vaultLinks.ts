@@ -12,7 +12,7 @@
  */
 import { singular } from "./keywords.js"
 import type { NoteRef } from "./models.js"
-import { normalizeTitle, words } from "./text.js"
+import { firstChars, normalizeTitle, words } from "./text.js"
 
 /** The vault's note titles, by matching key. */
 export interface VaultIndex {
@@ -83,6 +83,6 @@ export const keywordTag = (keyword: string): string | undefined => {
     .replace(/-{2,}/g, "-")
     .replace(/^[-_]+|[-_]+$/g, "")
   // cut at 60 characters, not 60 UTF-16 units: a letter outside the BMP is never split into a lone surrogate
-  const cut = Array.from(tag).slice(0, 60).join("").replace(/[-_]+$/g, "")
+  const cut = firstChars(tag, 60).replace(/[-_]+$/g, "")
   return cut === "" || /^[\p{N}_-]+$/u.test(cut) ? undefined : cut
 }
