@@ -3,8 +3,8 @@
  * the file is well-formed, every landmark exists in the offline corpus under the
  * recorded title, the notes do not paste what they are scored against, the
  * tune / held-out split is the seeded rule's over the notes it was drawn for,
- * and the second tuning set (tune2, assigned by hand) leaks into neither:
- * no landmark is shared by two notes, no tune2 group is a held-out group.
+ * and the later tuning sets (tune2, tune3, assigned by hand) leak into neither:
+ * no landmark is shared by two notes, no tune2 or tune3 group is a held-out group.
  */
 import { readdirSync } from "node:fs"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -32,7 +32,7 @@ describe("eval/retrieval/landmarks.json", () => {
     expect(new Set(notes.map((n) => n.title)).size).toBe(notes.length)
     for (const n of notes) {
       expect(n.title, n.note).toMatch(/^[^/\\:*?"<>|[\]#^]+$/) // a valid vault file name and wikilink target
-      expect(["tune", "heldout", "tune2"], n.note).toContain(n.split)
+      expect(["tune", "heldout", "tune2", "tune3"], n.note).toContain(n.split)
       expect(["ML", "NLP", "vision", "speech"], n.note).toContain(n.topic)
       expect(n.group.length, n.note).toBeGreaterThan(0)
       expect(n.landmarks.length, n.note).toBeGreaterThanOrEqual(1)
@@ -113,5 +113,11 @@ describe("eval/retrieval/landmarks.json", () => {
     expect(tune2.length).toBeGreaterThanOrEqual(12)
     const heldoutGroups = new Set(notes.filter((n) => n.split === "heldout").map((n) => n.group))
     expect(tune2.filter((n) => heldoutGroups.has(n.group)).map((n) => n.note)).toEqual([])
+  })
+
+  it("no note of a hand-assigned tuning set (tune2, tune3) is in a group of the held-out split", () => {
+    const heldoutGroups = new Set(notes.filter((n) => n.split === "heldout").map((n) => n.group))
+    const explicit = notes.filter((n) => n.split === "tune2" || n.split === "tune3")
+    expect(explicit.filter((n) => heldoutGroups.has(n.group)).map((n) => n.note)).toEqual([])
   })
 })
