@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import type { TermStat, TermLookup } from "./ports/TermStatsPort.js"
-import { STOP_WORDS, words } from "./text.js"
+import { FUNCTION_WORDS, NOTE_BOILERPLATE, STOP_WORDS, words } from "./text.js"
 
 /** A note split into its frontmatter and body. */
 export interface SplitNote {
@@ -35,10 +35,16 @@ export const plainText = (text: string): string =>
     .replace(/!?\[\[([^\]]+)\]\]/g, "$1")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/https?:\/\/\S+/g, " ")
+    // LaTeX commands in $…$ math ("\\langle h, r, t \\rangle", "h + r \\approx t") are notation, not words
+    .replace(/\\[A-Za-z]+/g, " ")
     .replace(/[#*_>~=|]+/g, " ")
 
-const isContentWord = (w: string): boolean =>
-  w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w) && /[a-z]/.test(w)
+/** A word that can stand in a phrase: note boilerplate may ("link prediction"), a function word may not. */
+const isPhraseWord = (w: string): boolean =>
+  w.length >= 3 && !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w) && /[a-z]/.test(w)
+
+/** A word that can be a keyword on its own. */
+const isContentWord = (w: string): boolean => isPhraseWord(w) && !STOP_WORDS.has(w)
 
 /** Text segments of the note with the weight of where they appear. */
 const weightedSegments = (text: string): ReadonlyArray<readonly [string, number]> => {
@@ -91,17 +97,20 @@ export interface NoteTerm {
   readonly words: number
 }
 
-/** The runs of adjacent content words of a text, as singular keys ("Object detection - R-CNN family" → object detection, r-cnn family). */
+/**
+ * The runs of adjacent content words of a text, as singular keys ("Object detection - R-CNN family" → object
+ * detection, r-cnn family); a run may hold note boilerplate ("Reading comprehension") but not only that.
+ */
 const contentRuns = (text: string): ReadonlySet<string> => {
   const runs = new Set<string>()
   for (const clause of text.split(/[.,;:!?()[\]{}"\n]+|\s[-–—]\s/)) {
     let run: Array<string> = []
     for (const w of [...words(clause), ""]) {
-      if (w !== "" && isContentWord(w)) {
-        run.push(singular(w))
+      if (w !== "" && isPhraseWord(w)) {
+        run.push(w)
         continue
       }
-      if (run.length > 0) runs.add(run.join(" "))
+      if (run.some(isContentWord)) runs.add(run.map(singular).join(" "))
       run = []
     }
   }
@@ -161,7 +170,9 @@ export const noteTerms = (noteText: string, title = ""): ReadonlyArray<NoteTerm>
       for (let i = 0; i < tokens.length; i++) {
         for (let n = 1; n <= MAX_PHRASE && i + n <= tokens.length; n++) {
           const run = tokens.slice(i, i + n)
-          if (!run.every(isContentWord)) break
+          if (!run.every(isPhraseWord)) break
+          // note boilerplate only within a phrase that says something ("link prediction"), never alone
+          if (!run.some(isContentWord)) continue
           count(run.map(singular).join(" "), run.join(" "), w)
         }
       }
@@ -304,16 +315,22 @@ export const rankKeywords = (
   params: KeywordParams = keywordDefaults
 ): ReadonlyArray<RankedKeyword> => {
   // a term that never occurs outside a longer one ("neural machine" in "neural machine translation") adds nothing
+  // (a phrase that refers to the note itself, "quick idea", and that arXiv does not use, subsumes nothing: it is dropped below)
+  const selfReferring = (t: NoteTerm) => t.key.split(" ").some((w) => NOTE_BOILERPLATE.has(w))
   const subsumed = (t: NoteTerm) =>
-    terms.some((u) => u.words > t.words && u.weight >= t.weight && ` ${u.key} `.includes(` ${t.key} `))
+    terms.some((u, j) =>
+      u.words > t.words && u.weight >= t.weight && ` ${u.key} `.includes(` ${t.key} `) &&
+      !(selfReferring(u) && stats.stats[j]?.count !== "exact")
+    )
   const scored: Array<RankedKeyword & { readonly key: string }> = []
   terms.forEach((t, i) => {
     const stat = stats.stats[i]
     if (stat === undefined || stat.ignored || subsumed(t)) return
     const phrase = t.words > 1 || t.key.includes("-")
     // words arXiv seldom puts side by side are the note's wording, not a term of the field,
-    // unless they name the note (a concept newer than the statistics)
-    if (t.words > 1 && stat.count !== "exact" && !t.namesTitle) return
+    // unless they name the note (a concept newer than the statistics) with no word notes use about themselves
+    // ("Quick idea" names a note, not a concept)
+    if (t.words > 1 && stat.count !== "exact" && !(t.namesTitle && !selfReferring(t))) return
     if (t.isName || (!phrase && (GENERIC.has(t.key) || GENERIC.has(t.term)))) return
     // "different resolutions", "two kinds": a generic word at either end says nothing the rest does not
     const ends = t.term.split(" ")

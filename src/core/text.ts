@@ -17,8 +17,11 @@ export const normalizeTitle = (s: string): string =>
     .replace(/\s+/g, " ")
     .trim()
 
-/** English function words and note boilerplate that never make a keyword. */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
+/**
+ * English function words, and the stubs a tokenizer leaves of contractions ("doesn't" → "doesn"): never part
+ * of a keyword.
+ */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   (
     "a about above after again against all also although always am an and any are aren't as at be because been before " +
     "being below between both but by can cannot could did do does doing done down during each either else etc even ever " +
@@ -29,11 +32,25 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "themselves then there these they thing things this those though through thus to too under until up upon us use used " +
     "uses using very via was we well were what when where whether which while who whom whose why will with within without " +
     "would yet you your yours yourself yourselves " +
-    // note boilerplate
+    // what is left of a contraction once the apostrophe splits it ("doesn't", "don’t", "won't")
+    "aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn"
+  ).split(/\s+/)
+)
+
+/**
+ * Words a note uses about itself ("TODO: read the overview", "see the link"): never a keyword on their own,
+ * but a phrase may hold them ("link prediction", "question answering", "adversarial examples", "reading
+ * comprehension").
+ */
+export const NOTE_BOILERPLATE: ReadonlySet<string> = new Set(
+  (
     "note notes todo tbd fixme page pages concept concepts idea ideas link links read reading summary overview question " +
     "questions answer example examples e.g i.e eg ie etc ok okay"
   ).split(/\s+/)
 )
+
+/** Function words and note boilerplate: words that never make a keyword on their own. */
+export const STOP_WORDS: ReadonlySet<string> = new Set([...FUNCTION_WORDS, ...NOTE_BOILERPLATE])
 
 /** Lower-cased word tokens (letters, digits, inner hyphens), diacritics stripped. */
 export const words = (s: string): ReadonlyArray<string> =>

@@ -195,6 +195,31 @@ describe("rankKeywords", () => {
     assert.include(kws, "teacher")
   })
 
+  it("keeps a field's phrase that holds a word notes use about themselves, never that word alone", () => {
+    const note = "# Knowledge graph embeddings\n\nKGs are incomplete, so **link prediction**: score unseen triples. " +
+      "Link prediction is ranked by MRR. TODO read the link in the overview.\n\n" +
+      "## Related\n- visual **question answering** and question answering over knowledge bases\n" +
+      "- **adversarial examples** fool the scorer; adversarial examples transfer\n" +
+      "- **reading comprehension** datasets; reading comprehension of entity descriptions\n"
+    const kws = ranked(note, "Knowledge graph embeddings", 20).map((k) => k.term)
+    for (const phrase of ["link prediction", "question answering", "adversarial examples", "reading comprehension"]) {
+      assert.include(kws, phrase)
+    }
+    for (const word of ["link", "question", "examples", "example", "reading", "read", "overview", "todo"]) {
+      assert.notInclude(kws, word)
+    }
+  })
+
+  it("takes no keyword from LaTeX commands or from what an apostrophe leaves of a contraction", () => {
+    const note = "# Knowledge graph embeddings\n\nTransE scores a triple by $h + r \\approx t$; DistMult by " +
+      "$\\langle h, r, t \\rangle$, a **bilinear** score that doesn't tell (a, parent, b) from (b, parent, a), and " +
+      "$$\\sum_i \\lambda_i \\mathbf{e}_i$$ won't help. The bilinear model isn't antisymmetric; RESCAL doesn’t scale.\n"
+    const kws = ranked(note, "Knowledge graph embeddings", 40).map((k) => k.term)
+    assert.include(kws, "bilinear")
+    for (const notation of ["approx", "langle", "rangle", "sum", "lambda", "mathbf"]) assert.notInclude(kws, notation)
+    for (const stub of ["doesn", "won", "isn"]) assert.notInclude(kws, stub)
+  })
+
   it("has nothing to rank in a note without content words", () => {
     assert.deepStrictEqual(ranked("# Quick idea\n\nTODO\n", "Quick Idea").length < 2, true)
     assert.deepStrictEqual(ranked("", "Generative Adversarial Networks"), [])
