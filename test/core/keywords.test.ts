@@ -210,6 +210,14 @@ describe("rankKeywords", () => {
     }
   })
 
+  it("never takes a pronoun-like word or where the note was taken for a keyword", () => {
+    const note = "# Dropout\n\nFrom the lecture (prof's slides, chapter 7): **dropout** drops units at random; nothing " +
+      "else changes and everything still trains. Dropout is somehow like an ensemble. Lecture 5 homework: dropout rates.\n"
+    const kws = ranked(note, "Dropout", 20).map((k) => k.term)
+    assert.include(kws, "dropout")
+    for (const w of ["lecture", "prof", "slides", "chapter", "nothing", "everything", "somehow", "homework"]) assert.notInclude(kws, w)
+  })
+
   it("takes no keyword from LaTeX commands or from what an apostrophe leaves of a contraction", () => {
     const note = "# Knowledge graph embeddings\n\nTransE scores a triple by $h + r \\approx t$; DistMult by " +
       "$\\langle h, r, t \\rangle$, a **bilinear** score that doesn't tell (a, parent, b) from (b, parent, a), and " +
