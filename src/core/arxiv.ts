@@ -146,17 +146,26 @@ export const authorClause = (surname: string): string =>
  * in the title nor an author. The workflow asks for one or the other: the
  * authors when the note cites any (title matches, three times an author
  * match in a relevance ranking, would take their places), else the words.
+ *
+ * `expansion` (terms the first search's best papers share that the note
+ * does not use, see `expansionTerms`) widens the request past the concept
+ * query: `((ti:w1 OR …) AND (<concept>)) OR all:e1 OR …`, so a landmark
+ * written in other words than the note's ("entailment" for "natural
+ * language inference") can be found.
  */
 export const titleQuery = (
   words: ReadonlyArray<string>,
   keywords: ReadonlyArray<Keyword>,
   limit = CONCEPT_QUERY_TERMS,
-  surnames: ReadonlyArray<string> = []
+  surnames: ReadonlyArray<string> = [],
+  expansion: ReadonlyArray<string> = []
 ): string | undefined => {
+  if (keywords.length === 0) return undefined
   const clauses = [...words.map((w) => `ti:${quoteTerm(w)}`), ...surnames.map(authorClause)]
-  return clauses.length === 0 || keywords.length === 0
-    ? undefined
-    : `(${clauses.join(" OR ")}) AND (${conceptQuery(keywords, limit)})`
+  const titled = clauses.length === 0 ? undefined : `(${clauses.join(" OR ")}) AND (${conceptQuery(keywords, limit)})`
+  const widened = expansion.map((e) => `all:${quoteTerm(e)}`)
+  if (widened.length === 0) return titled
+  return titled === undefined ? widened.join(" OR ") : [`(${titled})`, ...widened].join(" OR ")
 }
 
 /**

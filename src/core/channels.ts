@@ -3,7 +3,8 @@
  *
  * - `arxiv-search`: the arXiv search for the note's keywords;
  * - `arxiv-title`: the second arXiv search, for papers whose title names the
- *   note's central concepts (among those the first query matches);
+ *   note's central concepts (among those the first query matches) or that use
+ *   the terms the first search's best papers share and the note does not;
  * - `arxiv-author`: the same search's papers by an author the note cites
  *   ("Duan et al", "the Bahdanau paper");
  * - `most-cited`: the most cited works with an arXiv location for the note's
@@ -21,7 +22,7 @@ export type Channel = "arxiv-search" | "arxiv-title" | "arxiv-author" | "most-ci
 /** How a channel is named to a reader. */
 export const CHANNEL_LABELS: Record<Channel, string> = {
   "arxiv-search": "arXiv search",
-  "arxiv-title": "arXiv title search on the note's central concepts",
+  "arxiv-title": "arXiv title search on the note's central concepts and related terms",
   "arxiv-author": "arXiv search for the authors the note cites",
   "most-cited": "most cited on the note's phrases"
 }

@@ -407,3 +407,156 @@ export const centralWords = (
   }
   return out
 }
+
+/** A word or phrase of the papers a first search ranked best, with how many of them use it. */
+export interface FeedbackTerm {
+  /** The singular forms of its words, joined by spaces. */
+  readonly key: string
+  /** The form the papers use most. */
+  readonly term: string
+  /** How many of the papers use it (title or abstract). */
+  readonly papers: number
+  /** Number of words (1 for a single word). */
+  readonly words: number
+}
+
+/**
+ * Every word and phrase (two or three adjacent content words) that at least
+ * `minPapers` of `papers` use in their title or abstract, by the number of
+ * papers that use it, most first: the candidates of pseudo-relevance
+ * feedback, to be looked up in the arXiv statistics and ranked by
+ * {@link expansionTerms}. Inline TeX (`$…$`) is skipped.
+ */
+export const feedbackTerms = (
+  papers: ReadonlyArray<{ readonly title: string; readonly abstract: string }>,
+  minPapers = 2
+): ReadonlyArray<FeedbackTerm> => {
+  const count = new Map<string, number>()
+  const surface = new Map<string, Map<string, number>>()
+  for (const paper of papers) {
+    const seen = new Set<string>()
+    const text = `${paper.title}.\n${paper.abstract}`.replace(/\$[^$]*\$/g, " ").replace(/\\[a-zA-Z]+/g, " ")
+    for (const clause of text.split(/[.,;:!?()[\]{}"\n]+/)) {
+      const tokens = words(clause)
+      for (let i = 0; i < tokens.length; i++) {
+        for (let n = 1; n <= MAX_PHRASE && i + n <= tokens.length; n++) {
+          const run = tokens.slice(i, i + n)
+          if (!run.every(isPhraseWord)) break
+          // as in a note: "link prediction", "question answering", never "link" alone
+          if (!run.some(isContentWord)) continue
+          const key = run.map(singular).join(" ")
+          const forms = surface.get(key) ?? new Map<string, number>()
+          const shown = run.join(" ")
+          forms.set(shown, (forms.get(shown) ?? 0) + 1)
+          surface.set(key, forms)
+          if (seen.has(key)) continue
+          seen.add(key)
+          count.set(key, (count.get(key) ?? 0) + 1)
+        }
+      }
+    }
+  }
+  const out: Array<FeedbackTerm> = []
+  for (const [key, n] of count) {
+    if (n < minPapers) continue
+    const forms = [...surface.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    out.push({ key, term: forms[0]![0], papers: n, words: key.split(" ").length })
+  }
+  return out.sort((a, b) => b.papers - a.papers || a.key.localeCompare(b.key))
+}
+
+/** A feedback term chosen to widen a search, with its evidence. */
+export interface ExpansionTerm {
+  readonly term: string
+  /** How many of the feedback papers use it. */
+  readonly papers: number
+  /** ln(documents / document frequency) in the arXiv statistics. */
+  readonly informativeness: number
+  readonly phrase: boolean
+  readonly weight: number
+}
+
+/** The knobs of {@link expansionTerms}. */
+export interface ExpansionParams {
+  /** A single word below this informativeness is too common in arXiv text to widen a search with. */
+  readonly minWordInformativeness: number
+  readonly minPhraseInformativeness: number
+  /** Multiplier of a phrase's score over a word's. */
+  readonly phraseBonus: number
+  /** Rarity beyond this informativeness adds nothing (a typo or a name used once is not a concept). */
+  readonly maxInformativeness: number
+}
+
+export const expansionDefaults: ExpansionParams = {
+  minWordInformativeness: 2.3,
+  minPhraseInformativeness: 2.3,
+  phraseBonus: 1.5,
+  maxInformativeness: 6
+}
+
+/**
+ * The words and phrases the papers a first search ranked best share, that
+ * the search did not ask for: pseudo-relevance feedback. Each feedback term
+ * (`candidates`, from {@link feedbackTerms}; `stats` are their statistics, in
+ * the same order) is scored by the number of papers that use it times its
+ * informativeness in arXiv text, phrases before words; a term is left out
+ * when it is a generic word, too common in arXiv text, counted by the
+ * statistics only as a rare collocation (a phrase), used by the papers only
+ * inside a longer candidate, or already said by the query (`asked`: a
+ * keyword, a word of one, or a phrase that holds one; a shorter phrase of a
+ * keyword is kept, as it widens the search). A chosen phrase covers its
+ * words. At most `limit`, best first.
+ */
+export const expansionTerms = (
+  candidates: ReadonlyArray<FeedbackTerm>,
+  stats: TermLookup,
+  asked: ReadonlyArray<string>,
+  limit = 5,
+  params: ExpansionParams = expansionDefaults
+): ReadonlyArray<ExpansionTerm> => {
+  const askedKeys = asked.map((a) => words(a).map(singular).join(" ")).filter((k) => k !== "")
+  // a keyword, a word of one, or a phrase holding one adds nothing; a shorter phrase of a keyword widens it
+  // ("knowledge graph" of "knowledge graph embeddings": a review that says "knowledge graphs")
+  const said = (key: string) =>
+    askedKeys.some((a) => a === key || ` ${key} `.includes(` ${a} `) || (!key.includes(" ") && ` ${a} `.includes(` ${key} `)))
+  // a phrase the papers use only inside a longer one ("recurrent neural" of "recurrent neural network") is cut short
+  const subsumed = (c: FeedbackTerm) =>
+    candidates.some((u) => u.words > c.words && u.papers >= c.papers && ` ${u.key} `.includes(` ${c.key} `))
+  const scored: Array<ExpansionTerm & { readonly key: string }> = []
+  candidates.forEach((c, i) => {
+    const stat = stats.stats[i]
+    if (stat === undefined || stat.ignored || said(c.key) || subsumed(c)) return
+    const phrase = c.words > 1 || c.key.includes("-")
+    // "state-of-the-art", "end-to-end": compounds of function words the statistics cannot count say nothing
+    if (phrase && stat.count !== "exact") return
+    if (c.key.split(" ").some((w) => GENERIC.has(w)) || GENERIC.has(c.term)) return
+    const informativeness = Math.log(stats.documents / Math.max(1, stat.documentFrequency))
+    if (informativeness < (phrase ? params.minPhraseInformativeness : params.minWordInformativeness)) return
+    const weight = c.papers * Math.min(informativeness, params.maxInformativeness) * (phrase ? params.phraseBonus : 1)
+    scored.push({ key: c.key, term: c.term, papers: c.papers, informativeness, phrase, weight })
+  })
+  scored.sort((a, b) => b.weight - a.weight || b.key.length - a.key.length || a.key.localeCompare(b.key))
+  const chosen: Array<ExpansionTerm & { readonly key: string }> = []
+  for (const s of scored) {
+    if (chosen.length >= limit) break
+    if (chosen.some((c) => ` ${c.key} `.includes(` ${s.key} `) || ` ${s.key} `.includes(` ${c.key} `))) continue
+    chosen.push(s)
+  }
+  return chosen.map(({ key: _, ...rest }) => rest)
+}
+
+/**
+ * The papers of a first search to learn expansion terms from: its `k` best
+ * whose title holds one of the note's central words (`central`, see
+ * `centralWords`; plural or singular), in its order. A paper titled by the
+ * concept is about it far more often than one that only uses many of the
+ * note's words (eval/README.md), so feedback drawn from those drifts less.
+ */
+export const feedbackPapers = <P extends { readonly title: string }>(
+  papers: ReadonlyArray<P>,
+  central: ReadonlyArray<string>,
+  k = 20
+): ReadonlyArray<P> => {
+  const wanted = new Set(central.map((w) => singular(w.toLowerCase())))
+  return papers.filter((p) => words(p.title).some((w) => wanted.has(singular(w)))).slice(0, k)
+}

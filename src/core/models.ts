@@ -285,7 +285,8 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   query: Schema.String,
   /**
    * The second arXiv search (`au:` clauses for the authors the note cites or, when it cites none, titles naming
-   * the note's central concepts), as sent; absent when it was not run.
+   * the note's central concepts, widened by the terms the first search's best papers share), as sent; absent
+   * when it was not run.
    */
   titleQuery: Schema.optional(Schema.String),
   /** The authors the note cites, first cited first (their surnames are the second search's `au:` clauses). */

@@ -23,7 +23,16 @@ import {
   UnsafeWrite
 } from "./errors.js"
 import { citedAuthors, findAuthorCues } from "./citedAuthors.js"
-import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords } from "./keywords.js"
+import {
+  centralWords,
+  expansionTerms,
+  extractKeywords,
+  feedbackPapers,
+  feedbackTerms,
+  noteTerms,
+  plainText,
+  rankKeywords
+} from "./keywords.js"
 import {
   CitedAuthor,
   CompanionOptions,
@@ -74,6 +83,10 @@ const searchScope = (query: string, options: CompanionOptions): string =>
 const CENTRAL_KEYWORDS = 2
 /** How many papers the title search adds to the pool at most (never more than the pool itself). */
 const TITLE_POOL = 50
+/** How many of the first request's best papers titled by the concept the expansion terms are learnt from (tune3: 15–25 alike, eval/README.md). */
+const FEEDBACK_PAPERS = 20
+/** How many expansion terms widen the title search (tune3: 3–6 alike; 4 already crowds a demo note's ten kept). */
+const EXPANSION_TERMS = 3
 /** How many places the author search has for each author the note cites (measured on tune and tune2: 3 is the edge). */
 const AUTHOR_POOL = 5
 /** How many of the note's keywords (most informative first) the most-cited channel searches for. */
@@ -224,28 +237,36 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // paper": au: clauses) or, when it cites none, whose title names the note's central concepts, among those
   // the concept query matches (a landmark named by its authors, or titled by the concept, but using few of
   // the note's other words is far down the first ranking); asked only when the first did not already bring
-  // every paper that matches (the clauses are ANDed with the concept query)
-  const titled = surnames.length > 0
-    ? titleQuery([], keywords, CONCEPT_QUERY_TERMS, surnames)
-    : titleQuery(central, keywords, CONCEPT_QUERY_TERMS)
-  const searchingBoth = searching.pipe(Effect.flatMap((first): Effect.Effect<
-    readonly [ArxivSearchResult, ArxivSearchResult | undefined],
-    ArxivError
-  > =>
-    titled === undefined || first.total <= first.papers.length
-      ? Effect.succeed([first, undefined])
-      : Effect.suspend(() => {
-        calls.arxiv++
-        return arxiv.search({
-          query: titled,
-          categories: options.categories,
-          since: options.since,
-          maxResults: Math.min(surnames.length > 0 ? AUTHOR_POOL * surnames.length : TITLE_POOL, options.poolSize),
-          sortBy: "relevance"
-        })
-      }).pipe(Effect.map((second) => [first, second]))
+  // every paper that matches (the clauses are ANDed with the concept query). The title search is widened by
+  // pseudo-relevance feedback: OR the terms that the first request's best papers titled by the concept share
+  // and the note does not use ("entailment" for a note on natural language inference), ranked against the
+  // arXiv statistics like the note's own keywords (eval/README.md, tune3)
+  const secondQuery = (first: ArxivSearchResult): Effect.Effect<string | undefined> => {
+    if (surnames.length > 0) return Effect.succeed(titleQuery([], keywords, CONCEPT_QUERY_TERMS, surnames))
+    const feedback = feedbackTerms(feedbackPapers(first.papers, central, FEEDBACK_PAPERS))
+    return termStats.lookup(feedback.map((f) => f.term)).pipe(Effect.map((feedbackStats) => {
+      const expansion = expansionTerms(feedback, feedbackStats, keywords.map((k) => k.term), EXPANSION_TERMS)
+      return titleQuery(central, keywords, CONCEPT_QUERY_TERMS, [], expansion.map((e) => e.term))
+    }))
+  }
+  type Searched = readonly [ArxivSearchResult, ArxivSearchResult | undefined, string | undefined]
+  const searchingBoth = searching.pipe(Effect.flatMap((first): Effect.Effect<Searched, ArxivError> =>
+    first.total <= first.papers.length
+      ? Effect.succeed<Searched>([first, undefined, undefined])
+      : secondQuery(first).pipe(Effect.flatMap((titled): Effect.Effect<Searched, ArxivError> =>
+        titled === undefined ? Effect.succeed<Searched>([first, undefined, undefined]) : Effect.suspend(() => {
+          calls.arxiv++
+          return arxiv.search({
+            query: titled,
+            categories: options.categories,
+            since: options.since,
+            maxResults: Math.min(surnames.length > 0 ? AUTHOR_POOL * surnames.length : TITLE_POOL, options.poolSize),
+            sortBy: "relevance"
+          })
+        }).pipe(Effect.map((second): Searched => [first, second, titled]))
+      ))
   ))
-  const [[found, foundByTitle], cited] = yield* Effect.all([searchingBoth, citing], { concurrency: 2 })
+  const [[found, foundByTitle, titled], cited] = yield* Effect.all([searchingBoth, citing], { concurrency: 2 })
   // a --since date and the categories hold for every channel: a most-cited work whose arXiv categories are known
   // and none of them asked for is left out (OpenAlex records carry none, so those stay)
   const asked = new Set(options.categories)

@@ -84,7 +84,7 @@ const links = (id: string, doi?: string) => ({
 const fixed = (n: number, d: number) => n.toFixed(d)
 const CHANNELS = {
   "arxiv-search": "the arXiv search",
-  "arxiv-title": "the arXiv title search on the note's central concepts",
+  "arxiv-title": "the arXiv title search on the note's central concepts and related terms",
   "arxiv-author": "the arXiv search for the authors the note cites",
   "most-cited": "the most cited works on the note's phrases"
 } as const

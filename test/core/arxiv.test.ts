@@ -181,6 +181,23 @@ describe("titleQuery", () => {
     assert.isBelow(titleQuery(["alpha", "beta", "gamma"], many, 20, authors)!.length, MAX_QUERY_CHARS)
   })
 
+  it("widens the title search with expansion terms, ORed beside it (not ANDed with the concept query), phrases quoted", () => {
+    const kws = ["natural language inference", "snli"].map((term, i) => ({ term, weight: 10 - i }))
+    assert.strictEqual(
+      titleQuery(["inference"], kws, 20, [], ["entailment", "textual entailment"]),
+      `((ti:inference) AND (all:"natural language inference" OR all:snli)) OR all:entailment OR all:"textual entailment"`
+    )
+    // without a title word the expansion terms are the search; without keywords there is no search
+    assert.strictEqual(titleQuery([], kws, 20, [], ["entailment"]), "all:entailment")
+    assert.isUndefined(titleQuery(["inference"], [], 20, [], ["entailment"]))
+    // no expansion: the title search as before
+    assert.strictEqual(titleQuery(["inference"], kws, 20, [], []), titleQuery(["inference"], kws))
+    // within arXiv's query length with 20 long terms, three title words and three long expansion phrases
+    const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
+    const widened = titleQuery(["alpha", "beta", "gamma"], many, 20, [], Array.from({ length: 3 }, () => "representational similarity analysis"))!
+    assert.isBelow(buildSearchQuery(widened, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]).length, MAX_QUERY_CHARS)
+  })
+
   it("an author clause folds letters to ASCII and quotes a hyphenated surname (a bare hyphen is NOT to arXiv)", () => {
     assert.strictEqual(authorClause("Bucilă"), "au:Bucila")
     assert.strictEqual(authorClause("Schölkopf"), "au:Scholkopf")

@@ -2,7 +2,17 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
-import { centralWords, extractKeywords, noteTerms, plainText, rankKeywords, splitFrontmatter } from "../../src/core/keywords.js"
+import {
+  centralWords,
+  expansionTerms,
+  extractKeywords,
+  feedbackPapers,
+  feedbackTerms,
+  noteTerms,
+  plainText,
+  rankKeywords,
+  splitFrontmatter
+} from "../../src/core/keywords.js"
 import { words } from "../../src/core/text.js"
 
 /** A concept note as a student would write it (frontmatter, headings, bold, links, a code block). */
@@ -274,5 +284,143 @@ describe("centralWords", () => {
 
   it("has no word for a title search when the best keywords are all common words", () => {
     assert.deepStrictEqual(central("# Deep learning\n\nDeep learning models learn from data. Deep learning works.\n", "Deep learning"), [])
+  })
+})
+
+/** The best matches of a first search for a terse note on natural language inference (abridged abstracts). */
+const NLI_PAPERS = [
+  {
+    title: "A large annotated corpus for learning natural language inference",
+    abstract: "Understanding entailment and contradiction is fundamental to understanding natural language. " +
+      "We introduce the Stanford Natural Language Inference corpus, a collection of 570k labeled sentence pairs, " +
+      "and show that state-of-the-art neural models learn to recognize textual entailment."
+  },
+  {
+    title: "Reasoning about Entailment with Neural Attention",
+    abstract: "Recognizing textual entailment is the task of deciding whether a premise entails a hypothesis. " +
+      "We propose a neural model that reads both sentences with long short-term memory networks and word-by-word " +
+      "attention, a state-of-the-art result on the Stanford Natural Language Inference corpus."
+  },
+  {
+    title: "A Decomposable Attention Model for Natural Language Inference",
+    abstract: "We propose a simple neural architecture for natural language inference that uses attention to " +
+      "decompose the problem into subproblems solved separately; state-of-the-art results on the Stanford Natural " +
+      "Language Inference dataset, with textual entailment as the key $\\mathcal{O}(n)$ step."
+  },
+  {
+    title: "Learning to compose sentences for NLI",
+    abstract: "Textual entailment benefits from tree-structured composition of sentences."
+  }
+]
+
+describe("feedbackTerms", () => {
+  it("counts the papers that use each word and phrase of two or three adjacent content words, most used first", () => {
+    const terms = feedbackTerms(NLI_PAPERS)
+    const of = (key: string) => terms.find((t) => t.key === key)
+    // papers, not occurrences: "entailment" is in every paper, twice in some
+    assert.strictEqual(of("entailment")?.papers, 4)
+    assert.strictEqual(of("textual entailment")?.papers, 4)
+    assert.strictEqual(of("stanford natural language")?.words, 3)
+    // plurals fold onto one key, shown in the form the papers use most
+    assert.strictEqual(of("sentence")?.papers, 3)
+    assert.strictEqual(of("sentence")?.term, "sentences")
+    // a term fewer than two papers use is no evidence; inline TeX is no text; stop words end a phrase
+    assert.isUndefined(of("premise"))
+    assert.isUndefined(of("mathcal"))
+    assert.isUndefined(terms.find((t) => t.key.split(" ").some((w) => ["the", "of", "and"].includes(w))))
+    // ordered by papers, then key: deterministic
+    for (let i = 1; i < terms.length; i++) assert.isAtLeast(terms[i - 1]!.papers, terms[i]!.papers)
+    assert.deepStrictEqual(feedbackTerms([...NLI_PAPERS]), terms)
+    assert.strictEqual(feedbackTerms(NLI_PAPERS, 1).length > terms.length, true)
+    assert.deepStrictEqual(feedbackTerms([]), [])
+  })
+})
+
+describe("feedbackPapers", () => {
+  it("keeps the first k papers whose title holds a central word, plural or singular, in the search's order", () => {
+    const papers = [
+      { title: "Tree-structured LSTMs for sentiment" },
+      { title: "Bilinear pooling" },
+      { title: "A parse tree kernel" },
+      { title: "Trees of LSTM cells" },
+      { title: "Long short-term memory over tree structures" }
+    ]
+    assert.deepStrictEqual(feedbackPapers(papers, ["tree"], 2).map((p) => p.title), ["A parse tree kernel", "Trees of LSTM cells"])
+    // whole words: "Tree-structured" is not "tree", "LSTMs" is "lstm"
+    assert.deepStrictEqual(feedbackPapers(papers, ["trees", "lstm"]).map((p) => p.title), [
+      "Tree-structured LSTMs for sentiment",
+      "A parse tree kernel",
+      "Trees of LSTM cells",
+      "Long short-term memory over tree structures"
+    ])
+    assert.deepStrictEqual(feedbackPapers(papers, []), [])
+  })
+})
+
+describe("expansionTerms", () => {
+  const expand = (papers: ReadonlyArray<{ title: string; abstract: string }>, asked: ReadonlyArray<string>, limit?: number) => {
+    const candidates = feedbackTerms(papers)
+    return expansionTerms(candidates, Effect.runSync(arxivStats.lookup(candidates.map((c) => c.term))), asked, limit)
+  }
+
+  it("widens a search with the informative terms the best matches share and the note does not say (NLI → entailment)", () => {
+    const chosen = expand(NLI_PAPERS, ["natural language inference", "snli", "contradiction", "sentence"], 5)
+    const terms = chosen.map((e) => e.term)
+    assert.include(terms, "textual entailment")
+    // a chosen phrase covers its words; a keyword, a word of one, a phrase holding one never widen
+    assert.notInclude(terms, "entailment")
+    for (const said of ["natural language inference", "inference", "language", "sentences", "contradiction"]) {
+      assert.notInclude(terms, said)
+    }
+    // compounds of function words the statistics cannot count ("state-of-the-art"), generic words
+    // ("models") and phrases the papers use only inside a longer one ("stanford natural") never widen
+    assert.notInclude(terms, "state-of-the-art")
+    assert.notInclude(terms, "models")
+    assert.notInclude(terms, "stanford natural")
+    // best first; each used by two papers or more, informative in arXiv text
+    for (let i = 1; i < chosen.length; i++) assert.isAtLeast(chosen[i - 1]!.weight, chosen[i]!.weight)
+    for (const e of chosen) {
+      assert.isAtLeast(e.papers, 2)
+      assert.isAtLeast(e.informativeness, 2.3)
+    }
+    assert.isAtMost(expand(NLI_PAPERS, ["natural language inference"], 2).length, 2)
+  })
+
+  it("keeps a shorter phrase of a keyword: it widens the search (a review that says \"knowledge graphs\")", () => {
+    const papers = [
+      { title: "Knowledge graph embedding by translation", abstract: "We embed entities of a knowledge graph." },
+      { title: "Knowledge graph completion", abstract: "Link prediction in a knowledge graph with embeddings." },
+      { title: "Complex embeddings", abstract: "Link prediction for knowledge graphs." }
+    ]
+    const terms = expand(papers, ["knowledge graph embeddings", "triples"]).map((e) => e.term)
+    assert.include(terms, "knowledge graph")
+    assert.include(terms, "link prediction")
+    assert.notInclude(terms, "knowledge graph embedding")
+    assert.notInclude(terms, "knowledge")
+  })
+
+  it("never returns a term the query already asks for, nor more than asked, whatever the papers and keywords", () => {
+    const pool = [...NLI_PAPERS, ...DEMO_NOTES.map((f) => ({ title: f, abstract: plainText(demoNote(f)) }))]
+    fc.assert(
+      fc.property(
+        fc.subarray(pool, { minLength: 0 }),
+        fc.subarray(["natural language inference", "entailment", "attention", "generative adversarial", "word vectors"]),
+        fc.integer({ min: 0, max: 8 }),
+        (papers, asked, limit) => {
+          const chosen = expand(papers, asked, limit)
+          assert.isAtMost(chosen.length, limit)
+          const askedKeys = asked.map((a) => a.split(" ").map((w) => w.replace(/s$/, "")).join(" "))
+          for (const e of chosen) {
+            const key = e.term.toLowerCase().split(" ").map((w) => w.replace(/s$/, "")).join(" ")
+            for (const a of askedKeys) {
+              assert.notStrictEqual(key, a)
+              assert.notInclude(` ${key} `, ` ${a} `)
+            }
+          }
+          assert.deepStrictEqual(expand(papers, asked, limit), chosen)
+        }
+      ),
+      { numRuns: 40 }
+    )
   })
 })

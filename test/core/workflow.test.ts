@@ -544,7 +544,7 @@ describe("runCompanion", () => {
       assert.include(bahdanau.slice(0, bahdanau.indexOf("\n###")), "- Found by: arXiv search · most cited on the note's phrases")
     }))
 
-  it.effect("asks arXiv a second time, for titles naming the note's central concepts, when the pool did not take every match", () =>
+  it.effect("asks arXiv a second time, for titles naming the note's central concepts or the terms its best papers share, when the pool did not take every match", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)
       const { calls, files, run } = setup()
@@ -557,7 +557,13 @@ describe("runCompanion", () => {
       // informative in arXiv text: not "neural" nor "machine" (each in more than 10 % of abstracts), nor the
       // generic "models"
       assert.deepStrictEqual(report.keywords.slice(0, 2), ["neural machine translation", "encoder-decoder models"])
-      assert.strictEqual(second!.query, `(ti:translation OR ti:"encoder-decoder") AND (${first!.query})`)
+      // widened by pseudo-relevance feedback: the terms that at least two of the first request's papers (all
+      // three titled by "translation") use and no keyword says, informative in arXiv text ("NMT", "WMT",
+      // "phrase-based"; not "neural machine translation", a keyword, nor "translation", a word of one)
+      assert.strictEqual(
+        second!.query,
+        `((ti:translation OR ti:"encoder-decoder") AND (${first!.query})) OR all:"phrase-based" OR all:nmt OR all:wmt`
+      )
       // the same categories and dates, a pool of its own no larger than the first's
       assert.deepStrictEqual(second!.categories, first!.categories)
       assert.strictEqual(second!.since, "2014-01-01")
