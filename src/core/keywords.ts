@@ -79,6 +79,24 @@ export const singular = (w: string): string =>
 
 const MAX_PHRASE = 3
 
+/**
+ * The runs of one to {@link MAX_PHRASE} adjacent words of a text that can be terms, as written: split at
+ * punctuation so a phrase never crosses a sentence or clause, no function word, and note boilerplate only
+ * within a phrase that says something ("link prediction", never "link" alone).
+ */
+function* termRuns(text: string): Generator<ReadonlyArray<string>> {
+  for (const clause of text.split(/[.,;:!?()[\]{}"\n]+/)) {
+    const tokens = words(clause)
+    for (let i = 0; i < tokens.length; i++) {
+      for (let n = 1; n <= MAX_PHRASE && i + n <= tokens.length; n++) {
+        const run = tokens.slice(i, i + n)
+        if (!run.every(isPhraseWord)) break
+        if (run.some(isContentWord)) yield run
+      }
+    }
+  }
+}
+
 /** A word or phrase of the note with its weight there. */
 export interface NoteTerm {
   /** The singular forms of its words, joined by spaces. */
@@ -164,19 +182,7 @@ export const noteTerms = (noteText: string, title = ""): ReadonlyArray<NoteTerm>
     surface.set(key, forms)
   }
   for (const [segment, w] of weightedSegments(noteText)) {
-    // split at punctuation so phrases never cross a sentence or clause
-    for (const clause of segment.split(/[.,;:!?()[\]{}"\n]+/)) {
-      const tokens = words(clause)
-      for (let i = 0; i < tokens.length; i++) {
-        for (let n = 1; n <= MAX_PHRASE && i + n <= tokens.length; n++) {
-          const run = tokens.slice(i, i + n)
-          if (!run.every(isPhraseWord)) break
-          // note boilerplate only within a phrase that says something ("link prediction"), never alone
-          if (!run.some(isContentWord)) continue
-          count(run.map(singular).join(" "), run.join(" "), w)
-        }
-      }
-    }
+    for (const run of termRuns(segment)) count(run.map(singular).join(" "), run.join(" "), w)
   }
   const titleWords = new Set(words(title).map(singular))
   const titleRuns = contentRuns(title)
@@ -436,24 +442,15 @@ export const feedbackTerms = (
   for (const paper of papers) {
     const seen = new Set<string>()
     const text = `${paper.title}.\n${paper.abstract}`.replace(/\$[^$]*\$/g, " ").replace(/\\[a-zA-Z]+/g, " ")
-    for (const clause of text.split(/[.,;:!?()[\]{}"\n]+/)) {
-      const tokens = words(clause)
-      for (let i = 0; i < tokens.length; i++) {
-        for (let n = 1; n <= MAX_PHRASE && i + n <= tokens.length; n++) {
-          const run = tokens.slice(i, i + n)
-          if (!run.every(isPhraseWord)) break
-          // as in a note: "link prediction", "question answering", never "link" alone
-          if (!run.some(isContentWord)) continue
-          const key = run.map(singular).join(" ")
-          const forms = surface.get(key) ?? new Map<string, number>()
-          const shown = run.join(" ")
-          forms.set(shown, (forms.get(shown) ?? 0) + 1)
-          surface.set(key, forms)
-          if (seen.has(key)) continue
-          seen.add(key)
-          count.set(key, (count.get(key) ?? 0) + 1)
-        }
-      }
+    for (const run of termRuns(text)) {
+      const key = run.map(singular).join(" ")
+      const forms = surface.get(key) ?? new Map<string, number>()
+      const shown = run.join(" ")
+      forms.set(shown, (forms.get(shown) ?? 0) + 1)
+      surface.set(key, forms)
+      if (seen.has(key)) continue
+      seen.add(key)
+      count.set(key, (count.get(key) ?? 0) + 1)
     }
   }
   const out: Array<FeedbackTerm> = []
