@@ -79,6 +79,9 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
     written: report.written,
     keywords: report.keywords,
     query: report.query,
+    ...(report.titleQuery === undefined ? {} : { second_query: report.titleQuery }),
+    ...(report.citedQuery === undefined ? {} : { cited_query: report.citedQuery }),
+    cited_authors: report.citedAuthors.map((a) => ({ surname: a.surname, cited_as: a.text })),
     candidates: report.candidates.length,
     survivors: report.survivors.flatMap((id) => {
       const c = byId.get(id)

@@ -175,7 +175,17 @@ export const CompanionResult = Schema.Struct({
   note: Schema.String,
   written: Schema.Struct({ path: Schema.String, status: Schema.String, notice: Schema.optional(Schema.String) }),
   keywords: Schema.Array(Schema.String),
+  /** The first arXiv search, as sent. */
   query: Schema.String,
+  /**
+   * The second arXiv search, as sent: for the authors the note cites (`cited_authors`) within the concept, or, when
+   * it cites none, for titles naming its central concepts; absent when not run.
+   */
+  second_query: Schema.optional(Schema.String),
+  /** The most-cited search, as the citation service ran it; absent when not run. */
+  cited_query: Schema.optional(Schema.String),
+  /** The authors the note cites, first cited first: the surname searched for, and what the note wrote ("Vaswani et al"). */
+  cited_authors: Schema.Array(Schema.Struct({ surname: Schema.String, cited_as: Schema.String })),
   candidates: Count,
   survivors: Schema.Array(Schema.Struct({
     arxiv_id: Schema.String,

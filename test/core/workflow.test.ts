@@ -16,6 +16,7 @@ import { type CitedPaper, OpenAlexPort } from "../../src/core/ports/OpenAlexPort
 import { VaultPort } from "../../src/core/ports/VaultPort.js"
 import { ageInYears } from "../../src/core/rules.js"
 import { runCompanion } from "../../src/core/workflow.js"
+import { summarizeReport } from "../../src/tools/companion.js"
 import { landmark, landmarks, openalexImpacts, openalexSource, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
 
 // ---------------------------------------------------------------------------
@@ -612,6 +613,13 @@ describe("runCompanion", () => {
       const written = files.get(OUTPUT_PATH)!
       assert.include(written, `> Author search: \`${second!.query}\``)
       assert.include(written, "> Authors your note cites, searched for: Mikolov\n")
+      // run_companion's result says every search and the authors, as the note cites them
+      const summary = summarizeReport(report)
+      assert.strictEqual(summary.query, report.query)
+      assert.strictEqual(summary.second_query, report.titleQuery)
+      assert.include(summary.second_query, `(${second!.query})`)
+      assert.strictEqual(summary.cited_query, report.citedQuery)
+      assert.deepStrictEqual(summary.cited_authors, [{ surname: "Mikolov", cited_as: "Mikolov et al" }])
 
       // when the concept query's pool takes every match, the authors cannot add a paper: one request
       const alone = setup()
@@ -621,6 +629,11 @@ describe("runCompanion", () => {
       assert.isUndefined(all.titleQuery)
       assert.deepStrictEqual(all.citedAuthors.map((a) => a.surname), ["Mikolov"])
       assert.notInclude(alone.files.get(OUTPUT_PATH)!, "Authors your note cites")
+      // a search that was not run is absent from run_companion's result, not empty
+      const onlyFirst = summarizeReport(all)
+      assert.notProperty(onlyFirst, "second_query")
+      assert.deepStrictEqual(onlyFirst.cited_authors, [{ surname: "Mikolov", cited_as: "Mikolov et al" }])
+      assert.strictEqual("cited_query" in onlyFirst, all.citedQuery !== undefined)
     }))
 
   it.effect("a --since date holds for the most-cited channel too", () =>

@@ -52,6 +52,13 @@ describe("tools/list", () => {
     assert.strictEqual(list.tools.find((t) => t.name === "get_paper")!.annotations?.readOnlyHint, true)
     assert.isAtMost(JSON.stringify(list).length, 13_500)
     assert.include(list.tools.find((t) => t.name === "read_paper")!.description, "Untrusted")
+    // every search the companion made, and the authors its note cites
+    const result = companion.outputSchema?.properties ?? {}
+    for (const field of ["query", "second_query", "cited_query", "cited_authors"]) assert.property(result, field)
+    assert.deepEqual(Object.keys((result["cited_authors"] as { items: { properties: object } }).items.properties), ["surname", "cited_as"])
+    // a nullable integer is written as the two types it may be, not as a union
+    const read = list.tools.find((t) => t.name === "read_paper")!.outputSchema?.properties ?? {}
+    assert.deepEqual(read["next_offset"], { type: ["integer", "null"] })
   })
 })
 
@@ -231,6 +238,15 @@ describe("run_companion", () => {
     assert.isAbove(s.candidates, 0)
     const written = readFileSync(join(vault, s.written.path), "utf8")
     assert.include(written, "[[Generative Adversarial Networks]]")
+    // the note cites no author: the second search is the title search, and every search is the note's
+    assert.deepEqual(s.cited_authors, [])
+    assert.include(s.second_query, "ti:adversarial")
+    assert.notInclude(s.second_query, "au:")
+    assert.isString(s.cited_query)
+    // the same searches the written note names (it shows them without the category filter)
+    assert.include(s.second_query, /> Title search: `(.+)`/.exec(written)?.[1] ?? "no title search in the note")
+    assert.include(s.cited_query, /> Most-cited search: `(.+)`/.exec(written)?.[1] ?? "no most-cited search in the note")
+    assert.isTrue(s.survivors.some((p) => p.found_by.includes("arxiv-title")))
     assert.isAbove(progress.length, 2)
     // each kept paper comes with its summary, as the note has it
     assert.isAbove(s.survivors.length, 0)
@@ -239,6 +255,18 @@ describe("run_companion", () => {
       assert.include(written, kept.summary.slice(0, 40).replace(/[*_[\]<>|#$=~^`\\]/g, (c) => `\\${c}`))
     }
     assert.include(written, "```mermaid")
+  })
+
+  it("a note that cites authors: the second search asks for them, and the result says who and how the note cites them", async () => {
+    const r = await call(client, "run_companion", { prompt: "Find papers related to my 'Transformers Concept Note'" })
+    assert.isNotTrue(r.isError, text(r))
+    const s = structured(Tools.CompanionResult, r)
+    assert.deepEqual(s.cited_authors, [{ surname: "Vaswani", cited_as: "Vaswani et al" }])
+    assert.match(s.second_query ?? "", /^\(\(au:Vaswani\) AND \(/)
+    assert.notStrictEqual(s.second_query, s.query)
+    assert.include(s.cited_query, "most cited of")
+    const written = readFileSync(join(vault, s.written.path), "utf8")
+    assert.include(s.second_query, /> Author search: `(.+)`/.exec(written)?.[1] ?? "no author search in the note")
   })
 
   it("without a configured vault, run_companion says how to configure one and every other tool works", async () => {
