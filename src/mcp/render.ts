@@ -118,6 +118,10 @@ export const companion = (r: T.CompanionResult): string =>
     `Note ${r.note} → ${r.written.path} (${r.written.status}).`,
     ...(r.written.notice === undefined ? [] : [r.written.notice]),
     `Keywords: ${r.keywords.join(", ")}. ${r.candidates} candidates, ${r.survivors.length} kept.`,
+    // "found by arxiv-author" means nothing to a reader who cannot see whom the second search asked for
+    ...(r.cited_authors.length === 0 ? [] : [
+      `Authors your note cites, searched for: ${r.cited_authors.map((a) => `${a.surname} ("${oneLine(a.cited_as)}")`).join(", ")}.`
+    ]),
     ...r.survivors.map((s, i) =>
       `${i + 1}. [${s.arxiv_id}] ${oneLine(s.title)}: relevance ${s.relevance.toFixed(2)}, ` +
       `${s.citations_per_year === null ? "new" : `${s.citations_per_year.toFixed(1)} citations/year`}` +

@@ -240,6 +240,7 @@ describe("run_companion", () => {
     assert.include(written, "[[Generative Adversarial Networks]]")
     // the note cites no author: the second search is the title search, and every search is the note's
     assert.deepEqual(s.cited_authors, [])
+    assert.notInclude(text(r), "Authors your note cites")
     assert.include(s.second_query, "ti:adversarial")
     assert.notInclude(s.second_query, "au:")
     assert.isString(s.cited_query)
@@ -267,6 +268,8 @@ describe("run_companion", () => {
     assert.include(s.cited_query, "most cited of")
     const written = readFileSync(join(vault, s.written.path), "utf8")
     assert.include(s.second_query, /> Author search: `(.+)`/.exec(written)?.[1] ?? "no author search in the note")
+    // a host that reads only the text learns whom the author search asked for
+    assert.include(text(r), `Authors your note cites, searched for: Vaswani ("Vaswani et al").`)
   })
 
   it("without a configured vault, run_companion says how to configure one and every other tool works", async () => {
