@@ -18,6 +18,7 @@ export const renderReport = (r: CompanionReportData): string => {
     lines.push(`${r.citedAuthors.length === 0 ? "Title search" : "Author search"}: ${r.titleQuery}`)
   }
   if (r.citedAuthors.length > 0) lines.push(`Authors the note cites: ${r.citedAuthors.map((a) => a.surname).join(", ")}`)
+  if (r.relatedTerms !== undefined) lines.push(`Related terms (from the first search's best papers): ${r.relatedTerms.join(", ")}`)
   if (r.citedQuery !== undefined) lines.push(`Most-cited search: ${r.citedQuery}`)
   // more papers may clear both bars than are kept: the best `maxResults` of them are
   const more = kept.length > r.survivors.length

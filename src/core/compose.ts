@@ -97,6 +97,8 @@ export interface RelatedNoteInput {
   readonly titleQuery?: string | undefined
   /** The surnames of the authors the note cites that the second search asked for (`au:`). */
   readonly searchedAuthors?: ReadonlyArray<string> | undefined
+  /** The terms of the field, not in the note, that widen the title search (from the first search's best papers). */
+  readonly relatedTerms?: ReadonlyArray<string> | undefined
   /** The most-cited search (second channel), when it ran. */
   readonly citedQuery?: string | undefined
   /** Papers the note already names. */
@@ -212,6 +214,10 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     const authors = input.searchedAuthors ?? []
     lines.push(`> ${authors.length === 0 ? "Title search" : "Author search"}: \`${input.titleQuery}\``)
     if (authors.length > 0) lines.push(`> Authors your note cites, searched for: ${authors.map(mdInline).join(", ")}`)
+    const related = input.relatedTerms ?? []
+    if (related.length > 0) {
+      lines.push(`> Related terms from the first search's best papers, searched beside your keywords: ${related.map(mdInline).join(", ")}`)
+    }
   }
   if (input.citedQuery !== undefined) lines.push(`> Most-cited search: \`${input.citedQuery.replace(/`/g, "'")}\``)
   lines.push(

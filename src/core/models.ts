@@ -289,6 +289,11 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
    * when it was not run.
    */
   titleQuery: Schema.optional(Schema.String),
+  /**
+   * The words of the field the note does not use that widen the title search (pseudo-relevance feedback: terms the
+   * first search's best papers share, "entailment" for a note on natural language inference); absent when none.
+   */
+  relatedTerms: Schema.optional(Schema.Array(Schema.String)),
   /** The authors the note cites, first cited first (their surnames are the second search's `au:` clauses). */
   citedAuthors: Schema.Array(CitedAuthor),
   /** The most-cited search (second channel), as the citation service ran it; absent when it was not run. */

@@ -241,20 +241,22 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // pseudo-relevance feedback: OR the terms that the first request's best papers titled by the concept share
   // and the note does not use ("entailment" for a note on natural language inference), ranked against the
   // arXiv statistics like the note's own keywords (eval/README.md, tune3)
-  const secondQuery = (first: ArxivSearchResult): Effect.Effect<string | undefined> => {
-    if (surnames.length > 0) return Effect.succeed(titleQuery([], keywords, CONCEPT_QUERY_TERMS, surnames))
+  // the second query, and the feedback terms that widen it (the note names them, so a reader sees why)
+  const secondQuery = (first: ArxivSearchResult): Effect.Effect<readonly [string | undefined, ReadonlyArray<string>]> => {
+    if (surnames.length > 0) return Effect.succeed([titleQuery([], keywords, CONCEPT_QUERY_TERMS, surnames), []])
     const feedback = feedbackTerms(feedbackPapers(first.papers, central, FEEDBACK_PAPERS))
     return termStats.lookup(feedback.map((f) => f.term)).pipe(Effect.map((feedbackStats) => {
       const expansion = expansionTerms(feedback, feedbackStats, keywords.map((k) => k.term), EXPANSION_TERMS)
-      return titleQuery(central, keywords, CONCEPT_QUERY_TERMS, [], expansion.map((e) => e.term))
+        .map((e) => e.term)
+      return [titleQuery(central, keywords, CONCEPT_QUERY_TERMS, [], expansion), expansion] as const
     }))
   }
-  type Searched = readonly [ArxivSearchResult, ArxivSearchResult | undefined, string | undefined]
+  type Searched = readonly [ArxivSearchResult, ArxivSearchResult | undefined, string | undefined, ReadonlyArray<string>]
   const searchingBoth = searching.pipe(Effect.flatMap((first): Effect.Effect<Searched, ArxivError> =>
     first.total <= first.papers.length
-      ? Effect.succeed<Searched>([first, undefined, undefined])
-      : secondQuery(first).pipe(Effect.flatMap((titled): Effect.Effect<Searched, ArxivError> =>
-        titled === undefined ? Effect.succeed<Searched>([first, undefined, undefined]) : Effect.suspend(() => {
+      ? Effect.succeed<Searched>([first, undefined, undefined, []])
+      : secondQuery(first).pipe(Effect.flatMap(([titled, expansion]): Effect.Effect<Searched, ArxivError> =>
+        titled === undefined ? Effect.succeed<Searched>([first, undefined, undefined, []]) : Effect.suspend(() => {
           calls.arxiv++
           return arxiv.search({
             query: titled,
@@ -263,10 +265,10 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
             maxResults: Math.min(surnames.length > 0 ? AUTHOR_POOL * surnames.length : TITLE_POOL, options.poolSize),
             sortBy: "relevance"
           })
-        }).pipe(Effect.map((second): Searched => [first, second, titled]))
+        }).pipe(Effect.map((second): Searched => [first, second, titled, expansion]))
       ))
   ))
-  const [[found, foundByTitle, titled], cited] = yield* Effect.all([searchingBoth, citing], { concurrency: 2 })
+  const [[found, foundByTitle, titled, relatedTerms], cited] = yield* Effect.all([searchingBoth, citing], { concurrency: 2 })
   // a --since date and the categories hold for every channel: a most-cited work whose arXiv categories are known
   // and none of them asked for is left out (OpenAlex records carry none, so those stay)
   const asked = new Set(options.categories)
@@ -400,6 +402,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     impactAsOf,
     titleQuery: foundByTitle === undefined ? undefined : titled,
     searchedAuthors: foundByTitle === undefined ? [] : surnames,
+    relatedTerms: foundByTitle === undefined ? [] : relatedTerms,
     citedQuery: cited?.query,
     alreadyInNote,
     candidates: shownCandidates(scored, kept, options.maxResults),
@@ -435,6 +438,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       ? {}
       : { titleQuery: buildSearchQuery(titled, options.categories, options.since) }),
     ...(cited === undefined ? {} : { citedQuery: cited.query }),
+    ...(foundByTitle === undefined || relatedTerms.length === 0 ? {} : { relatedTerms }),
     citedAuthors: authors.map((a) => new CitedAuthor(a)),
     options,
     candidates: scored,

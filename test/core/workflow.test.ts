@@ -581,6 +581,12 @@ describe("runCompanion", () => {
         ]
       )
       assert.include(files.get(OUTPUT_PATH)!, `> Title search: \`${second!.query}\``)
+      // the report and the note name the related terms, so a reader sees why the title search asked for them
+      assert.deepStrictEqual(report.relatedTerms, ["phrase-based", "nmt", "wmt"])
+      assert.include(
+        files.get(OUTPUT_PATH)!,
+        "> Related terms from the first search's best papers, searched beside your keywords: phrase-based, nmt, wmt"
+      )
     }))
 
   it.effect("asks the second request for the authors the note cites, in places of their own, the title words boosting the first", () =>
@@ -613,6 +619,9 @@ describe("runCompanion", () => {
       const written = files.get(OUTPUT_PATH)!
       assert.include(written, `> Author search: \`${second!.query}\``)
       assert.include(written, "> Authors your note cites, searched for: Mikolov\n")
+      // the author search is not widened: no related terms
+      assert.isUndefined(report.relatedTerms)
+      assert.notInclude(written, "> Related terms")
       // run_companion's result says every search and the authors, as the note cites them
       const summary = summarizeReport(report)
       assert.strictEqual(summary.query, report.query)
