@@ -39,12 +39,32 @@ export const plainText = (text: string): string =>
     .replace(/\\[A-Za-z]+/g, " ")
     .replace(/[#*_>~=|]+/g, " ")
 
+/**
+ * How notes talk, beyond the shared stop words (text.ts), for keywords only (a BibTeX key or a question keeps
+ * its words): pronoun-like words, and what an apostrophe leaves of a contraction ("doesn't" → "doesn").
+ */
+const NOTE_SPEECH: ReadonlySet<string> = new Set(
+  (
+    "anything everything nothing something anyone everyone someone nobody anybody everybody somebody anyway " +
+    "somehow somewhat whatever whenever wherever " +
+    "aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn"
+  ).split(/\s+/)
+)
+
+/** Where a note was taken: never a keyword alone, but a phrase may hold it, as note boilerplate. */
+const NOTE_CONTEXT: ReadonlySet<string> = new Set(
+  "lecture lectures prof professor slide slides homework exam exams seminar textbook chapter".split(/\s+/)
+)
+
+/** Words a note uses about itself or where it was taken ("todo", "link", "lecture"). */
+const isSelfReference = (w: string): boolean => NOTE_BOILERPLATE.has(w) || NOTE_CONTEXT.has(w)
+
 /** A word that can stand in a phrase: note boilerplate may ("link prediction"), a function word may not. */
 const isPhraseWord = (w: string): boolean =>
-  w.length >= 3 && !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w) && /[a-z]/.test(w)
+  w.length >= 3 && !FUNCTION_WORDS.has(w) && !NOTE_SPEECH.has(w) && !/^\d+$/.test(w) && /[a-z]/.test(w)
 
 /** A word that can be a keyword on its own. */
-const isContentWord = (w: string): boolean => isPhraseWord(w) && !STOP_WORDS.has(w)
+const isContentWord = (w: string): boolean => isPhraseWord(w) && !STOP_WORDS.has(w) && !NOTE_CONTEXT.has(w)
 
 /** Text segments of the note with the weight of where they appear. */
 const weightedSegments = (text: string): ReadonlyArray<readonly [string, number]> => {
@@ -322,7 +342,7 @@ export const rankKeywords = (
 ): ReadonlyArray<RankedKeyword> => {
   // a term that never occurs outside a longer one ("neural machine" in "neural machine translation") adds nothing
   // (a phrase that refers to the note itself, "quick idea", and that arXiv does not use, subsumes nothing: it is dropped below)
-  const selfReferring = (t: NoteTerm) => t.key.split(" ").some((w) => NOTE_BOILERPLATE.has(w))
+  const selfReferring = (t: NoteTerm) => t.key.split(" ").some(isSelfReference)
   const subsumed = (t: NoteTerm) =>
     terms.some((u, j) =>
       u.words > t.words && u.weight >= t.weight && ` ${u.key} `.includes(` ${t.key} `) &&

@@ -17,10 +17,7 @@ export const normalizeTitle = (s: string): string =>
     .replace(/\s+/g, " ")
     .trim()
 
-/**
- * English function words, and the stubs a tokenizer leaves of contractions ("doesn't" → "doesn"): never part
- * of a keyword.
- */
+/** English function words: never part of a keyword. */
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   (
     "a about above after again against all also although always am an and any are aren't as at be because been before " +
@@ -31,11 +28,7 @@ export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
     "over own per perhaps quite rather really same see seen she should since so some such than that the their theirs them " +
     "themselves then there these they thing things this those though through thus to too under until up upon us use used " +
     "uses using very via was we well were what when where whether which while who whom whose why will with within without " +
-    "would yet you your yours yourself yourselves " +
-    "anything everything nothing something anyone everyone someone nobody anybody everybody somebody anyway " +
-    "somehow somewhat whatever whenever wherever " +
-    // what is left of a contraction once the apostrophe splits it ("doesn't", "don’t", "won't")
-    "aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn"
+    "would yet you your yours yourself yourselves"
   ).split(/\s+/)
 )
 
@@ -47,9 +40,7 @@ export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
 export const NOTE_BOILERPLATE: ReadonlySet<string> = new Set(
   (
     "note notes todo tbd fixme page pages concept concepts idea ideas link links read reading summary overview question " +
-    "questions answer example examples e.g i.e eg ie etc ok okay " +
-    // where the note was taken
-    "lecture lectures prof professor slide slides homework exam exams seminar textbook chapter"
+    "questions answer example examples e.g i.e eg ie etc ok okay"
   ).split(/\s+/)
 )
 

@@ -44,6 +44,14 @@ describe("bibtex", () => {
     assert.strictEqual(familyName("Bengio, Yoshua"), "Bengio")
     assert.strictEqual(citationKeyBase(paper({ authors: ["José Ramírez"], title: "On the $\\alpha$ of A" })), "ramirez2014alpha")
     assert.strictEqual(citationKeyBase(paper({ authors: [] })), "anon2014neural")
+    // the key's word is the title's first word that is not a function word, as Google Scholar writes it: what the
+    // keyword rules skip in notes ("don", "everything", "lecture") still starts a key
+    assert.strictEqual(
+      citationKeyBase(paper({ authors: ["Samuel L. Smith"], title: "Don't Decay the Learning Rate, Increase the Batch Size" })),
+      "smith2014don"
+    )
+    assert.strictEqual(citationKeyBase(paper({ authors: ["A. Vaswani"], title: "Everything Is Attention" })), "vaswani2014everything")
+    assert.strictEqual(citationKeyBase(paper({ authors: ["A. Ng"], title: "Lecture Notes on Learning" })), "ng2014lecture")
     const keys = citationKeys([paper(), paper({ arxivId: "1409.0474" }), paper({ arxivId: "1409.0475" })])
     assert.deepStrictEqual(keys, ["bahdanau2014neural", "bahdanau2014neurala", "bahdanau2014neuralb"])
   })
