@@ -24,6 +24,9 @@ export const splitFrontmatter = (text: string): SplitNote => {
   return match === null ? { frontmatter: undefined, body: text } : { frontmatter: match[1]!, body: text.slice(match[0].length) }
 }
 
+/** A LaTeX command ("\\langle", "\\approx"): notation in a note's or an abstract's math, not a word. */
+const TEX_COMMAND = /\\[A-Za-z]+/g
+
 /** The note's prose: no frontmatter, code, comments, URLs or Markdown syntax. */
 export const plainText = (text: string): string =>
   splitFrontmatter(text).body
@@ -35,8 +38,7 @@ export const plainText = (text: string): string =>
     .replace(/!?\[\[([^\]]+)\]\]/g, "$1")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/https?:\/\/\S+/g, " ")
-    // LaTeX commands in $…$ math ("\\langle h, r, t \\rangle", "h + r \\approx t") are notation, not words
-    .replace(/\\[A-Za-z]+/g, " ")
+    .replace(TEX_COMMAND, " ")
     .replace(/[#*_>~=|]+/g, " ")
 
 /**
@@ -117,6 +119,20 @@ function* termRuns(text: string): Generator<ReadonlyArray<string>> {
   }
 }
 
+/** The written forms of each term key ("networks", "network" of `network`), counted. */
+type SurfaceForms = Map<string, Map<string, number>>
+
+/** Count one more use of `shown` as a form of `key`. */
+const addForm = (surface: SurfaceForms, key: string, shown: string): void => {
+  const forms = surface.get(key) ?? new Map<string, number>()
+  forms.set(shown, (forms.get(shown) ?? 0) + 1)
+  surface.set(key, forms)
+}
+
+/** The form of `key` used most (a tie: the first alphabetically), so a term is shown as it is written. */
+const mostUsedForm = (surface: SurfaceForms, key: string): string =>
+  [...surface.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0]
+
 /** A word or phrase of the note with its weight there. */
 export interface NoteTerm {
   /** The singular forms of its words, joined by spaces. */
@@ -194,12 +210,10 @@ const citedNames = (text: string): ReadonlySet<string> => {
  */
 export const noteTerms = (noteText: string, title = ""): ReadonlyArray<NoteTerm> => {
   const weight = new Map<string, number>()
-  const surface = new Map<string, Map<string, number>>()
+  const surface: SurfaceForms = new Map()
   const count = (key: string, shown: string, w: number) => {
     weight.set(key, (weight.get(key) ?? 0) + w)
-    const forms = surface.get(key) ?? new Map<string, number>()
-    forms.set(shown, (forms.get(shown) ?? 0) + 1)
-    surface.set(key, forms)
+    addForm(surface, key, shown)
   }
   for (const [segment, w] of weightedSegments(noteText)) {
     for (const run of termRuns(segment)) count(run.map(singular).join(" "), run.join(" "), w)
@@ -211,8 +225,7 @@ export const noteTerms = (noteText: string, title = ""): ReadonlyArray<NoteTerm>
   for (const [key, w] of weight) {
     const parts = key.split(" ")
     if (parts.length > 1 && w < 2) continue
-    const forms = [...surface.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    const term = forms[0]![0]
+    const term = mostUsedForm(surface, key)
     out.push({
       key,
       term,
@@ -458,16 +471,13 @@ export const feedbackTerms = (
   minPapers = 2
 ): ReadonlyArray<FeedbackTerm> => {
   const count = new Map<string, number>()
-  const surface = new Map<string, Map<string, number>>()
+  const surface: SurfaceForms = new Map()
   for (const paper of papers) {
     const seen = new Set<string>()
-    const text = `${paper.title}.\n${paper.abstract}`.replace(/\$[^$]*\$/g, " ").replace(/\\[a-zA-Z]+/g, " ")
+    const text = `${paper.title}.\n${paper.abstract}`.replace(/\$[^$]*\$/g, " ").replace(TEX_COMMAND, " ")
     for (const run of termRuns(text)) {
       const key = run.map(singular).join(" ")
-      const forms = surface.get(key) ?? new Map<string, number>()
-      const shown = run.join(" ")
-      forms.set(shown, (forms.get(shown) ?? 0) + 1)
-      surface.set(key, forms)
+      addForm(surface, key, run.join(" "))
       if (seen.has(key)) continue
       seen.add(key)
       count.set(key, (count.get(key) ?? 0) + 1)
@@ -476,8 +486,7 @@ export const feedbackTerms = (
   const out: Array<FeedbackTerm> = []
   for (const [key, n] of count) {
     if (n < minPapers) continue
-    const forms = [...surface.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    out.push({ key, term: forms[0]![0], papers: n, words: key.split(" ").length })
+    out.push({ key, term: mostUsedForm(surface, key), papers: n, words: key.split(" ").length })
   }
   return out.sort((a, b) => b.papers - a.papers || a.key.localeCompare(b.key))
 }
