@@ -7,7 +7,7 @@
  *   2024, Google Scholar via Paper Copilot 2025, Google Scholar 2017) and the
  *   OpenAlex works of fixtures/offline/openalex-works.json;
  * - each note's `split`, by the seeded rule of eval/retrieval-data.ts, except
- *   for a note recorded in an explicit split (`tune2`, `tune3`), which keeps it.
+ *   for a note recorded in an explicit split (`tune2`, `tune3`, `tune4`), which keeps it.
  * The hand-written fields (note, title, topic, group, why, alreadyInNote) are kept.
  *
  * Usage: node --import tsx eval/retrieval-landmarks.ts [--check]
@@ -73,7 +73,7 @@ if (process.argv.includes("--check")) {
   writeFileSync(landmarksFile, text)
   const count = (s: string) => filled.filter((n) => n.split === s).length
   console.log(
-    `${filled.length} notes (tune ${count("tune")}, heldout ${count("heldout")}, tune2 ${count("tune2")}, tune3 ${count("tune3")}), ` +
+    `${filled.length} notes (tune ${count("tune")}, heldout ${count("heldout")}, tune2 ${count("tune2")}, tune3 ${count("tune3")}, tune4 ${count("tune4")}), ` +
       `${filled.reduce((k, n) => k + n.landmarks.length, 0)} landmarks`
   )
 }

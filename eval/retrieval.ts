@@ -10,11 +10,11 @@
  * unless flags are passed, on a temporary vault holding the notes (each as
  * "<title>.md"), one prompt per note: "Find papers related to my '<title>' note".
  *
- * Usage: npm run eval:retrieval -- [--split tune|tune2|tune3|tuning|heldout|all] [--json] [--verbose]
+ * Usage: npm run eval:retrieval -- [--split tune|tune2|tune3|tune4|tuning|heldout|all] [--json] [--verbose]
  *          [companion flags: --max-results N --categories a,b --relevance-threshold X
  *           --citations-per-year X --exempt-years X --min-keywords N --foundational N
  *           --since YYYY-MM-DD --offline-citations all|semantic-scholar|google-scholar-2025|google-scholar ...]
- * --split: `tune`, `tune2` and `tune3` are the notes settings may be chosen on, `tuning` all three
+ * --split: `tune`, `tune2`, `tune3` and `tune4` are the notes settings may be chosen on, `tuning` all four
  * (totals per split and together), `heldout` the notes to report, `all` every note
  * (totals per split and over all). The default is `all`.
  * --verbose adds, per landmark, the stage it reached and the companion's reasons.
@@ -366,7 +366,7 @@ const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total
       : `no note with 0 kept whose landmarks have counts: NOT met (${t.flagged.length}: ${t.flagged.join(", ")})`
     console.log(`  ${pad(name, 8)} ${goals.join("; ")}; ${empty}`)
   }
-  console.log("Choose settings on `tune`, `tune2` and `tune3` only; report `heldout` as the figure.")
+  console.log("Choose settings on `tune`, `tune2`, `tune3` and `tune4` only; report `heldout` as the figure.")
 }
 
 // ---------------------------------------------------------------- main

@@ -3,8 +3,8 @@
  * the file is well-formed, every landmark exists in the offline corpus under the
  * recorded title, the notes do not paste what they are scored against, the
  * tune / held-out split is the seeded rule's over the notes it was drawn for,
- * and the later tuning sets (tune2, tune3, assigned by hand) leak into neither:
- * no landmark is shared by two notes, no tune2 or tune3 group is a held-out group.
+ * and the later tuning sets (tune2, tune3, tune4, assigned by hand) leak into neither:
+ * no landmark is shared by two notes, no tune2, tune3 or tune4 group is a held-out group.
  */
 import { readdirSync } from "node:fs"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -32,7 +32,7 @@ describe("eval/retrieval/landmarks.json", () => {
     expect(new Set(notes.map((n) => n.title)).size).toBe(notes.length)
     for (const n of notes) {
       expect(n.title, n.note).toMatch(/^[^/\\:*?"<>|[\]#^]+$/) // a valid vault file name and wikilink target
-      expect(["tune", "heldout", "tune2", "tune3"], n.note).toContain(n.split)
+      expect(["tune", "heldout", "tune2", "tune3", "tune4"], n.note).toContain(n.split)
       expect(["ML", "NLP", "vision", "speech"], n.note).toContain(n.topic)
       expect(n.group.length, n.note).toBeGreaterThan(0)
       expect(n.landmarks.length, n.note).toBeGreaterThanOrEqual(1)
@@ -120,9 +120,9 @@ describe("eval/retrieval/landmarks.json", () => {
     expect(notes.filter((n) => n.split === "tune3").length).toBeGreaterThanOrEqual(16)
   })
 
-  it("no note of a hand-assigned tuning set (tune2, tune3) is in a group of the held-out split", () => {
+  it("no note of a hand-assigned tuning set (tune2, tune3, tune4) is in a group of the held-out split", () => {
     const heldoutGroups = new Set(notes.filter((n) => n.split === "heldout").map((n) => n.group))
-    const explicit = notes.filter((n) => n.split === "tune2" || n.split === "tune3")
+    const explicit = notes.filter((n) => n.split === "tune2" || n.split === "tune3" || n.split === "tune4")
     expect(explicit.filter((n) => heldoutGroups.has(n.group)).map((n) => n.note)).toEqual([])
   })
 })
