@@ -61,7 +61,7 @@ const RUN_OPTIONS = {
   exemptYears: "Papers younger than this many years skip the impact bar (default 1)",
   minKeywords: "Halt when the note yields fewer keywords (default 2)",
   maxResults: "Papers kept at most, best first, 1..50 (default 10)",
-  poolSize: "Candidates asked of arXiv in the run's concept search and judged, 1..2000 (default 300)",
+  poolSize: "Candidates asked of arXiv in the run's concept search and judged, 1..2000 (default 1000)",
   foundational: "Foundational citations per kept paper, 1..3 (default 3)",
   categories: `Comma-separated arXiv categories (default every machine-learning category: ${COMPANION_CATEGORIES.join(",")})`,
   since: "Only papers first submitted on or after YYYY-MM-DD"

@@ -217,7 +217,7 @@ export class CompanionOptions extends Schema.Class<CompanionOptions>("CompanionO
   }),
   /** Candidates asked of arXiv in the run's concept search and judged (arXiv serves up to 2,000 per request); the second search adds at most 50 (5 per author the note cites). */
   poolSize: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 2000)), "an integer from 1 to 2000"), {
-    default: () => 300
+    default: () => 1000
   }),
   foundational: Schema.optionalWith(allows(Schema.Int.pipe(Schema.between(1, 3)), "an integer from 1 to 3"), {
     default: () => 3

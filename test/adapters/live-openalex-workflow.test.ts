@@ -54,10 +54,10 @@ describe("runCompanion over the live adapters", () => {
       const run = runCompanion(`Find papers related to my "Neural Machine Translation" note`, options).pipe(Effect.provide(ports))
       const report = yield* run
 
-      // one arXiv request for a pool of up to 300; with the most-cited channel's papers, the model
+      // one arXiv request for a pool of up to 1000; with the most-cited channel's papers, the model
       // judges the best 30 of the pool (by the local judge), 10 per call
       assert.strictEqual(arxiv.requests.length, 1)
-      assert.strictEqual(arxiv.requests[0]!.params["max_results"], "300")
+      assert.strictEqual(arxiv.requests[0]!.params["max_results"], "1000")
       assert.strictEqual(report.candidates.length, LLM_SHORTLIST)
       // judging the shortlist, then summarising the kept papers in one more call
       assert.isAbove(report.survivors.length, 0)

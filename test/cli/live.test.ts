@@ -64,7 +64,7 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     // the request budget of a cold run: at most 2 to arXiv and 3 to OpenAlex
     expect(arxiv.requests.length).toBeLessThanOrEqual(2)
     expect(report.calls.arxiv).toBe(arxiv.requests.length)
-    // the stand-in holds fewer matching papers than the pool of 300: the first request took every one of
+    // the stand-in holds fewer matching papers than the pool of 1000: the first request took every one of
     // them, so the title search (which could only return some of them again) is not sent
     expect(arxiv.requests.length).toBe(1)
     expect(report.titleQuery).toBeUndefined()
@@ -92,8 +92,8 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     // its recorded references were looked up with the survivors' (one works batch)
     expect(report.foundations.find((f: { arxivId: string }) => f.arxivId === "1609.08144")?.status).toBe("found")
     expect(arxiv.requests[0]!.headers["user-agent"]).toContain("tests@example.org")
-    // one arXiv request for a pool of 300, in every machine-learning category
-    expect(arxiv.requests[0]!.params["max_results"]).toBe("300")
+    // one arXiv request for a pool of 1000, in every machine-learning category
+    expect(arxiv.requests[0]!.params["max_results"]).toBe("1000")
     expect(decodeURIComponent(arxiv.requests[0]!.params["search_query"] ?? "")).toContain("cat:cs.CV")
     // the model judges the pool's best 30 (by the local judge), 10 papers per call
     expect(report.candidates.length).toBeLessThanOrEqual(30)

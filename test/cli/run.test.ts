@@ -1,32 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { execFile } from "node:child_process"
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach } from "vitest"
+import { ROOT, runCli } from "../support/cli.js"
 
-const root = join(import.meta.dirname, "..", "..")
-const cli = join(root, "dist", "cli.js") // built by test/support/build.ts
+const root = ROOT
 
-interface Result {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Run the built CLI, as a user would, in a child process. */
-const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> =>
-  new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: root, env: { ...process.env, ...env }, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
-        resolve({ code, stdout, stderr })
-      }
-    )
-  })
+/** Run the built CLI, as a user would, in a child process (test/support/cli.ts). */
+const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runCli(args, env)
 
 const snapshot = (dir: string): Record<string, string> => {
   const out: Record<string, string> = {}
@@ -137,8 +119,8 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     const expected: Record<string, ReadonlyArray<string>> = {
       // Bahdanau et al., Sutskever et al., Luong et al.
       "Transformers Concept Note": ["1409.0473", "1409.3215", "1508.04025"],
-      // Goodfellow et al.; pix2pix (the note's image-to-image translation)
-      "Generative Adversarial Networks": ["1406.2661", "1611.07004"],
+      // Goodfellow et al.; DCGAN (the note's "deep convolutional GANs"); Salimans et al. (its training difficulties)
+      "Generative Adversarial Networks": ["1406.2661", "1511.06434", "1606.03498"],
       // fastText (word vectors with subword information)
       "Word Embeddings": ["1607.04606"]
     }

@@ -327,7 +327,7 @@ describe("runCompanion", () => {
       assert.strictEqual(calls.search.length, 1)
       // every machine-learning category by default, and a pool larger than what is kept
       assert.deepStrictEqual(calls.search[0]!.categories, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"])
-      assert.strictEqual(calls.search[0]!.maxResults, 300)
+      assert.strictEqual(calls.search[0]!.maxResults, 1000)
       assert.include(
         report.query,
         `(${calls.search[0]!.query}) AND (cat:cs.LG OR cat:cs.AI OR cat:cs.CL OR cat:cs.CV OR cat:cs.NE OR cat:cs.IR OR cat:stat.ML)`
@@ -750,7 +750,7 @@ describe("the candidate pool", () => {
       const report = yield* run(PROMPT, new CompanionOptions({ maxResults: 1 }))
       // two papers clear both bars (GNMT and word2vec phrases): the best one is kept
       assert.deepStrictEqual(report.survivors, ["1609.08144"])
-      assert.strictEqual(calls.search[0]!.maxResults, 300)
+      assert.strictEqual(calls.search[0]!.maxResults, 1000)
       assert.strictEqual(report.candidates.length, calls.judge[0]!.length)
       assert.isAbove(report.candidates.length, 1)
       // the note says how many were judged and shows the most relevant ones

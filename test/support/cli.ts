@@ -21,7 +21,7 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string |
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: ROOT, env: merged, timeout: 120_000 },
+      { cwd: ROOT, env: merged, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
         resolve({ code, stdout, stderr })
