@@ -69,7 +69,10 @@ export const progressLine = (e: Progress): string => {
   }
 }
 
-/** The compact result of a companion run: what was found, kept, dropped and written. */
+/** How many of the candidates not kept the result lists, most relevant first (`candidates` counts them all). */
+const DROPPED_LISTED = 20
+
+/** The compact result of a companion run: what was found, kept, the most relevant of what was dropped, and what was written. */
 export const summarizeReport = (report: CompanionReport): CompanionResult => {
   const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
@@ -100,8 +103,11 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
       }]
     }),
     already_in_note: report.alreadyInNote.map((n) => ({ arxiv_id: n.arxivId, title: n.title ?? null, named_as: n.mention })),
+    // the most relevant of them: a pool of 1000 would make the host read ~120 KB of papers it will not use
     dropped: report.candidates
       .filter((c) => !c.decision.kept)
+      .sort((a, b) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId))
+      .slice(0, DROPPED_LISTED)
       .map((c) => ({ arxiv_id: c.paper.arxivId, reasons: c.decision.reasons }))
   }
 }

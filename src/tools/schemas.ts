@@ -206,6 +206,7 @@ export const CompanionResult = Schema.Struct({
     title: Schema.NullOr(Schema.String),
     named_as: Schema.String
   })),
+  /** The 20 most relevant candidates not kept, most relevant first, with why (`candidates` counts them all). */
   dropped: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, reasons: Schema.Array(Schema.String) }))
 })
 export type CompanionResult = typeof CompanionResult.Type

@@ -256,6 +256,14 @@ describe("run_companion", () => {
       assert.include(written, kept.summary.slice(0, 40).replace(/[*_[\]<>|#$=~^`\\]/g, (c) => `\\${c}`))
     }
     assert.include(written, "```mermaid")
+    // of a pool of about a thousand, the host reads the 20 most relevant papers not kept, not all of them
+    assert.isAbove(s.candidates, 500)
+    assert.strictEqual(s.dropped.length, 20)
+    const relevance = (reasons: ReadonlyArray<string>) => Number(/^relevance ([\d.]+)/.exec(reasons[0] ?? "")?.[1])
+    const shown = s.dropped.map((d) => relevance(d.reasons))
+    assert.deepEqual(shown, [...shown].sort((a, b) => b - a))
+    assert.isAtLeast(shown[shown.length - 1]!, 0.5) // a GAN note has more relevant papers than it keeps
+    assert.isAtMost(JSON.stringify(r.structuredContent).length, 40_000)
   })
 
   it("a note that cites authors: the second search asks for them, and the result says who and how the note cites them", async () => {
