@@ -1,6 +1,6 @@
 /**
  * The authors a note cites, as students cite them: "Duan et al", "(Girshick
- * 2014)", "Kaiser & Sutskever", "Kingma and Ba (2014)", "the Bahdanau paper",
+ * 2014)", "Kaiser & Sutskever", "Reed & de Freitas", "Kingma and Ba (2014)", "the Bahdanau paper",
  * "Ruder's blog post", "Kim's model" (the word after the possessive must be
  * one a work is called by: "Adam's convergence", "Montezuma's Revenge" and
  * "Google's production system" are not citations). Their surnames become `au:` clauses of
@@ -64,6 +64,9 @@ const MAX_SCAN = 1_000_000
 const LOWER = "a-z\\u00DF-\\u00F6\\u00F8-\\u00FF\\u0100-\\u024F"
 const PART = `(?:Mc|Mac|De|Di|Da|Du|Le|La|Van|Von)?[A-Z][${LOWER}]+`
 const NAME = `${PART}(?:-${PART})?`
+/** The lower-case particles a surname may follow, written apart ("de Freitas", "van den Oord", "dos Santos"): `au:` asks for the capitalised part. */
+export const SURNAME_PARTICLES = "(?:(?:de|da|di|du|dos|das|del|della|van|von|der|den|ter|le|la)\\s+){0,2}"
+const P = SURNAME_PARTICLES
 const YEAR = "(?:19|20)\\d{2}[a-z]?"
 // a name starts at a word boundary and is not the tail of a hyphenated or dotted token ("R-CNN", "e.Kim")
 const B = `(?<![\\p{L}\\p{N}.'’-])`
@@ -74,8 +77,8 @@ const POSSESSED =
 
 const CUES: ReadonlyArray<readonly [AuthorCue, RegExp]> = [
   ["et-al", new RegExp(`${B}(${NAME}),?\\s+et\\.?\\s*al${E}`, "gu")],
-  ["pair", new RegExp(`${B}(${NAME})\\s*&\\s*(${NAME})${E}`, "gu")],
-  ["pair", new RegExp(`${B}(${NAME})\\s+and\\s+(${NAME}),?\\s*\\(?${YEAR}${E}`, "gu")],
+  ["pair", new RegExp(`${B}(${NAME})\\s*&\\s*${P}(${NAME})${E}`, "gu")],
+  ["pair", new RegExp(`${B}(${NAME})\\s+and\\s+${P}(${NAME}),?\\s*\\(?${YEAR}${E}`, "gu")],
   ["year", new RegExp(`\\((${NAME}),?\\s+${YEAR}${E}`, "gu")],
   ["year", new RegExp(`${B}(${NAME})\\s+\\(${YEAR}\\)`, "gu")],
   ["the-paper", new RegExp(`\\b[Tt]he\\s+(${NAME})\\s+paper${E}`, "gu")],

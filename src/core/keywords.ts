@@ -10,6 +10,7 @@
  */
 import type { TermStat, TermLookup } from "./ports/TermStatsPort.js"
 import { FUNCTION_WORDS, NOTE_BOILERPLATE, STOP_WORDS, words } from "./text.js"
+import { SURNAME_PARTICLES } from "./citedAuthors.js"
 
 /** A note split into its frontmatter and body. */
 export interface SplitNote {
@@ -174,7 +175,7 @@ const contentRuns = (text: string): ReadonlySet<string> => {
 const CAPITALISED = "[A-Z][a-z\u00C0-\u024F'-]+"
 const CITED_NAMES = [
   new RegExp(`(${CAPITALISED})(?:,? et al\\b)`, "g"),
-  new RegExp(`(${CAPITALISED})\\s*&\\s*(${CAPITALISED})`, "g"),
+  new RegExp(`(${CAPITALISED})\\s*&\\s*${SURNAME_PARTICLES}(${CAPITALISED})`, "g"),
   new RegExp(`(${CAPITALISED}(?:,\\s*${CAPITALISED}){2,})`, "g")
 ]
 

@@ -48,6 +48,16 @@ describe("citedAuthors: the ways students cite authors", () => {
     )
   })
 
+  it("a second name after a particle written apart ('Reed & de Freitas', 'dos Santos'): the capitalised part is searched", () => {
+    assert.deepStrictEqual(
+      cited(
+        "## NPI (Reed & de Freitas)\n- ranking CNN for relations: Xu and dos Santos (2015)\n" +
+          "- the de facto standard & de novo design are not names\n"
+      ),
+      [["Reed", "pair"], ["Freitas", "pair"], ["Xu", "pair"], ["Santos", "pair"]]
+    )
+  })
+
   it("'the X paper' and 'X's model / blog post / work / paper', particles glued on ('LeCun', 'McMahan')", () => {
     assert.deepStrictEqual(
       cited(

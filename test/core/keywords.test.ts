@@ -198,10 +198,11 @@ describe("rankKeywords", () => {
   it("puts the phrase that names the note first, and leaves out the people it cites", () => {
     const note = "# Knowledge distillation\n\nA small student mimics a big teacher (Hinton, Vinyals, Dean). The student matches the " +
       "teacher's softened outputs; the teacher is an ensemble. Knowledge distillation compresses models.\n" +
-      "- FitNets (Romero et al.): hints from the teacher's hidden layers.\n- Ba & Caruana: shallow student nets.\n"
-    const kws = ranked(note, "Knowledge distillation").map((k) => k.term)
+      "- FitNets (Romero et al.): hints from the teacher's hidden layers.\n- Ba & Caruana: shallow student nets.\n" +
+      "- Programs as teachers (Reed & de Freitas): the student imitates execution traces.\n"
+    const kws = ranked(note, "Knowledge distillation", 20).map((k) => k.term)
     assert.strictEqual(kws[0], "knowledge distillation")
-    for (const name of ["hinton", "vinyals", "dean", "romero", "caruana"]) assert.notInclude(kws, name)
+    for (const name of ["hinton", "vinyals", "dean", "romero", "caruana", "reed", "freitas"]) assert.notInclude(kws, name)
     assert.include(kws, "teacher")
   })
 
