@@ -69,8 +69,18 @@ export const progressLine = (e: Progress): string => {
   }
 }
 
-/** How many of the candidates not kept the result lists, most relevant first (`candidates` counts them all). */
-const DROPPED_LISTED = 20
+/** How many of the candidates not kept a result lists, most relevant first (`candidates` counts them all). */
+export const DROPPED_LISTED = 20
+
+/** The candidates of a run not kept, most relevant first, at most `limit`: a pool of 1000 is not a list to read. */
+export const mostRelevantDropped = (
+  candidates: CompanionReport["candidates"],
+  limit = DROPPED_LISTED
+): CompanionReport["candidates"] =>
+  candidates
+    .filter((c) => !c.decision.kept)
+    .sort((a, b) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId))
+    .slice(0, limit)
 
 /** The compact result of a companion run: what was found, kept, the most relevant of what was dropped, and what was written. */
 export const summarizeReport = (report: CompanionReport): CompanionResult => {
@@ -104,10 +114,7 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
     }),
     already_in_note: report.alreadyInNote.map((n) => ({ arxiv_id: n.arxivId, title: n.title ?? null, named_as: n.mention })),
     // the most relevant of them: a pool of 1000 would make the host read ~120 KB of papers it will not use
-    dropped: report.candidates
-      .filter((c) => !c.decision.kept)
-      .sort((a, b) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId))
-      .slice(0, DROPPED_LISTED)
+    dropped: mostRelevantDropped(report.candidates)
       .map((c) => ({ arxiv_id: c.paper.arxivId, reasons: c.decision.reasons }))
   }
 }

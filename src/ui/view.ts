@@ -8,6 +8,7 @@ import { absUrl } from "../core/arxiv.js"
 import { describeSource } from "../core/compose.js"
 import type { CompanionReport, Foundations, ScoredPaper } from "../core/models.js"
 import type { AskResult } from "../tools/ask.js"
+import { mostRelevantDropped } from "../tools/companion.js"
 
 /** One paper on the page. */
 export interface PaperCard {
@@ -50,7 +51,10 @@ export interface NoteView {
   readonly query: string
   readonly candidates: number
   readonly papers: ReadonlyArray<PaperCard>
+  /** The most relevant candidates not kept (at most 20), most relevant first. */
   readonly dropped: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly reasons: ReadonlyArray<string> }>
+  /** How many candidates were not kept in all. */
+  readonly droppedTotal: number
   /** Papers the note already names: never recommended, listed so the user sees they were recognised. */
   readonly alreadyInNote: ReadonlyArray<{ readonly arxivId: string; readonly title: string }>
   /** The citation map as Mermaid flowchart source; absent when no paper was kept. */
@@ -148,9 +152,9 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
         foundations: foundationsOf(foundations.get(id))
       }]
     }),
-    dropped: report.candidates
-      .filter((c) => !c.decision.kept)
+    dropped: mostRelevantDropped(report.candidates)
       .map((c) => ({ arxivId: c.paper.arxivId, title: oneLine(c.paper.title), reasons: c.decision.reasons })),
+    droppedTotal: report.candidates.filter((c) => !c.decision.kept).length,
     alreadyInNote: report.alreadyInNote.map((n) => ({ arxivId: n.arxivId, title: oneLine(n.title ?? "") || n.text })),
     ...(report.citationMap === "" ? {} : { map: report.citationMap }),
     write: { path: report.written.path, status: report.written.status, pending }

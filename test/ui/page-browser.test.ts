@@ -95,6 +95,14 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await map.waitFor()
     expect(await map.textContent()).toContain("Transformers Concept Note")
     expect(await page.locator("#map svg .node").count()).toBeGreaterThan(titles.length)
+    // of a pool of about a thousand, the page lists the 20 most relevant papers it did not keep, and says so
+    expect(await page.locator("#dropped-title").textContent()).toMatch(/^Dropped candidates \(the 20 most relevant of \d{3,4}\)$/)
+    const dropped = await page.locator("#dropped li").allTextContents()
+    expect(dropped.length).toBe(20)
+    const relevanceOf = (line: string) => Number(/: relevance ([\d.]+)/.exec(line)?.[1])
+    const shown = dropped.map(relevanceOf)
+    expect(shown.every((r) => r >= 0 && r <= 1)).toBe(true)
+    expect(shown).toEqual([...shown].sort((a, b) => b - a))
     // nothing in the vault yet: the page shows the result first
     expect(existsSync(join(vault, RELATED))).toBe(false)
 

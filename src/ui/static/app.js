@@ -266,7 +266,10 @@ const render = (id, view) => {
   }
   const dropped = view.kind === "note" ? view.dropped : []
   $("dropped-box").hidden = dropped.length === 0
-  $("dropped-title").textContent = `Dropped candidates (${dropped.length})`
+  const droppedTotal = view.kind === "note" ? view.droppedTotal : 0
+  $("dropped-title").textContent = droppedTotal > dropped.length
+    ? `Dropped candidates (the ${dropped.length} most relevant of ${droppedTotal})`
+    : `Dropped candidates (${dropped.length})`
   $("dropped").replaceChildren(...dropped.map((d) => el("li", { text: `${d.title} (arXiv:${d.arxivId}): ${d.reasons.join("; ")}` })))
   renderMap(view.map)
   $("results").hidden = false
