@@ -1,0 +1,88 @@
+/**
+ * Grading sheets for the precision evaluation (issue 22, "Measure"): for each
+ * concept note of the chosen splits, the papers the companion keeps and the
+ * most relevant candidates it does not keep, written for a reader to grade
+ * 0 / 1 / 2 without seeing any score, rank or reason (eval/precision/README.md).
+ *
+ * A paper already graded for a note (eval/precision/grades/<note>.json) is
+ * left out of its new sheet, so after a change only the papers it newly
+ * brings are graded.
+ *
+ * Usage: npm run eval:precision:sheets -- [--split tune3,tune4,heldout] [--not-kept 30] [--out DIR]
+ */
+import { Effect, Either } from "effect"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type CompanionReport, Layers, Workflow } from "../src/index.js"
+import { readLandmarks, readNote, repoRoot, type Split } from "./retrieval-data.js"
+
+const arg = (name: string, fallback: string): string => {
+  const at = process.argv.indexOf(`--${name}`)
+  return at === -1 ? fallback : process.argv[at + 1] ?? fallback
+}
+
+export const precisionDir = join(repoRoot, "eval", "precision")
+const splits = arg("split", "tune3,tune4,heldout").split(",") as ReadonlyArray<Split>
+const notKept = Number(arg("not-kept", "30"))
+const out = arg("out", join(precisionDir, "sheets"))
+
+/** The abstract's first ~700 characters, cut at a word: enough to tell what a paper is about. */
+const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
+
+const graded = (note: string): Set<string> => {
+  const file = join(precisionDir, "grades", `${note}.json`)
+  if (!existsSync(file)) return new Set()
+  const grades = JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, unknown> }
+  return new Set(Object.keys(grades.papers))
+}
+
+const selected = readLandmarks().filter((n) => splits.includes(n.split))
+const vault = mkdtempSync(join(tmpdir(), "eval-precision-"))
+mkdirSync(out, { recursive: true })
+try {
+  for (const note of selected) writeFileSync(join(vault, `${note.title}.md`), readNote(note))
+  const reports = await Effect.runPromise(
+    Effect.forEach(
+      selected,
+      (note) => Effect.either(Workflow.runCompanion(`Find papers related to my '${note.title}' note`)),
+      { concurrency: 1 }
+    ).pipe(Effect.provide(Layers.OfflineLayer({ vault, offline: true })))
+  )
+  let total = 0
+  selected.forEach((note, i) => {
+    const outcome = reports[i]!
+    if (Either.isLeft(outcome)) {
+      console.error(`${note.note}: ${String((outcome.left as { message?: string }).message ?? outcome.left)}`)
+      return
+    }
+    const report: CompanionReport = outcome.right
+    const kept = new Set(report.survivors)
+    const byRelevance = report.candidates.slice().sort((a, b) =>
+      b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
+    )
+    const shown = [
+      ...byRelevance.filter((c) => kept.has(c.paper.arxivId)),
+      ...byRelevance.filter((c) => !kept.has(c.paper.arxivId)).slice(0, notKept)
+    ]
+    const done = graded(note.note)
+    const papers = shown
+      .filter((c) => !done.has(c.paper.arxivId))
+      .map((c) => ({
+        arxivId: c.paper.arxivId,
+        title: c.paper.title.replace(/\s+/g, " ").trim(),
+        published: c.paper.published,
+        abstract: clip(c.paper.abstract.replace(/\s+/g, " ").trim())
+      }))
+      // by id: the reader sees no rank
+      .sort((a, b) => a.arxivId.localeCompare(b.arxivId))
+    total += papers.length
+    writeFileSync(
+      join(out, `${note.note}.json`),
+      JSON.stringify({ note: note.note, title: note.title, split: note.split, text: readNote(note), papers }, null, 1) + "\n"
+    )
+  })
+  console.log(`${selected.length} notes, ${total} papers to grade, in ${out}`)
+} finally {
+  rmSync(vault, { recursive: true, force: true })
+}
