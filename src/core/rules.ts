@@ -159,33 +159,40 @@ export const decide = (
 }
 
 /**
- * How close two relevances must be to count as near-equal, the only place where impact breaks the tie. The
- * note shows relevance to two decimals; a gap a reader can see (0.02 or more) is the judge's call, and impact
- * never overturns it. Measured on the tuning notes against 0 and 0.05 (eval/README.md, "The keep rule").
+ * How close two relevances must be to count as near-equal, the only place where impact breaks the tie: less
+ * than half a tenth on the judge's 0–1 scale, a difference the judge is not trusted to make (a note reworded
+ * moves its scores about that much); a gap of 0.05 or more is the judge's call, and impact never overturns it.
+ * Measured on the tuning notes (eval/README.md, "The keep rule"): a band of 0.02 / 0.05 keeps 165 / 169 of 263
+ * landmarks (193 / 197 kept or listed right after the kept); 0.05 is the widest the rule allows.
  */
-export const NEAR_EQUAL_RELEVANCE = 0.02
-
-/** Citations per year for ordering: a paper without a count (a new paper) comes after the counted ones of its band. */
-const perYearOf = (s: ScoredPaper): number => s.impact.citationsPerYear ?? -1
+export const NEAR_EQUAL_RELEVANCE = 0.05
 
 /**
  * Papers in keep order: by relevance (descending); within a run of near-equal relevance (each within
- * {@link NEAR_EQUAL_RELEVANCE} of the run's most relevant paper), by citations per year (descending), then
- * relevance, then arXiv id. A paper thus precedes a more relevant one only when their relevances differ by less
- * than the band: a famous paper never displaces a clearly more relevant one.
+ * {@link NEAR_EQUAL_RELEVANCE} of the run's most relevant paper) of papers that all have a citation count, by
+ * citations per year (descending), then relevance, then arXiv id. A paper without a count (a new paper, exempt)
+ * ends a run: it competes on relevance alone, neither passed by a less relevant cited paper nor passing a more
+ * relevant one. A paper thus precedes a more relevant one only when both have counts and their relevances differ
+ * by less than the band: a famous paper never displaces a clearly more relevant one.
  */
 export const keepOrder = (papers: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> => {
   const byRelevance = papers.slice().sort((a, b) =>
     b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
   )
+  const counted = (s: ScoredPaper) => s.impact.citationsPerYear !== undefined
   const ordered: Array<ScoredPaper> = []
   for (let start = 0; start < byRelevance.length;) {
-    const top = byRelevance[start]!.judgement.relevance
+    const first = byRelevance[start]!
     let end = start + 1
-    while (end < byRelevance.length && top - byRelevance[end]!.judgement.relevance < NEAR_EQUAL_RELEVANCE) end++
+    if (counted(first)) {
+      while (
+        end < byRelevance.length && counted(byRelevance[end]!) &&
+        first.judgement.relevance - byRelevance[end]!.judgement.relevance < NEAR_EQUAL_RELEVANCE
+      ) end++
+    }
     ordered.push(
       ...byRelevance.slice(start, end).sort((a, b) =>
-        perYearOf(b) - perYearOf(a) ||
+        b.impact.citationsPerYear! - a.impact.citationsPerYear! ||
         b.judgement.relevance - a.judgement.relevance ||
         a.paper.arxivId.localeCompare(b.paper.arxivId)
       )
@@ -221,6 +228,9 @@ export interface KeepOutcome {
   readonly unrecordedAmongKept: ReadonlyArray<ScoredPaper>
   readonly counts: DecisionCounts
 }
+
+/** How the reasons of a relevant paper without a count say that it is listed right after the kept papers. */
+export const LISTED_AFTER_KEPT = "listed right after them"
 
 const withDecision = (s: ScoredPaper, decision: Decision): ScoredPaper => new ScoredPaper({ ...s, decision })
 
@@ -261,7 +271,7 @@ export const keepBest = (
       ...s.decision,
       rank,
       reasons: among
-        ? [...s.decision.reasons, `by relevance it would be ${ordinal(rank)} of the kept: listed right after them`]
+        ? [...s.decision.reasons, `by relevance it would be ${ordinal(rank)} of the kept: ${LISTED_AFTER_KEPT}`]
         : s.decision.reasons
     })
     final.set(s, placed)
