@@ -83,7 +83,7 @@ export default async (): Promise<void> => {
   )
 
   // the heaviest note: all 50 candidates kept
-  const kept = report.candidates.map((c) => new ScoredPaper({ ...c, decision: { kept: true, reasons: c.decision.reasons } }))
+  const kept = report.candidates.map((c) => new ScoredPaper({ ...c, decision: { kept: true, kind: "kept", reasons: c.decision.reasons } }))
   const keywords = report.keywords
   const pure: Array<number> = []
   const pureCpu: Array<number> = []

@@ -14,9 +14,9 @@ import { citationMapSection, keywordList, readingOrderSection, sharedFoundations
 import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import { mdInline } from "./markdown.js"
-import { survivors } from "./rules.js"
+import { clearedBothBars, describeConsulted, describeSource, keepOrder, ordinal } from "./rules.js"
 import { wellFormed } from "./text.js"
-import type { CompanionOptions, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
+import type { CompanionOptions, DecisionCounts, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 import type { NoteTeaching } from "./teaching.js"
 import { keywordTag, noteLink, type VaultIndex, wikiLink } from "./vaultLinks.js"
 
@@ -107,6 +107,12 @@ export interface RelatedNoteInput {
   readonly candidates: ReadonlyArray<ScoredPaper>
   /** How many candidates were judged in all, when more than are shown. */
   readonly judged?: number | undefined
+  /** How many candidates each decision took over the whole pool (default: counted from `candidates`). */
+  readonly counts?: DecisionCounts | undefined
+  /** The best of the papers cut by the cap, in rank order (default: those among `candidates`). */
+  readonly cutByCap?: ReadonlyArray<ScoredPaper> | undefined
+  /** Relevant papers without a recorded count that would rank among the kept (default: those among `candidates`). */
+  readonly unrecordedAmongKept?: ReadonlyArray<ScoredPaper> | undefined
   readonly survivors: ReadonlyArray<ScoredPaper>
   readonly foundations: ReadonlyArray<Foundations>
   /** Summaries, shared foundations, reading order and citation map; without it the note lists the papers only. */
@@ -122,9 +128,7 @@ const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ")
 /** A YAML string value (JSON-quoted; U+2028/U+2029 escaped so a value stays on its line for any reader). */
 export const yamlString = (s: string): string => JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
 
-/** "Semantic Scholar, recorded 2024-02-15" */
-export const describeSource = (s: ImpactSource): string =>
-  s.recordedOn === undefined ? s.name : `${s.name}, recorded ${s.recordedOn}`
+export { describeSource }
 
 /** "100 candidates judged (12 shown)" or "8 candidates judged". */
 const judgedLine = (input: RelatedNoteInput): string => {
@@ -140,7 +144,7 @@ const impactLine = (s: ScoredPaper): string => {
   if (i.status === "unknown") {
     return i.exempt
       ? `no citation count recorded; new paper (${num(i.ageYears, 1)} y old as of ${i.asOf}): exempt`
-      : "impact unknown (no citation record)"
+      : `impact not recorded (no citation count${i.source === undefined ? "" : ` in ${describeConsulted(i.source)}`})`
   }
   const source = i.source === undefined ? "" : ` (${describeSource(i.source)})`
   const exempt = i.exempt ? ", new paper: exempt" : ""
@@ -180,9 +184,54 @@ const MENTION_LABELS: Record<NamedInNote["mention"], string> = {
   link: "[[link]]"
 }
 
-/** A relevant candidate that was dropped only because no citation count was recorded for it. */
-export const relevantImpactUnknown = (s: ScoredPaper, relevanceThreshold: number): boolean =>
-  !s.decision.kept && s.impact.status === "unknown" && !s.impact.pass && s.judgement.relevance >= relevanceThreshold
+/** A relevant candidate that is not kept only because no citation count was recorded for it. */
+export const relevantImpactUnknown = (s: ScoredPaper): boolean => s.decision.kind === "impact-not-recorded"
+
+/** The counts of the note: the run's, or (a note composed from its candidates alone) counted from them. */
+const countsOf = (input: RelatedNoteInput): DecisionCounts => {
+  if (input.counts !== undefined) return input.counts
+  const c = input.candidates
+  const of = (kind: ScoredPaper["decision"]["kind"]) => c.filter((s) => s.decision.kind === kind).length
+  const cut = cutListed(input).length
+  return {
+    candidates: input.judged ?? c.length,
+    relevant: c.filter((s) => s.judgement.relevance >= input.options.relevanceThreshold).length,
+    clearedBothBars: input.survivors.length + cut,
+    kept: input.survivors.length,
+    cutByCap: cut,
+    impactNotRecorded: of("impact-not-recorded"),
+    dropped: of("dropped")
+  }
+}
+
+/** The papers cut by the cap the note lists: the run's best of them, or those among the candidates. */
+const cutListed = (input: RelatedNoteInput): ReadonlyArray<ScoredPaper> => {
+  if (input.cutByCap !== undefined) return input.cutByCap
+  const keptIds = new Set(input.survivors.map((s) => s.paper.arxivId))
+  return keepOrder(input.candidates.filter((s) => clearedBothBars(s) && !keptIds.has(s.paper.arxivId)))
+}
+
+/** The relevant papers without a count the note lists right after the kept ones. */
+const unrecordedListed = (input: RelatedNoteInput): ReadonlyArray<ScoredPaper> =>
+  input.unrecordedAmongKept ??
+    input.candidates.filter(relevantImpactUnknown).sort((a, b) =>
+      b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
+    )
+
+/**
+ * "10 kept of the 26 that cleared both bars (relevance ≥ 0.50, ≥ 5 citations/year unless younger than 1 y);
+ * 16 cut by the cap; 12 relevant without a recorded citation count": the same counts as the CLI and the MCP result.
+ */
+export const countsLine = (counts: DecisionCounts, options: CompanionOptions): string => {
+  const bars = `relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y`
+  const kept = counts.cutByCap > 0
+    ? `${counts.kept} kept of the ${counts.clearedBothBars} that cleared both bars (${bars}); ${counts.cutByCap} cut by the cap of ${options.maxResults}`
+    : `${counts.kept} kept (${bars})`
+  const unrecorded = counts.impactNotRecorded === 0
+    ? ""
+    : `; ${counts.impactNotRecorded} relevant without a recorded citation count`
+  return `${kept}${unrecorded}`
+}
 
 /**
  * The sources the candidates' counts come from (one per paper), each with its
@@ -193,7 +242,7 @@ export const relevantImpactUnknown = (s: ScoredPaper, relevanceThreshold: number
 export const candidateSources = (candidates: ReadonlyArray<ScoredPaper>): string | undefined => {
   const bySource = new Map<string, number>()
   for (const c of candidates) {
-    if (c.impact.source === undefined) continue
+    if (c.impact.status !== "known" || c.impact.source === undefined) continue
     const key = describeSource(c.impact.source)
     bySource.set(key, (bySource.get(key) ?? 0) + 1)
   }
@@ -220,9 +269,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     }
   }
   if (input.citedQuery !== undefined) lines.push(`> Most-cited search: \`${input.citedQuery.replace(/`/g, "'")}\``)
-  lines.push(
-    `> ${judgedLine(input)} by ${mdInline(input.judge)}; ${input.survivors.length} kept (relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y).`
-  )
+  lines.push(`> ${judgedLine(input)} by ${mdInline(input.judge)}; ${countsLine(countsOf(input), options)}.`)
   const sources = candidateSources(input.candidates)
   if (sources !== undefined) lines.push(`> Citation counts, one source per paper: ${sources}.`)
   else if (input.impactSource !== undefined) lines.push(`> Citation counts: ${describeSource(input.impactSource)}.`)
@@ -249,6 +296,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push(...foundationLines(input.foundations.find((f) => f.arxivId === p.arxivId)))
     lines.push("")
   })
+  lines.push(...unrecordedSection(input))
   if (teaching !== undefined && input.survivors.length > 0) {
     lines.push(...sharedFoundationsSection(teaching, input.survivors, input.vault))
     lines.push(...citationMapSection(teaching, input.survivors.length))
@@ -266,25 +314,9 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push("")
   }
   lines.push(...moreClearedSection(input))
-  const unrecorded = input.candidates.filter((c) => relevantImpactUnknown(c, options.relevanceThreshold))
-  if (unrecorded.length > 0) {
-    lines.push("## Relevant, impact not recorded", "")
-    lines.push(
-      `_Judged relevant, but no citation count was recorded for ${unrecorded.length === 1 ? "this paper" : "these papers"} and ${
-        unrecorded.length === 1 ? "it is" : "they are"
-      } older than ${options.exemptYears} y, so ${unrecorded.length === 1 ? "its" : "their"} impact could not be checked. Worth a look._`,
-      ""
-    )
-    for (const c of unrecorded) {
-      lines.push(
-        `- [${mdInline(c.paper.title)}](${absUrl(c.paper.arxivId)}) · first version ${c.paper.published} · relevance ${
-          num(c.judgement.relevance)
-        } — ${mdInline(c.judgement.rationale)}`
-      )
-    }
-    lines.push("")
-  }
-  const dropped = input.candidates.filter((c) => !c.decision.kept && !relevantImpactUnknown(c, options.relevanceThreshold))
+  // a paper listed above (cut by the cap, or relevant without a count) is not listed again
+  const listed = new Set([...cutListed(input), ...unrecordedListed(input)].map((c) => c.paper.arxivId))
+  const dropped = input.candidates.filter((c) => !c.decision.kept && !listed.has(c.paper.arxivId))
   if (dropped.length > 0) {
     lines.push("## Dropped candidates", "")
     lines.push("| Paper | Relevance | Impact | Why dropped |", "|---|---|---|---|")
@@ -292,7 +324,8 @@ export const composeBlock = (input: RelatedNoteInput): string => {
       const impact = c.impact.status === "known" ? `${num(c.impact.citationsPerYear ?? 0, 1)}/y` : c.impact.status === "unknown" ? "unknown" : "not looked up"
       // a new paper's exemption ("0.3 y < 1 y") helped it; it is never why it was dropped
       const why = c.decision.reasons.filter((r) =>
-        (r.includes("<") && !r.includes("exempt")) || r.includes("unknown") || r.includes("most relevant candidates")
+        (r.includes("<") && !r.includes("exempt")) || r.includes("not recorded") || r.includes("most relevant candidates") ||
+        r.startsWith("cut by the cap")
       )
         .join("; ")
       lines.push(
@@ -307,33 +340,67 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   return wellFormed(lines.map((line) => line.replace(LINE_BREAKS, " ")).join("\n"))
 }
 
-/** How many of the papers that cleared both bars beyond the kept ones are listed by name. */
-export const MORE_CLEARED_LISTED = 20
+/** How many of the papers cut by the cap are listed by name (the report has them all). */
+export const CUT_LISTED = 20
 
 /**
- * The papers that cleared both bars but are not among the best `--max-results`
- * kept: listed (in survivor order) so a student sees them, not lost between
- * "kept" and "dropped".
+ * The relevant papers whose citation count is not recorded but whose relevance would place them among the kept:
+ * right after the kept papers, each with that place, so none loses it silently to a less relevant kept paper.
  */
-const moreClearedSection = (input: RelatedNoteInput): ReadonlyArray<string> => {
-  const keptIds = new Set(input.survivors.map((s) => s.paper.arxivId))
-  const more = survivors(input.candidates).filter((s) => !keptIds.has(s.paper.arxivId))
-  if (more.length === 0) return []
+const unrecordedSection = (input: RelatedNoteInput): ReadonlyArray<string> => {
+  const unrecorded = unrecordedListed(input)
+  if (unrecorded.length === 0) return []
+  const one = unrecorded.length === 1
+  const consulted = unrecorded.find((c) => c.impact.source !== undefined)?.impact.source
+  const where = consulted === undefined ? "" : ` in ${mdInline(describeConsulted(consulted))}`
   const lines = [
-    "## Also cleared both bars",
+    "## Relevant, impact not recorded",
     "",
-    `_${more.length === 1 ? "One more paper is" : `${more.length} more papers are`} relevant and cited enough; the best ${input.survivors.length} are kept above (\`--max-results\` keeps up to 50)._`,
+    `_Judged relevant enough to rank among the kept papers, but no citation count is recorded for ${one ? "this paper" : "these papers"}${where} and ${
+      one ? "it is" : "they are"
+    } older than ${input.options.exemptYears} y, so ${one ? "its" : "their"} impact could not be checked. Worth a look._`,
     ""
   ]
-  for (const s of more.slice(0, MORE_CLEARED_LISTED)) {
+  for (const c of unrecorded) {
+    const place = c.decision.rank === undefined ? "" : ` · by relevance ${ordinal(c.decision.rank)} of the kept`
+    lines.push(
+      `- [${mdInline(c.paper.title)}](${absUrl(c.paper.arxivId)}) · first version ${c.paper.published} · relevance ${
+        num(c.judgement.relevance)
+      }${place} · impact not recorded — ${mdInline(c.judgement.rationale)}`
+    )
+  }
+  lines.push("")
+  return lines
+}
+
+/**
+ * The papers that cleared both bars but fell past `--max-results`: the best of them listed in rank order ("11th
+ * of 26"), so a student sees them, not lost between "kept" and "dropped".
+ */
+const moreClearedSection = (input: RelatedNoteInput): ReadonlyArray<string> => {
+  const counts = countsOf(input)
+  const listed = cutListed(input).slice(0, CUT_LISTED)
+  if (listed.length === 0) return []
+  const lines = [
+    "## Cut by the cap",
+    "",
+    `_${counts.cutByCap === 1 ? "One more paper" : `${counts.cutByCap} more papers`} cleared both bars (${counts.clearedBothBars} in all); the first ${counts.kept === 1 ? "is" : `${counts.kept} are`} kept above (\`--max-results\` keeps up to 50)._`,
+    ""
+  ]
+  for (const s of listed) {
+    const rank = s.decision.rank === undefined ? "" : `${ordinal(s.decision.rank)} of ${counts.clearedBothBars} · `
     const impact = s.impact.status === "known"
       ? ` · ${num(s.impact.citationsPerYear ?? 0, 1)} citations/year`
       : s.impact.exempt
       ? ` · no count recorded, new as of ${s.impact.asOf}`
       : ""
-    lines.push(`- [${mdInline(s.paper.title)}](${absUrl(s.paper.arxivId)}) · first version ${s.paper.published} · relevance ${num(s.judgement.relevance)}${impact}`)
+    lines.push(
+      `- ${rank}[${mdInline(s.paper.title)}](${absUrl(s.paper.arxivId)}) · first version ${s.paper.published} · relevance ${
+        num(s.judgement.relevance)
+      }${impact}`
+    )
   }
-  if (more.length > MORE_CLEARED_LISTED) lines.push(`- … and ${more.length - MORE_CLEARED_LISTED} more in the report (\`--json\`).`)
+  if (counts.cutByCap > listed.length) lines.push(`- … and ${counts.cutByCap - listed.length} more in the report (\`--json\`).`)
   lines.push("")
   return lines
 }

@@ -75,17 +75,49 @@ export const ImpactAssessment = Schema.Struct({
   citationsPerYear: Schema.optional(Schema.Number),
   exempt: Schema.Boolean,
   pass: Schema.Boolean,
+  /** known: the source of the count; unknown: the source consulted that has none (when the lookup named it). */
   source: Schema.optional(ImpactSource),
   asOf: IsoDate
 })
 export type ImpactAssessment = typeof ImpactAssessment.Type
 
-/** Why a candidate was kept or dropped. */
+/**
+ * What became of a judged candidate: `kept` (cleared both bars, among the best `maxResults`), `cut-by-cap`
+ * (cleared both bars, past them), `impact-not-recorded` (relevant, older than the exemption, and no citation
+ * count recorded: its impact could not be checked) or `dropped` (below the relevance bar, or cited too little).
+ */
+export const DecisionKind = Schema.Literal("kept", "cut-by-cap", "impact-not-recorded", "dropped")
+export type DecisionKind = typeof DecisionKind.Type
+
+/** Why a candidate was kept or not. */
 export const Decision = Schema.Struct({
+  /** Among the kept papers (`kind` "kept"); a paper cut by the cap is not. */
   kept: Schema.Boolean,
+  kind: DecisionKind,
+  /**
+   * kept, cut-by-cap: its place among the papers that cleared both bars (1 = first; `counts.clearedBothBars` of
+   * them); impact-not-recorded: the place its relevance would give it among them. Absent otherwise.
+   */
+  rank: Schema.optional(Schema.Int.pipe(Schema.positive())),
   reasons: Schema.Array(Schema.String)
 })
 export type Decision = typeof Decision.Type
+
+/** How many candidates each decision took, over the whole pool: what every face reports. */
+export const DecisionCounts = Schema.Struct({
+  /** Candidates judged: kept + cutByCap + impactNotRecorded + dropped. */
+  candidates: Schema.NonNegativeInt,
+  /** Judged relevant (relevance ≥ the threshold). */
+  relevant: Schema.NonNegativeInt,
+  /** Relevant with impact passing: kept + cutByCap. */
+  clearedBothBars: Schema.NonNegativeInt,
+  kept: Schema.NonNegativeInt,
+  cutByCap: Schema.NonNegativeInt,
+  /** Relevant, not exempt, no citation count recorded. */
+  impactNotRecorded: Schema.NonNegativeInt,
+  dropped: Schema.NonNegativeInt
+})
+export type DecisionCounts = typeof DecisionCounts.Type
 
 /**
  * The channel that found a candidate: the arXiv search, the arXiv title search
@@ -303,6 +335,15 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   /** Papers the note already names (by id, URL, arXiv DOI, title or [[link]]); not among the candidates. */
   alreadyInNote: Schema.Array(NamedInNote),
   survivors: Schema.Array(Schema.String),
+  /** How many candidates each decision took (the note, the CLI and the MCP result say the same). */
+  counts: DecisionCounts,
+  /** Papers that cleared both bars but fell past `maxResults`, in rank order (the note lists the best of them). */
+  cutByCap: Schema.Array(Schema.String),
+  /**
+   * Relevant papers without a recorded citation count whose relevance would place them among the kept (rank ≤
+   * `maxResults`), by that place: shown right after the kept papers, marked "impact not recorded".
+   */
+  unrecordedAmongKept: Schema.Array(Schema.String),
   foundations: Schema.Array(Foundations),
   /** A short summary of each kept paper, in the order of `survivors`. */
   summaries: Schema.Array(PaperSummary),

@@ -3,9 +3,9 @@
  *
  * @since 0.1.0
  */
-import type { Decision, Impact, ImpactAssessment, Judgement, ScoredPaper, Work } from "./models.js"
+import type { Decision, DecisionCounts, Impact, ImpactAssessment, ImpactSource, Judgement, Work } from "./models.js"
 import { dayNumber as epochDay } from "./dates.js"
-import { FoundationalCitation } from "./models.js"
+import { FoundationalCitation, ScoredPaper } from "./models.js"
 
 const DAYS_PER_YEAR = 365.25
 
@@ -57,7 +57,8 @@ export const assessImpact = (
   firstVersion: string | undefined,
   impact: Impact | undefined,
   today: string,
-  t: ImpactThresholds
+  t: ImpactThresholds,
+  consulted?: ImpactSource
 ): ImpactAssessment => {
   const asOf = impact?.source.recordedOn ?? today
   const published = firstVersion ?? impact?.publicationDate ??
@@ -65,7 +66,7 @@ export const assessImpact = (
   const ageYears = published === undefined ? 0 : ageInYears(published, asOf)
   if (impact === undefined) {
     const exempt = published !== undefined && ageYears < t.exemptYears
-    return { status: "unknown", ageYears, exempt, pass: exempt, asOf }
+    return { status: "unknown", ageYears, exempt, pass: exempt, asOf, ...(consulted === undefined ? {} : { source: consulted }) }
   }
   const perYear = citationsPerYear(impact.citationCount, ageYears)
   const exempt = ageYears < t.exemptYears
@@ -92,7 +93,28 @@ const fmtVs = (n: number, bar: number, digits: number): string => {
   return String(n)
 }
 
-/** Keep or drop a judged candidate, with the reasons a person can check. */
+/** "Semantic Scholar, recorded 2024-02-15" */
+export const describeSource = (s: ImpactSource): string =>
+  s.recordedOn === undefined ? s.name : `${s.name}, recorded ${s.recordedOn}`
+
+/**
+ * A source that was asked, with what it covers when it says: "Recorded citation counts (per paper, the first
+ * source that recorded it: Semantic Scholar (recorded 2024-02-15), then …)".
+ */
+export const describeConsulted = (s: ImpactSource): string =>
+  s.recordedOn === undefined && s.detail !== undefined ? `${s.name} (${s.detail})` : describeSource(s)
+
+/** The reason given for a relevant paper older than the exemption with no count: the source asked, when known. */
+export const notRecordedReason = (impact: ImpactAssessment): string =>
+  impact.source === undefined
+    ? "impact not recorded (no citation count)"
+    : `impact not recorded (no citation count in ${describeConsulted(impact.source)})`
+
+/**
+ * Judge one candidate against the two bars, with the reasons a person can check: kept when it clears both
+ * (the cap, applied by {@link keepBest}, may then cut it), impact-not-recorded when it is relevant but its
+ * impact could not be checked, dropped otherwise.
+ */
 export const decide = (
   judgement: Judgement,
   impact: ImpactAssessment,
@@ -116,7 +138,7 @@ export const decide = (
     reasons.push(
       impact.exempt
         ? `new paper (${fmt(impact.ageYears, 1)} y < ${t.exemptYears} y as of ${impact.asOf}): impact exempt, no citation count needed`
-        : "impact unknown (no citation record)"
+        : notRecordedReason(impact)
     )
   } else if (impact.exempt) {
     reasons.push(`new paper (${fmt(impact.ageYears, 1)} y < ${t.exemptYears} y): impact exempt`)
@@ -128,45 +150,156 @@ export const decide = (
         : `${fmtVs(perYear, t.citationsPerYearThreshold, 1)} citations/year < ${t.citationsPerYearThreshold}`
     )
   }
-  return { kept: relevant && impact.pass, reasons }
+  const kind = relevant && impact.pass
+    ? "kept"
+    : relevant && impact.status === "unknown" && !impact.exempt
+    ? "impact-not-recorded"
+    : "dropped"
+  return { kept: kind === "kept", kind, reasons }
 }
 
 /**
- * Survivors: kept candidates ordered by relevance, then citations per year
- * (both descending), then arXiv id for a stable order.
+ * How close two relevances must be to count as near-equal, the only place where impact breaks the tie: less
+ * than half a tenth on the judge's 0–1 scale, a difference the judge is not trusted to make (a note reworded
+ * moves its scores about that much); a gap of 0.05 or more is the judge's call, and impact never overturns it.
+ * Measured on the tuning notes (eval/README.md, "The keep rule"): a band of 0.02 / 0.05 keeps 165 / 169 of 263
+ * landmarks (193 / 197 kept or listed right after the kept); 0.05 is the widest the rule allows.
  */
-export const survivors = (scored: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> =>
-  scored
-    .filter((s) => s.decision.kept)
-    .slice()
-    .sort((a, b) =>
-      b.judgement.relevance - a.judgement.relevance ||
-      (b.impact.citationsPerYear ?? -1) - (a.impact.citationsPerYear ?? -1) ||
-      a.paper.arxivId.localeCompare(b.paper.arxivId)
-    )
+export const NEAR_EQUAL_RELEVANCE = 0.05
 
 /**
- * How much a tenfold citation rate weighs against relevance when choosing the best survivors: the smallest weight
- * on the tune split's plateau of kept landmarks, re-measured when the local judge began reading student notes
- * against what arXiv text can match (0.2 then let famous papers on other topics displace close ones; eval/README.md).
+ * Papers in keep order: by relevance (descending); within a run of near-equal relevance (each within
+ * {@link NEAR_EQUAL_RELEVANCE} of the run's most relevant paper) of papers that all have a citation count, by
+ * citations per year (descending), then relevance, then arXiv id. A paper without a count (a new paper, exempt)
+ * ends a run: it competes on relevance alone, neither passed by a less relevant cited paper nor passing a more
+ * relevant one. A paper thus precedes a more relevant one only when both have counts and their relevances differ
+ * by less than the band: a famous paper never displaces a clearly more relevant one.
  */
-export const IMPACT_WEIGHT = 0.1
-
-/**
- * The best `n` survivors, in survivor order (relevance, then citations/year).
- * When more papers clear both bars than are kept, the choice weighs impact
- * too: relevance + IMPACT_WEIGHT × log10(1 + citations/year), so among papers
- * about the concept, the ones the field builds on are kept before a slightly
- * closer paper nobody cites (a new paper without a count competes on relevance).
- */
-export const bestSurvivors = (scored: ReadonlyArray<ScoredPaper>, n: number): ReadonlyArray<ScoredPaper> => {
-  const all = survivors(scored)
-  if (all.length <= n) return all
-  const merit = (s: ScoredPaper) => s.judgement.relevance + IMPACT_WEIGHT * Math.log10(1 + (s.impact.citationsPerYear ?? 0))
-  const chosen = new Set(
-    all.slice().sort((a, b) => merit(b) - merit(a) || a.paper.arxivId.localeCompare(b.paper.arxivId)).slice(0, Math.max(0, n))
+export const keepOrder = (papers: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> => {
+  const byRelevance = papers.slice().sort((a, b) =>
+    b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
   )
-  return all.filter((s) => chosen.has(s))
+  const counted = (s: ScoredPaper) => s.impact.citationsPerYear !== undefined
+  const ordered: Array<ScoredPaper> = []
+  for (let start = 0; start < byRelevance.length;) {
+    const first = byRelevance[start]!
+    let end = start + 1
+    if (counted(first)) {
+      while (
+        end < byRelevance.length && counted(byRelevance[end]!) &&
+        first.judgement.relevance - byRelevance[end]!.judgement.relevance < NEAR_EQUAL_RELEVANCE
+      ) end++
+    }
+    ordered.push(
+      ...byRelevance.slice(start, end).sort((a, b) =>
+        b.impact.citationsPerYear! - a.impact.citationsPerYear! ||
+        b.judgement.relevance - a.judgement.relevance ||
+        a.paper.arxivId.localeCompare(b.paper.arxivId)
+      )
+    )
+    start = end
+  }
+  return ordered
+}
+
+/** Whether a candidate cleared both bars (kept, or cut by the cap). */
+export const clearedBothBars = (s: ScoredPaper): boolean => s.decision.kind === "kept" || s.decision.kind === "cut-by-cap"
+
+/** Survivors: the candidates that cleared both bars, cut by the cap or not, in keep order ({@link keepOrder}). */
+export const survivors = (scored: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> =>
+  keepOrder(scored.filter(clearedBothBars))
+
+/** "1st", "2nd", "3rd", "11th", "22nd". */
+export const ordinal = (n: number): string => {
+  const tens = n % 100
+  const suffix = tens >= 11 && tens <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th"
+  return `${n}${suffix}`
+}
+
+/** The candidates with their final decisions, the papers each decision took, and how many. */
+export interface KeepOutcome {
+  /** Every candidate, in the order given, with its final decision. */
+  readonly candidates: ReadonlyArray<ScoredPaper>
+  /** The best `maxResults` that cleared both bars, in keep order. */
+  readonly kept: ReadonlyArray<ScoredPaper>
+  /** The others that cleared both bars, in keep order. */
+  readonly cutByCap: ReadonlyArray<ScoredPaper>
+  /** Relevant papers without a recorded count whose relevance places them among the kept (rank ≤ maxResults), by rank. */
+  readonly unrecordedAmongKept: ReadonlyArray<ScoredPaper>
+  readonly counts: DecisionCounts
+}
+
+/** How the reasons of a relevant paper without a count say that it is listed right after the kept papers. */
+export const LISTED_AFTER_KEPT = "listed right after them"
+
+const withDecision = (s: ScoredPaper, decision: Decision): ScoredPaper => new ScoredPaper({ ...s, decision })
+
+/**
+ * The keep rule (DESIGN.md "Survivors"): of the candidates that cleared both bars, the first `maxResults` in keep
+ * order are kept and the rest are cut by the cap ("cut by the cap: 11th of 26 that cleared both bars"). Impact
+ * only breaks ties among near-equal relevances, whichever channel found a paper, and a new paper competes on
+ * relevance. A relevant paper whose count is not recorded is told the place its relevance gives it among them,
+ * so one that outranks a kept paper is never lost silently: it is listed right after the kept.
+ */
+export const keepBest = (
+  scored: ReadonlyArray<ScoredPaper>,
+  t: { readonly maxResults: number; readonly relevanceThreshold: number }
+): KeepOutcome => {
+  const cleared = survivors(scored)
+  const cap = Math.max(0, t.maxResults)
+  const final = new Map<ScoredPaper, ScoredPaper>()
+  cleared.forEach((s, i) => {
+    const rank = i + 1
+    const place = `${ordinal(rank)} of ${cleared.length} that cleared both bars`
+    final.set(
+      s,
+      withDecision(s, {
+        kept: i < cap,
+        kind: i < cap ? "kept" : "cut-by-cap",
+        rank,
+        reasons: [...s.decision.reasons, i < cap ? `kept: ${place}` : `cut by the cap: ${place}; ${cap === 1 ? "only the first is" : `the first ${cap} are`} kept`]
+      })
+    )
+  })
+  const unrecorded: Array<ScoredPaper> = []
+  for (const s of scored) {
+    if (s.decision.kind !== "impact-not-recorded") continue
+    // the place its relevance alone gives it: a missing count neither lifts it nor breaks a tie against it
+    const rank = 1 + cleared.filter((c) => c.judgement.relevance > s.judgement.relevance).length
+    const among = rank <= cap
+    const placed = withDecision(s, {
+      ...s.decision,
+      rank,
+      reasons: among
+        ? [...s.decision.reasons, `by relevance it would be ${ordinal(rank)} of the kept: ${LISTED_AFTER_KEPT}`]
+        : s.decision.reasons
+    })
+    final.set(s, placed)
+    if (among) unrecorded.push(placed)
+  }
+  const candidates = scored.map((s) => final.get(s) ?? s)
+  const kept = cleared.slice(0, cap).map((s) => final.get(s)!)
+  const cutByCap = cleared.slice(cap).map((s) => final.get(s)!)
+  const count = (kind: Decision["kind"]) => candidates.filter((s) => s.decision.kind === kind).length
+  return {
+    candidates,
+    kept,
+    cutByCap,
+    unrecordedAmongKept: unrecorded.sort((a, b) =>
+      a.decision.rank! - b.decision.rank! ||
+      b.judgement.relevance - a.judgement.relevance ||
+      a.paper.arxivId.localeCompare(b.paper.arxivId)
+    ),
+    counts: {
+      candidates: candidates.length,
+      relevant: candidates.filter((s) => s.judgement.relevance >= t.relevanceThreshold).length,
+      clearedBothBars: cleared.length,
+      kept: kept.length,
+      cutByCap: cutByCap.length,
+      impactNotRecorded: count("impact-not-recorded"),
+      dropped: count("dropped")
+    }
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery, titleQuery } from "./arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { bareId, mergeChannels } from "./channels.js"
-import { relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
+import { CUT_LISTED, relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
 import * as Dates from "./dates.js"
 import {
   type ArxivError,
@@ -53,7 +53,7 @@ import { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { writeGenerated } from "./writeBack.js"
-import { assessImpact, bestSurvivors, decide, impactNotAssessed, rankFoundational } from "./rules.js"
+import { assessImpact, decide, impactNotAssessed, keepBest, rankFoundational } from "./rules.js"
 import { summarise, teaching } from "./teaching.js"
 import { words } from "./text.js"
 import { vaultIndex } from "./vaultLinks.js"
@@ -119,17 +119,20 @@ const shortlist = (
   }))
 }
 
-/** What the note shows of the candidates: the `n` most relevant and every kept paper, most relevant first. */
+/**
+ * What the note shows of the candidates, most relevant first: the `n` most relevant, every paper of `listed`
+ * (the kept, the best of those cut by the cap, the unrecorded among the kept).
+ */
 const shownCandidates = (
   scored: ReadonlyArray<ScoredPaper>,
-  kept: ReadonlyArray<ScoredPaper>,
+  listed: ReadonlyArray<ScoredPaper>,
   n: number
 ): ReadonlyArray<ScoredPaper> => {
   const byRelevance = scored.slice().sort((a, b) =>
     b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
   )
-  const keptIds = new Set(kept.map((s) => s.paper.arxivId))
-  return byRelevance.filter((s, i) => i < n || keptIds.has(s.paper.arxivId))
+  const listedIds = new Set(listed.map((s) => s.paper.arxivId))
+  return byRelevance.filter((s, i) => i < n || listedIds.has(s.paper.arxivId))
 }
 
 /**
@@ -326,13 +329,21 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     for (const impact of lookup.impacts) impacts.set(bareId(impact.arxivId), impact)
   }
 
-  // 7. decide; the best `maxResults` of the papers that clear both bars are kept
+  // 7. decide; the best `maxResults` of the papers that clear both bars are kept, by relevance (keepBest)
   const today = yield* Dates.today
   const assessed = new Set([...relevantIds, ...impacts.keys()])
-  const scored = candidates.map((paper) => {
+  const looked = new Set(relevantIds)
+  const judgedPapers = candidates.map((paper) => {
     const judgement = judged.get(paper.arxivId)!
+    // a paper the lookup was asked for and has no count of is told which source had none
     const impact = assessed.has(paper.arxivId)
-      ? assessImpact(paper.published, impacts.get(paper.arxivId), impactAsOf ?? today, options)
+      ? assessImpact(
+        paper.published,
+        impacts.get(paper.arxivId),
+        impactAsOf ?? today,
+        options,
+        looked.has(paper.arxivId) ? impactSource : undefined
+      )
       : impactNotAssessed(impactAsOf ?? today)
     const foundBy = merged.channels.get(paper.arxivId)
     return new ScoredPaper({
@@ -343,7 +354,8 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       ...(foundBy === undefined ? {} : { foundBy })
     })
   })
-  const kept = bestSurvivors(scored, options.maxResults)
+  const outcome = keepBest(judgedPapers, options)
+  const { kept, candidates: scored } = outcome
   yield* progress({ _tag: "Judged", kept: kept.length })
 
   // 8. foundational citations of the survivors and of the papers the note names, batched in one call,
@@ -405,8 +417,15 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     relatedTerms: foundByTitle === undefined ? [] : relatedTerms,
     citedQuery: cited?.query,
     alreadyInNote,
-    candidates: shownCandidates(scored, kept, options.maxResults),
+    candidates: shownCandidates(
+      scored,
+      [...kept, ...outcome.cutByCap.slice(0, CUT_LISTED), ...outcome.unrecordedAmongKept],
+      options.maxResults
+    ),
     judged: scored.length,
+    counts: outcome.counts,
+    cutByCap: outcome.cutByCap.slice(0, CUT_LISTED),
+    unrecordedAmongKept: outcome.unrecordedAmongKept,
     survivors: kept,
     foundations,
     teaching: taught,
@@ -444,6 +463,9 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     candidates: scored,
     alreadyInNote,
     survivors: kept.map((s) => s.paper.arxivId),
+    counts: outcome.counts,
+    cutByCap: outcome.cutByCap.map((s) => s.paper.arxivId),
+    unrecordedAmongKept: outcome.unrecordedAmongKept.map((s) => s.paper.arxivId),
     foundations,
     summaries,
     sharedFoundations: taught.shared,

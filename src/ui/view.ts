@@ -95,7 +95,7 @@ const CHANNELS = {
 
 const impactOf = (s: ScoredPaper): PaperCard["impact"] => {
   const i = s.impact
-  const source = i.source === undefined ? undefined : describeSource(i.source)
+  const source = i.status !== "known" || i.source === undefined ? undefined : describeSource(i.source)
   const text = i.status === "unknown"
     ? i.exempt
       ? `No citation count recorded; a new paper (${fixed(i.ageYears, 1)} years old on ${i.asOf}), exempt from the impact bar`

@@ -129,13 +129,13 @@ describe("composeNote", () => {
     assert.include(note.split("\n").find((l) => l.includes("1512.03385"))!, "relevance 0.10 < 0.50")
   })
 
-  it("keeps an irrelevant candidate without a citation record in the dropped table as \"impact unknown\"", () => {
+  it("keeps an irrelevant candidate without a citation record in the dropped table as \"impact not recorded\"", () => {
     const unknownIrrelevant = scoredFromRecords("1310.4546", 0.2)
     const text = composeBlock({ ...realInput, candidates: [unknownIrrelevant], survivors: [] })
     assert.notInclude(text, "## Relevant, impact not recorded")
     const row = text.split("\n").find((l) => l.includes("1310.4546"))!
     assert.include(row, "| unknown |")
-    assert.include(row, "impact unknown (no citation record)")
+    assert.include(row, "impact not recorded (no citation count)")
   })
 
   it("names each paper's own source and date, several sources in one note, and the date uncounted papers are aged at", () => {
@@ -255,7 +255,7 @@ describe("sanitizeTitle and paths", () => {
 describe("papers that cleared both bars beyond the kept ones", () => {
   const section = (note: string) => {
     const lines = note.split("\n")
-    const at = lines.indexOf("## Also cleared both bars")
+    const at = lines.indexOf("## Cut by the cap")
     if (at < 0) return undefined
     const end = lines.findIndex((l, i) => i > at && l.startsWith("## "))
     return lines.slice(at, end < 0 ? undefined : end)
@@ -265,11 +265,11 @@ describe("papers that cleared both bars beyond the kept ones", () => {
     // --max-results 1: the best one is kept, the other survivor is listed
     const note = composeNote({ ...realInput, survivors: kept.slice(0, 1) }, NOW)
     const lines = section(note)!
-    assert.include(lines[2]!, "One more paper is relevant and cited enough; the best 1 are kept above")
+    assert.include(lines[2]!, "One more paper cleared both bars (2 in all); the first is kept above")
     const listed = lines.filter((l) => l.startsWith("- ["))
     assert.strictEqual(listed.length, 1)
     assert.match(listed[0]!, /^- \[Sequence to Sequence Learning with Neural Networks\]\(https:\/\/arxiv\.org\/abs\/1409\.3215\) · first version 2014-09-10 · relevance 0\.80 · [\d.]+ citations\/year$/)
-    assert.isAbove(note.indexOf("## Also cleared both bars"), note.indexOf("## Kept papers"))
+    assert.isAbove(note.indexOf("## Cut by the cap"), note.indexOf("## Kept papers"))
   })
 
   it("is absent when every paper that cleared both bars is kept", () => {

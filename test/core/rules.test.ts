@@ -1,19 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { Impact, ImpactSource, Judgement, ScoredPaper } from "../../src/core/models.js"
+import { Impact, ImpactSource, Judgement, Paper, ScoredPaper } from "../../src/core/models.js"
 import type { ImpactAssessment } from "../../src/core/models.js"
 import {
   ageInYears,
   assessImpact,
-  bestSurvivors,
   citationsPerYear,
   decide,
   impactNotAssessed,
   impactPass,
+  keepBest,
+  NEAR_EQUAL_RELEVANCE,
+  ordinal,
   rankFoundational,
   survivors
 } from "../../src/core/rules.js"
-import { landmark, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
+import { landmark, landmarks, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
 
 const defaults = { citationsPerYearThreshold: 5, exemptYears: 1, relevanceThreshold: 0.5 }
 
@@ -188,7 +190,8 @@ describe("assessImpact", () => {
     assert.match(kept.reasons.join("; "), /new paper \(0\.1 y < 1 y as of 2017-04-06\): impact exempt, no citation count needed/)
     const dropped = decide(judged("1409.9999", 0.8), assessImpact("2014-09-01", undefined, "2017-04-06", defaults), defaults)
     assert.isFalse(dropped.kept)
-    assert.include(dropped.reasons, "impact unknown (no citation record)")
+    assert.strictEqual(dropped.kind, "impact-not-recorded")
+    assert.include(dropped.reasons, "impact not recorded (no citation count)")
   })
 
   it("exempts a paper younger than the exemption even with no citations", () => {
@@ -280,10 +283,19 @@ describe("decide", () => {
     assert.include(relevant.reasons[1]!, "only the most relevant candidates'")
   })
 
-  it("drops a relevant paper whose impact is unknown, and says so", () => {
+  it("does not keep a relevant paper whose impact is not recorded, and says so, naming the source asked", () => {
     const d = decide(judged("x", 0.9), unknown, defaults)
     assert.isFalse(d.kept)
-    assert.include(d.reasons, "impact unknown (no citation record)")
+    assert.strictEqual(d.kind, "impact-not-recorded")
+    assert.include(d.reasons, "impact not recorded (no citation count)")
+    const asked = assessImpact("2014-09-01", undefined, "2024-02-15", defaults, s2Source)
+    assert.strictEqual(asked.source, s2Source)
+    assert.include(
+      decide(judged("x", 0.9), asked, defaults).reasons,
+      `impact not recorded (no citation count in ${s2Source.name}, recorded ${s2Source.recordedOn})`
+    )
+    // below the relevance bar a missing count does not matter: dropped
+    assert.strictEqual(decide(judged("x", 0.3), unknown, defaults).kind, "dropped")
   })
 
   it("drops a relevant paper below the citations/year bar", () => {
@@ -352,24 +364,200 @@ describe("survivors", () => {
     assert.deepStrictEqual(all.map((s) => s.paper.arxivId), ["1609.08144", "1409.0473"])
   })
 
-  it("bestSurvivors: when more clear both bars than are kept, a much-cited paper beats a slightly closer one nobody cites", () => {
+  it("lists a tie within the band by citations/year, and papers further apart by relevance alone", () => {
     const all = [
       scored("1701.06538", 0.8, 6), // closest, barely above the impact bar
-      scored("1409.0473", 0.75, 2584), // a landmark
+      scored("1409.0473", 0.79, 2584), // near-equal relevance, a landmark: the tie goes to it
+      scored("1508.07909", 0.7, 300), // clearly less relevant than both
+      scored("1512.03385", 0.6, 150_000) // famous, and clearly less relevant still
+    ]
+    assert.deepStrictEqual(survivors(all).map((s) => s.paper.arxivId), ["1409.0473", "1701.06538", "1508.07909", "1512.03385"])
+  })
+})
+
+describe("keepBest", () => {
+  const t = (maxResults: number) => ({ maxResults, relevanceThreshold: 0.5 })
+  const scored = (arxivId: string, relevance: number, perYear: number | undefined, o: { exempt?: boolean; foundBy?: "most-cited" } = {}) => {
+    const impact: ImpactAssessment = perYear === undefined
+      ? { status: "unknown", ageYears: o.exempt === true ? 0.5 : 5, exempt: o.exempt === true, pass: o.exempt === true, asOf: "2024-02-15", source: s2Source }
+      : { status: "known", citationCount: Math.round(perYear * 5), ageYears: 5, citationsPerYear: perYear, exempt: false, pass: perYear >= 5, asOf: "2024-02-15" }
+    const judgement = judged(arxivId, relevance)
+    return new ScoredPaper({
+      paper: landmarks.find((l) => l.arxivId === arxivId) ?? new Paper({ ...landmarks[0]!, arxivId }),
+      judgement,
+      impact,
+      decision: decide(judgement, impact, defaults),
+      ...(o.foundBy === undefined ? {} : { foundBy: [o.foundBy] })
+    })
+  }
+  const ids = (list: ReadonlyArray<ScoredPaper>) => list.map((s) => s.paper.arxivId)
+
+  it("keeps the most relevant of the papers that clear both bars: a famous, less relevant one does not displace them", () => {
+    const all = [
+      scored("1701.06538", 0.8, 6), // closest, barely above the impact bar
+      scored("1409.0473", 0.74, 2584), // a landmark, clearly less relevant
       scored("1508.07909", 0.7, 300),
       scored("1609.08144", 0.4, 800) // irrelevant: never kept
     ]
-    assert.deepStrictEqual(bestSurvivors(all, 2).map((s) => s.paper.arxivId), ["1409.0473", "1508.07909"])
-    // listed in survivor order (relevance, then citations/year), whatever chose them
-    assert.deepStrictEqual(bestSurvivors(all, 3).map((s) => s.paper.arxivId), ["1701.06538", "1409.0473", "1508.07909"])
-    assert.deepStrictEqual(bestSurvivors(all, 10), survivors(all))
-    // relevance still leads: a big rate does not lift a paper far less relevant
-    const far = [scored("1409.3215", 0.95, 6), scored("1409.0473", 0.5, 100)]
-    assert.deepStrictEqual(bestSurvivors(far, 1).map((s) => s.paper.arxivId), ["1409.3215"])
-    // nor does fame let a paper judged much less relevant displace a close one (ResNet with 1,500 citations a
-    // year just over the bar of a note on subword units, against the subword paper with 5)
-    const famous = [scored("1508.07909", 0.94, 5), scored("1512.03385", 0.66, 1500)]
-    assert.deepStrictEqual(bestSurvivors(famous, 1).map((s) => s.paper.arxivId), ["1508.07909"])
+    assert.deepStrictEqual(ids(keepBest(all, t(2)).kept), ["1701.06538", "1409.0473"])
+    assert.deepStrictEqual(ids(keepBest(all, t(1)).kept), ["1701.06538"])
+    assert.deepStrictEqual(ids(keepBest(all, t(10)).kept), ids(survivors(all)))
+    // ResNet, found by the most-cited channel with 1,500 citations a year, for a note on subword units
+    const famous = [scored("1508.07909", 0.94, 5), scored("1512.03385", 0.66, 1500, { foundBy: "most-cited" })]
+    assert.deepStrictEqual(ids(keepBest(famous, t(1)).kept), ["1508.07909"])
+  })
+
+  it("lets a new paper with no count compete on relevance, even against a cited paper of near-equal relevance", () => {
+    const all = [scored("1701.06538", 0.9, undefined, { exempt: true }), scored("1409.0473", 0.7, 2584)]
+    assert.deepStrictEqual(ids(keepBest(all, t(1)).kept), ["1701.06538"])
+    // the GAN note: Semi-Supervised GANs (new, 0.96) and an energy-based GAN paper (0.94, 14 citations a year)
+    const near = [scored("1409.0473", 0.94, 14), scored("1701.06538", 0.96, undefined, { exempt: true })]
+    assert.deepStrictEqual(ids(keepBest(near, t(1)).kept), ["1701.06538"])
+    // nor does a new paper pass a more relevant cited one
+    const after = [scored("1409.0473", 0.96, 14), scored("1701.06538", 0.95, undefined, { exempt: true })]
+    assert.deepStrictEqual(ids(keepBest(after, t(1)).kept), ["1409.0473"])
+  })
+
+  it("gives a paper past the cap its own decision, with its rank among those that cleared both bars", () => {
+    // 26 papers clear both bars; the cap keeps 10
+    const all = Array.from({ length: 26 }, (_, i) => scored(`1601.${String(i).padStart(5, "0")}`, 0.98 - i * 0.018, 10))
+    const outcome = keepBest(all, t(10))
+    assert.strictEqual(outcome.kept.length, 10)
+    assert.strictEqual(outcome.cutByCap.length, 16)
+    const eleventh = outcome.cutByCap[0]!
+    assert.strictEqual(eleventh.paper.arxivId, "1601.00010")
+    assert.deepStrictEqual([eleventh.decision.kind, eleventh.decision.kept, eleventh.decision.rank], ["cut-by-cap", false, 11])
+    assert.include(eleventh.decision.reasons, "cut by the cap: 11th of 26 that cleared both bars; the first 10 are kept")
+    assert.include(outcome.kept[2]!.decision.reasons, "kept: 3rd of 26 that cleared both bars")
+    assert.deepStrictEqual(outcome.counts, {
+      candidates: 26,
+      relevant: 26,
+      clearedBothBars: 26,
+      kept: 10,
+      cutByCap: 16,
+      impactNotRecorded: 0,
+      dropped: 0
+    })
+    // the candidates keep their order; only their decisions change
+    assert.deepStrictEqual(ids(outcome.candidates), ids(all))
+    assert.strictEqual(outcome.candidates.filter((c) => c.decision.kept).length, 10)
+  })
+
+  it("tells a relevant paper without a count where its relevance places it, and lists it when that is among the kept", () => {
+    const all = [
+      scored("1409.3215", 0.95, undefined), // no count: more relevant than every kept paper
+      scored("1409.0473", 0.9, 2584),
+      scored("1310.4546", 0.85, undefined), // no count: between the two kept
+      scored("1508.07909", 0.8, 300),
+      scored("1301.3781", 0.6, undefined), // no count, less relevant than both kept: its place is 3rd, past the cap
+      scored("1512.03385", 0.3, undefined) // irrelevant: dropped whatever its count
+    ]
+    const outcome = keepBest(all, t(2))
+    assert.deepStrictEqual(ids(outcome.kept), ["1409.0473", "1508.07909"])
+    assert.deepStrictEqual(ids(outcome.unrecordedAmongKept), ["1409.3215", "1310.4546"])
+    const [first, second] = outcome.unrecordedAmongKept
+    assert.deepStrictEqual([first!.decision.kind, first!.decision.rank, second!.decision.rank], ["impact-not-recorded", 1, 2])
+    assert.include(second!.decision.reasons, "by relevance it would be 2nd of the kept: listed right after them")
+    const past = outcome.candidates.find((c) => c.paper.arxivId === "1301.3781")!
+    assert.deepStrictEqual([past.decision.kind, past.decision.rank], ["impact-not-recorded", 3])
+    assert.strictEqual(outcome.candidates.find((c) => c.paper.arxivId === "1512.03385")!.decision.kind, "dropped")
+    assert.deepStrictEqual(outcome.counts, {
+      candidates: 6,
+      relevant: 5,
+      clearedBothBars: 2,
+      kept: 2,
+      cutByCap: 0,
+      impactNotRecorded: 3,
+      dropped: 1
+    })
+  })
+
+  const paperArb = fc.record({
+    relevance: fc.double({ min: 0, max: 1, noNaN: true }),
+    perYear: fc.option(fc.double({ min: 0, max: 200_000, noNaN: true }), { nil: undefined }),
+    exempt: fc.boolean(),
+    mostCited: fc.boolean()
+  })
+  const pool = fc.array(paperArb, { maxLength: 30 })
+    .map((papers) =>
+      papers.map((p, k) => {
+        return scored(`1602.${String(k).padStart(5, "0")}`, p.relevance, p.perYear, {
+          exempt: p.exempt && p.perYear === undefined,
+          ...(p.mostCited ? { foundBy: "most-cited" as const } : {})
+        })
+      })
+    )
+
+  it.prop(
+    "never puts a famous paper before one clearly more relevant (by the band or more), kept or cut, whichever channel found it",
+    { all: pool, cap: fc.integer({ min: 1, max: 12 }) },
+    ({ all, cap }) => {
+      const outcome = keepBest(all, t(cap))
+      const order = [...outcome.kept, ...outcome.cutByCap]
+      for (let i = 0; i < order.length; i++) {
+        for (let j = i + 1; j < order.length; j++) {
+          const [before, after] = [order[i]!.judgement.relevance, order[j]!.judgement.relevance]
+          assert.isBelow(after - before, NEAR_EQUAL_RELEVANCE, `${order[i]!.paper.arxivId} before ${order[j]!.paper.arxivId}`)
+        }
+      }
+    }
+  )
+
+  it.prop(
+    "never puts a paper before a more relevant one without a count (a new paper), nor a paper without a count before a more relevant one",
+    { all: pool, cap: fc.integer({ min: 1, max: 12 }) },
+    ({ all, cap }) => {
+      const outcome = keepBest(all, t(cap))
+      const order = [...outcome.kept, ...outcome.cutByCap]
+      for (let i = 0; i < order.length; i++) {
+        for (let j = i + 1; j < order.length; j++) {
+          const [a, b] = [order[i]!, order[j]!]
+          if (a.impact.citationsPerYear === undefined || b.impact.citationsPerYear === undefined) {
+            assert.isAtLeast(a.judgement.relevance, b.judgement.relevance, `${a.paper.arxivId} before ${b.paper.arxivId}`)
+          }
+        }
+      }
+    }
+  )
+
+  it.prop(
+    "keeps exactly the first `cap` that cleared both bars; decision.kept is true for them alone; the counts add up",
+    { all: pool, cap: fc.integer({ min: 1, max: 12 }) },
+    ({ all, cap }) => {
+      const outcome = keepBest(all, t(cap))
+      const cleared = all.filter((s) => s.judgement.relevance >= 0.5 && s.impact.pass)
+      assert.strictEqual(outcome.kept.length, Math.min(cap, cleared.length))
+      assert.strictEqual(outcome.kept.length + outcome.cutByCap.length, cleared.length)
+      const keptIds = new Set(ids(outcome.kept))
+      for (const c of outcome.candidates) {
+        assert.strictEqual(c.decision.kept, keptIds.has(c.paper.arxivId))
+        assert.strictEqual(c.decision.kind === "kept", c.decision.kept)
+      }
+      const { counts } = outcome
+      assert.strictEqual(counts.kept + counts.cutByCap + counts.impactNotRecorded + counts.dropped, all.length)
+      assert.strictEqual(counts.clearedBothBars, cleared.length)
+    }
+  )
+
+  it.prop(
+    "lists every relevant paper without a count clearly more relevant than a kept paper (or filling a place the kept leave)",
+    { all: pool, cap: fc.integer({ min: 1, max: 12 }) },
+    ({ all, cap }) => {
+      const outcome = keepBest(all, t(cap))
+      const listed = new Set(ids(outcome.unrecordedAmongKept))
+      const bar = outcome.kept.length < cap ? -1 : Math.min(...outcome.kept.map((k) => k.judgement.relevance)) + NEAR_EQUAL_RELEVANCE
+      for (const c of outcome.candidates) {
+        if (c.decision.kind !== "impact-not-recorded") continue
+        if (c.judgement.relevance >= bar) assert.isTrue(listed.has(c.paper.arxivId), c.paper.arxivId)
+      }
+      for (const u of outcome.unrecordedAmongKept) assert.isAtMost(u.decision.rank!, cap)
+    }
+  )
+
+  it("spells ranks as ordinals", () => {
+    assert.deepStrictEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal), [
+      "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"
+    ])
   })
 })
 

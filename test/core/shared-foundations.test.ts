@@ -99,7 +99,7 @@ const kept = (arxivId: string, title: string, published: string, relevance: numb
     paper: new Paper({ arxivId, title, abstract: "", authors: [], published, categories: [] }),
     judgement: new Judgement({ arxivId, relevance, novelty: 0.5, rationale: "" }),
     impact: { status: "unknown", ageYears: 1, exempt: false, pass: true, asOf: "2026-01-01" },
-    decision: { kept: true, reasons: [] }
+    decision: { kept: true, kind: "kept", reasons: [] }
   })
 
 describe("readingOrder", () => {

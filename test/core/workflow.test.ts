@@ -353,14 +353,32 @@ describe("runCompanion", () => {
       assert.closeTo(gnmt.impact.ageYears, ageInYears("2016-09-26", "2025-11-17"), 1e-12)
       assert.isTrue(gnmt.decision.kept)
 
-      // no impact record: reported as unknown and dropped, not a crash, not a silent drop
+      // no impact record: not kept, not a crash, not a silent drop: each told the source asked and the place its
+      // relevance gives it, and listed right after the kept papers
       for (const id of ["1409.0473", "1409.3215", "1508.07909"]) {
         const c = report.candidates.find((s) => s.paper.arxivId === id)!
         assert.strictEqual(c.impact.status, "unknown", id)
         assert.isFalse(c.impact.pass, id)
         assert.isFalse(c.decision.kept, id)
-        assert.include(c.decision.reasons, "impact unknown (no citation record)", id)
+        assert.strictEqual(c.decision.kind, "impact-not-recorded", id)
+        assert.include(c.decision.reasons, `impact not recorded (no citation count in ${openalexSource.name}, recorded ${openalexSource.recordedOn})`, id)
       }
+      assert.deepStrictEqual(report.unrecordedAmongKept, ["1409.0473", "1409.3215", "1508.07909"])
+      assert.deepStrictEqual(report.candidates.find((c) => c.paper.arxivId === "1409.0473")!.decision.rank, 1)
+      assert.deepStrictEqual(report.counts, {
+        candidates: 7,
+        relevant: 5,
+        clearedBothBars: 2,
+        kept: 2,
+        cutByCap: 0,
+        impactNotRecorded: 3,
+        dropped: 2
+      })
+      const note = files.get(OUTPUT_PATH)!
+      const unrecorded = note.indexOf("## Relevant, impact not recorded")
+      assert.isAbove(unrecorded, note.indexOf("### 2. "))
+      assert.isBelow(unrecorded, note.indexOf("## Dropped candidates"))
+      assert.include(note, "2 kept (relevance ≥ 0.50, ≥ 5 citations/year unless younger than 1 y); 3 relevant without a recorded citation count.")
 
       // foundations: one batched works call with every survivor's recorded references
       const refsOf = (id: string) => openalexImpacts.find((i) => i.arxivId === id)!.referencedWorks!
@@ -753,9 +771,21 @@ describe("the candidate pool", () => {
       assert.strictEqual(calls.search[0]!.maxResults, 1000)
       assert.strictEqual(report.candidates.length, calls.judge[0]!.length)
       assert.isAbove(report.candidates.length, 1)
+      // the other is cut by the cap: its own decision, not "kept", and the note lists it with its rank
+      const phrases = report.candidates.find((c) => c.paper.arxivId === "1310.4546")!
+      assert.deepStrictEqual([phrases.decision.kind, phrases.decision.kept, phrases.decision.rank], ["cut-by-cap", false, 2])
+      assert.include(phrases.decision.reasons, "cut by the cap: 2nd of 2 that cleared both bars; only the first is kept")
+      assert.deepStrictEqual(report.cutByCap, ["1310.4546"])
+      assert.deepStrictEqual([report.counts.kept, report.counts.cutByCap, report.counts.clearedBothBars], [1, 1, 2])
+      assert.strictEqual(report.candidates.filter((c) => c.decision.kept).length, report.survivors.length)
       // the note says how many were judged and shows the most relevant ones
       const written = [...calls.writes].pop()![1]
       assert.include(written, `${report.candidates.length} candidates judged`)
+      assert.include(written, "1 kept of the 2 that cleared both bars")
+      assert.include(written, "; 1 cut by the cap of 1")
+      const cut = written.slice(written.indexOf("## Cut by the cap"))
+      assert.include(cut, "- 2nd of 2 · [")
+      assert.include(cut, "(https://arxiv.org/abs/1310.4546)")
     }))
 
   it.effect("a judge with a shortlist sees only the best of the pool by its cheap ranking, never fewer than are kept", () =>
