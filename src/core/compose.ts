@@ -25,6 +25,9 @@ export const BEGIN = /^%% arxiv-companion:begin ([0-9a-f]{8}) %%$/m
 /** The line that closes the generated block. */
 export const END = "%% arxiv-companion:end %%"
 
+/** How the note's first line names the concept note it was made for (`writeBack` reads it back when the frontmatter is gone). */
+export const RELATED_TO = "Papers related to"
+
 /** FNV-1a, 32 bit, as 8 hex digits: enough to notice an edit, no crypto needed. */
 export const hash32 = (s: string): string => {
   let h = 0x811c9dc5
@@ -250,13 +253,15 @@ export const candidateSources = (candidates: ReadonlyArray<ScoredPaper>): string
   return [...bySource].map(([source, n]) => `${source} (${n} paper${n === 1 ? "" : "s"})`).join("; ")
 }
 
-/** The generated block's body (between the markers). Deterministic for the same input. */
-export const composeBlock = (input: RelatedNoteInput): string => {
+/**
+ * How the papers were found: the keywords taken from the note, every search, the judge and the bars, the
+ * citation sources. Queries run to hundreds of characters: this is the note's last part, a folded callout.
+ */
+const howFoundCallout = (input: RelatedNoteInput): ReadonlyArray<string> => {
   const { source, options } = input
   const lines: Array<string> = []
-  lines.push(`# ${mdInline(relatedTitle(source.title))}`, "")
   const sourceLink = noteLink(source.title, mdInline)
-  lines.push(`> [!info] Papers related to ${sourceLink}`)
+  lines.push(`> [!info]- ${HOW_FOUND}`)
   lines.push(`> Keywords taken from ${sourceLink}: ${keywordList(input.keywords, input.vault)}`)
   lines.push(`> arXiv query: \`${input.query}\``)
   if (input.titleQuery !== undefined) {
@@ -277,6 +282,48 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push(`> Papers without a recorded count are aged as of ${input.impactAsOf}; those younger than ${options.exemptYears} y pass as new.`)
   }
   lines.push("")
+  return lines
+}
+
+/** The title of the folded callout that closes the note. */
+export const HOW_FOUND = "How these papers were found"
+
+/**
+ * "No reference list is recorded for kept papers no. 2 and 5, so …": said once under the kept
+ * papers, not under each of them. Empty when every kept paper has one, and when none has and the shared
+ * foundations section (which follows) says so.
+ */
+const missingReferenceLists = (input: RelatedNoteInput): ReadonlyArray<string> => {
+  const missing = input.survivors.flatMap((s, i) => {
+    const f = input.foundations.find((x) => x.arxivId === s.paper.arxivId)
+    return f === undefined || f.status === "not-recorded" ? [i + 1] : []
+  })
+  // with none recorded, the shared foundations section right below says so ("No reference list is recorded for any…")
+  if (missing.length === 0 || (missing.length === input.survivors.length && input.teaching !== undefined)) return []
+  const n = input.survivors.length
+  const recorded = input.survivors.flatMap((_, i) => (missing.includes(i + 1) ? [] : [String(i + 1)]))
+  // numbered as under "Kept papers"; the fewer named, the easier to read
+  const which = missing.length === n
+    ? n === 1 ? "the kept paper" : `any of the ${n} kept papers`
+    : missing.length > recorded.length
+    ? `${missing.length} of the ${n} kept papers (all but no. ${listed(recorded)})`
+    : `kept ${missing.length === 1 ? "paper" : "papers"} no. ${listed(missing.map(String))}`
+  return [`_No reference list is recorded for ${which}, so what ${missing.length === 1 ? "it builds" : "they build"} on is not shown._`, ""]
+}
+
+/** "1", "1 and 2", "1, 2 and 3". */
+const listed = (items: ReadonlyArray<string>): string =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`
+
+/**
+ * The generated block's body (between the markers). Deterministic for the same input. It opens with what
+ * the student came for — the reading order and the kept papers — and closes with how they were found.
+ */
+export const composeBlock = (input: RelatedNoteInput): string => {
+  const { source, options } = input
+  const lines: Array<string> = []
+  lines.push(`# ${mdInline(relatedTitle(source.title))}`, "")
+  lines.push(`${RELATED_TO} ${noteLink(source.title, mdInline)}, in the order to read them; how they were found is at the end.`, "")
   const teaching = input.teaching
   if (teaching !== undefined) lines.push(...readingOrderSection(teaching, input.survivors, input.vault))
   lines.push("## Kept papers", "")
@@ -293,9 +340,11 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push(`- Impact: ${impactLine(s)}`)
     if (s.foundBy !== undefined) lines.push(`- Found by: ${s.foundBy.map((c) => CHANNEL_LABELS[c]).join(" · ")}`)
     lines.push(`- Why: ${mdInline(s.judgement.rationale)}`)
-    lines.push(...foundationLines(input.foundations.find((f) => f.arxivId === p.arxivId)))
+    const f = input.foundations.find((f) => f.arxivId === p.arxivId)
+    if (f !== undefined && f.status !== "not-recorded") lines.push(...foundationLines(f))
     lines.push("")
   })
+  lines.push(...missingReferenceLists(input))
   lines.push(...unrecordedSection(input))
   if (teaching !== undefined && input.survivors.length > 0) {
     lines.push(...sharedFoundationsSection(teaching, input.survivors, input.vault))
@@ -334,6 +383,7 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     }
     lines.push("")
   }
+  lines.push(...howFoundCallout(input))
   // paper, author, work and source strings are untrusted: a line break in one would break
   // the Markdown and could forge the end marker, so every line stays one line
   // and a half surrogate pair from a service's JSON is stored as U+FFFD, so the block reads back the same

@@ -69,18 +69,56 @@ const isPhraseWord = (w: string): boolean =>
 /** A word that can be a keyword on its own. */
 const isContentWord = (w: string): boolean => isPhraseWord(w) && !STOP_WORDS.has(w) && !NOTE_CONTEXT.has(w)
 
+/**
+ * Words a note's own section headings are made of ("Why it matters", "Open questions", "Key papers to read",
+ * "My thoughts", "Variants", "Metrics"): a heading of these words only (and function words) is the note's
+ * layout, not its concept, and adds no term.
+ */
+const SECTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    "matter matters open question questions thought thoughts todo to-do related issue issues trick tricks use uses " +
+    "variant variants misc miscellaneous gotcha gotchas takeaway takeaways background overview summary reference " +
+    "references resource resources link links read reading look later intuition intuitions motivation pro pros con cons " +
+    "history detail details definition definitions comparison comparisons limitation limitations caveat caveats " +
+    "follow-up follow-ups next step steps status setup result results metric metrics dataset datasets model models " +
+    "classic classics paper papers key idea ideas main further see note notes important point points tip tips " +
+    "problem problems extension extensions application applications practice practical implementation implementations " +
+    "connection connections example examples recap tldr core basic basics random stuff bit bits thing things " +
+    "remember lecture lectures slide slides homework exam seminar textbook chapter reading-group open-questions"
+  ).split(/\s+/)
+)
+
+/** A heading that names a part of the note ("## Why it matters", "## Open questions"), not the concept. */
+const isSectionHeading = (heading: string): boolean => {
+  const ws = words(plainText(heading))
+  return ws.length > 0 && ws.every((w) => FUNCTION_WORDS.has(w) || NOTE_SPEECH.has(w) || SECTION_WORDS.has(w) || SECTION_WORDS.has(singular(w)))
+}
+
+/** An Obsidian tag in the text ("#vision", "#open-questions", "#TODO"). */
+const INLINE_TAG = /(^|[^\w&/#])#([\p{L}\p{N}_/-]*\p{L}[\p{L}\p{N}_/-]*)/gu
+
+/** A tag that files the note by its state or its use ("#todo", "#open-questions", "#reading-group") says nothing of the concept: it is left out; a topic tag ("#tokenization") stays a word of the note. */
+const withoutSectionTags = (line: string): string =>
+  line.replace(INLINE_TAG, (whole, before: string, tag: string) => {
+    const lower = tag.toLowerCase()
+    const parts = lower.split(/[/_-]+/).filter((p) => p !== "")
+    return SECTION_WORDS.has(lower) || parts.every((p) => FUNCTION_WORDS.has(p) || SECTION_WORDS.has(p)) ? `${before} ` : whole
+  })
+
 /** Text segments of the note with the weight of where they appear. */
 const weightedSegments = (text: string): ReadonlyArray<readonly [string, number]> => {
   const body = splitFrontmatter(text).body.replace(/```[\s\S]*?```/g, " ")
   const segments: Array<readonly [string, number]> = []
-  for (const line of body.split(/\r?\n/)) {
+  for (const raw of body.split(/\r?\n/)) {
     // "See also: [[...]]" lines point at other notes; they say nothing about this concept
-    if (/^\s*(?:[-*]\s*)?see also\b/i.test(line)) continue
-    const heading = /^#{1,6}\s+(.*)$/.exec(line)
+    if (/^\s*(?:[-*]\s*)?see also\b/i.test(raw)) continue
+    const heading = /^#{1,6}\s+(.*)$/.exec(raw)
     if (heading !== null) {
-      segments.push([plainText(heading[1]!), 2])
+      const text = withoutSectionTags(heading[1]!)
+      if (!isSectionHeading(text)) segments.push([plainText(text), 2])
       continue
     }
+    const line = withoutSectionTags(raw)
     // emphasised phrases are what the author marked as key: count them once more
     for (const m of line.matchAll(/\*\*([^*]+)\*\*|__([^_]+)__/g)) segments.push([m[1] ?? m[2]!, 2])
     segments.push([plainText(line), 1])
@@ -326,9 +364,12 @@ const GENERIC: ReadonlySet<string> = new Set(
     "today know known think seem seems want wants try tries give gives take takes keep keeps get gets put puts " +
     "say says call called come comes go goes run runs tell tells point points number numbers case cases " +
     "two three four several single double pro pros con cons thought thoughts cheap cheaper long longer short shorter " +
-    "prob init intuition intuitions follow follow-up follow-ups motivation recap tldr aside"
+    "prob init intuition intuitions follow follow-up follow-ups motivation recap tldr aside matter matters"
   ).split(/\s+/)
 )
+
+/** The last word of a phrase that speaks of the note itself, as singular keys ("open questions", "key takeaways"). */
+const ABOUT_THE_NOTE: ReadonlySet<string> = new Set("question idea note thought todo takeaway matter".split(" "))
 
 /** Quantities and judgements that make a phrase vague rather than specific ("two kinds", "different resolutions"). */
 const VAGUE: ReadonlySet<string> = new Set(
@@ -371,10 +412,14 @@ export const rankKeywords = (
     // unless they name the note (a concept newer than the statistics) with no word notes use about themselves
     // ("Quick idea" names a note, not a concept)
     if (t.words > 1 && stat.count !== "exact" && !(t.namesTitle && !selfReferring(t))) return
-    if (t.isName || (!phrase && (GENERIC.has(t.key) || GENERIC.has(t.term)))) return
+    // a hyphenated word is one word here: "follow-up" is as generic as "follow"
+    if (t.isName || (t.words === 1 && (GENERIC.has(t.key) || GENERIC.has(t.term)))) return
     // "different resolutions", "two kinds": a generic word at either end says nothing the rest does not
     const ends = t.term.split(" ")
     if (t.words > 1 && (VAGUE.has(ends[0]!) || VAGUE.has(ends[ends.length - 1]!))) return
+    // "open questions", "quick idea", "my thoughts": a phrase about the note itself, however often arXiv says it
+    const parts = t.key.split(" ")
+    if (t.words > 1 && ABOUT_THE_NOTE.has(parts[parts.length - 1]!)) return
     const informativeness = Math.log(stats.documents / Math.max(1, stat.documentFrequency))
     if (informativeness < (phrase ? params.minPhraseInformativeness : params.minWordInformativeness)) return
     const noteWeight = t.weight + (t.namesTitle ? params.titleBonus : t.inTitle ? 1 : 0)

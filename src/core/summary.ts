@@ -108,10 +108,16 @@ const figureIn = (sentence: string): { readonly text: string; readonly rank: num
 
 type Figure = { readonly text: string; readonly rank: number } | undefined
 
-/** The headline figure of an abstract (with its measure), if it states one. */
+/**
+ * A figure fit to stand as the "Key result": one that carries its measure ("3.57% error", "25.9 BLEU",
+ * "45 frames per second"). A bare percentage ("0.56%") says nothing alone; it still marks a result sentence.
+ */
+const withMeasure = (f: Figure): Figure => (f === undefined || f.rank === FIGURES.length - 1 ? undefined : f)
+
+/** The headline figure of an abstract with its measure, if it states one. */
 export const keyFigure = (abstract: string): string | undefined => {
   const sentences = splitSentences(abstract)
-  return bestFigure(sentences, sentences.map(figureIn))?.text
+  return bestFigure(sentences, sentences.map((s) => withMeasure(figureIn(s))))?.text
 }
 
 /** The sentence whose figure is most likely the paper's headline result; `figures[i]` is `figureIn(sentences[i])`. */
@@ -224,7 +230,7 @@ export const extractiveSummary = (
   const sentences = splitSentences(paper.abstract)
   const figures = sentences.map(figureIn)
   if (sentences.length <= 2) {
-    return { text: sentences.join(" "), sentences, keyFigure: bestFigure(sentences, figures)?.text }
+    return { text: sentences.join(" "), sentences, keyFigure: bestFigure(sentences, figures.map(withMeasure))?.text }
   }
   const terms = conceptTerms(concept)
   const title = titleSignals(paper.title)
@@ -251,8 +257,6 @@ export const extractiveSummary = (
   if (third !== undefined) chosen.set(third.index, third)
   const order = [...chosen.values()].sort((a, b) => a.index - b.index)
   const picked = order.map((s) => s.sentence)
-  const inSummary = figure !== undefined && chosen.has(figure.index)
-    ? figure.text
-    : bestFigure(picked, order.map((s) => figures[s.index]))?.text
+  const inSummary = bestFigure(picked, order.map((s) => withMeasure(figures[s.index])))?.text
   return { text: picked.join(" "), sentences: picked, keyFigure: inSummary }
 }

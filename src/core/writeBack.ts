@@ -110,7 +110,8 @@ const inspect = (note: string): Inspection => {
     const n = Number(property(frontmatter, key))
     return Number.isInteger(n) && n >= 0 ? n : undefined
   }
-  const fromBlock = /^> \[!info\] Papers related to (\[\[.*\]\])$/m.exec(note)?.[1]
+  // the block's first line names the source: "Papers related to [[X]], in the order…" (notes written before it moved: a callout "> [!info] Papers related to [[X]]")
+  const fromBlock = /^(?:> \[!info\] )?Papers related to (\[\[[^\n]*?\]\])(?:$|,)/m.exec(note)?.[1]
   return {
     _tag: "Companion",
     source: wikilinkTarget(property(frontmatter, "source")) ?? wikilinkTarget(fromBlock),

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
+import { Effect, FastCheck as fc } from "effect"
+import * as InMemoryVault from "../../src/adapters/vault/InMemoryVault.js"
 import {
   composeBlock,
   composeNote,
@@ -10,9 +11,11 @@ import {
   mergeNote,
   relatedNotePath,
   relatedTitle,
+  relatedNote,
   type RelatedNoteInput,
   sanitizeTitle
 } from "../../src/core/compose.js"
+import { writeGenerated } from "../../src/core/writeBack.js"
 import { splitFrontmatter } from "../../src/core/keywords.js"
 import {
   CompanionOptions,
@@ -98,7 +101,37 @@ describe("composeNote", () => {
     assert.include(note, "  - Glove: Global Vectors for Word Representation (2014) — 32,760 citations · OpenAlex W2250539671")
     assert.include(note, "unresolved references: W9999999999")
     assert.include(note, "### 2. [Sequence to Sequence Learning with Neural Networks](https://arxiv.org/abs/1409.3215)")
-    assert.include(note, "- Builds on: no reference list recorded for this paper")
+    // a paper without a recorded reference list says nothing of it; one line under the kept papers names it
+    assert.include(note, "_No reference list is recorded for kept paper no. 2, so what it builds on is not shown._")
+  })
+
+  it("opens with what the student came for: the kept papers come before any query, which is folded at the end", () => {
+    const lines = note.split("\n")
+    const body = lines.slice(lines.indexOf("# Transformers Concept Note — Related Papers"))
+    const firstPaper = body.findIndex((l) => l.startsWith("### 1. "))
+    const opening = body.slice(0, firstPaper)
+    assert.isAtMost(opening.filter((l) => l.trim() !== "").length, 3, opening.join("\n"))
+    assert.deepStrictEqual(opening.filter((l) => l.startsWith("## ")), ["## Kept papers"])
+    assert.include(opening[2], "Papers related to [[Transformers Concept Note]]")
+    for (const l of opening) assert.notMatch(l, /query|search:|candidates judged|Keywords taken/i)
+    // the callout is the block's last part: its title folds it (`-`), every line of it is quoted
+    const callout = lines.indexOf("> [!info]- How these papers were found")
+    assert.isAbove(callout, lines.indexOf("## Dropped candidates"))
+    const rest = lines.slice(callout, lines.indexOf(END_MARK)).filter((l) => l !== "")
+    for (const l of rest) assert.match(l, /^> /)
+    assert.include(rest, `> arXiv query: \`${realInput.query}\``)
+    assert.include(rest, "> 4 candidates judged by test-judge; 2 kept (relevance ≥ 0.50, ≥ 5 citations/year unless younger than 1 y).")
+  })
+
+  it("says once which kept papers have no recorded reference list, not under each of them", () => {
+    const unrecorded = (arxivId: string): Foundations => ({ arxivId, status: "not-recorded", citations: [], unresolved: [] })
+    const none = composeBlock({ ...realInput, foundations: kept.map((k) => unrecorded(k.paper.arxivId)) })
+    assert.strictEqual(none.split("reference list").length - 1, 1)
+    assert.include(none, "_No reference list is recorded for any of the 2 kept papers, so what they build on is not shown._")
+    assert.notInclude(none, "Builds on")
+    const all = composeBlock({ ...realInput, foundations: [realInput.foundations[0]!, { ...realInput.foundations[0]!, arxivId: "1409.3215" }] })
+    assert.notInclude(all, "reference list")
+    assert.strictEqual(all.split("- Builds on:").length - 1, 2)
   })
 
   it("records the query, thresholds, judge, impact source and time in the frontmatter", () => {
@@ -186,6 +219,34 @@ describe("composeNote", () => {
     assert.strictEqual(found.block, composeBlock(realInput))
     assert.include(note, `${BEGIN_MARK} ${hash32(found.block)} %%`)
   })
+})
+
+describe("a note whose properties were removed", () => {
+  // two concept notes whose titles give one file name: the block's first line still says whose results it holds
+  const other = new NoteRef({ title: "Transformers: Concept Note", path: "Concepts/Transformers: Concept Note.md" })
+  const stripped = (note: string) => note.replace(/^---\n[\s\S]*?\n---\n/, "")
+  const target = "Concepts/Transformers Concept Note — Related Papers.md"
+
+  it.effect("is still known by its first line as another note's results, and left alone", () =>
+    Effect.gen(function*() {
+      const theirs = stripped(composeNote({ ...realInput, source: other }, NOW))
+      assert.match(theirs, /^# Transformers Concept Note — Related Papers\n\nPapers related to \[\[Transformers: Concept Note\]\], /m)
+      const vault = yield* InMemoryVault.make({ [target]: theirs })
+      const written = yield* writeGenerated(vault, target, relatedNote(realInput), NOW, today, undefined, { source: source.title })
+      assert.strictEqual(written.path, "Concepts/Transformers Concept Note — Related Papers (2).md")
+      assert.include(written.notice ?? "", "holds the results for another note, [[Transformers: Concept Note]]")
+      assert.strictEqual((yield* vault.readNote(target)), theirs)
+    }))
+
+  it.effect("written before the first line moved (\"> [!info] Papers related to [[…]]\"), is known the same way", () =>
+    Effect.gen(function*() {
+      const block = "# Transformers Concept Note — Related Papers\n\n> [!info] Papers related to [[Transformers: Concept Note]]\n> arXiv query: `all:attention`\n"
+      const earlier = `%% arxiv-companion:begin ${hash32(block)} %%\n${block}\n${END_MARK}\n`
+      const vault = yield* InMemoryVault.make({ [target]: earlier })
+      const written = yield* writeGenerated(vault, target, relatedNote(realInput), NOW, today, undefined, { source: source.title })
+      assert.strictEqual(written.path, "Concepts/Transformers Concept Note — Related Papers (2).md")
+      assert.strictEqual((yield* vault.readNote(target)), earlier)
+    }))
 })
 
 describe("sanitizeTitle and paths", () => {

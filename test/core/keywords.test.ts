@@ -239,6 +239,44 @@ describe("rankKeywords", () => {
     for (const stub of ["doesn", "won", "isn"]) assert.notInclude(kws, stub)
   })
 
+  it("takes no keyword from the note's own section headings or the tags that file it, on the demo notes and the tuning notes", () => {
+    // what a student's notes are laid out and filed with, never their concept (issue 22: "matters", "open questions")
+    const layout = [
+      "matters", "matter", "open questions", "open question", "open-questions", "questions", "why it matters", "thoughts",
+      "my thoughts", "reading-group", "todo", "follow-up", "misc", "metrics", "variants", "key papers", "setup"
+    ]
+    const landmarks = JSON.parse(readFileSync(new URL("../../eval/retrieval/landmarks.json", import.meta.url), "utf8")) as ReadonlyArray<
+      { readonly note: string; readonly title: string; readonly split: string }
+    >
+    const notes = [
+      ...DEMO_NOTES.map((f) => [demoNote(f), f.replace(/^.*\//, "").replace(/\.md$/, "")] as const),
+      ...landmarks.filter((n) => n.split !== "heldout").map((n) =>
+        [readFileSync(new URL(`../../eval/retrieval/notes/${n.note}.md`, import.meta.url), "utf8"), n.title] as const
+      )
+    ]
+    assert.isAtLeast(notes.length, 70)
+    for (const [text, title] of notes) {
+      const kws = ranked(text, title, 20).map((k) => k.term.toLowerCase())
+      for (const word of layout) assert.notInclude(kws, word, title)
+    }
+    const transformers = ranked(demoNote("Transformers Concept Note.md"), "Transformers Concept Note", 20).map((k) => k.term)
+    for (const t of ["attention", "self-attention", "neural machine translation", "multi-head"]) assert.include(transformers, t)
+  })
+
+  it("reads a heading that says something of the concept, and a topic tag, as the note's words", () => {
+    const note = "# Gated recurrent units\n\n#nlp #tokenization #reading-group #todo #open-questions\n\n" +
+      "A **GRU** has an update gate and a reset gate; the gates decide what the hidden state keeps.\n\n" +
+      "## Why it matters\n- Fewer parameters than an LSTM, trains faster on small corpora.\n\n" +
+      "## Why gates matter\n- Without gates, gradients vanish over long sequences; the gates let them flow.\n\n" +
+      "## Open questions\n- Are gates needed at all?\n\n## My thoughts\n- Subword tokenization interacts with the gates.\n\n" +
+      "## Key papers to read\n- Cho et al., on the properties of neural machine translation.\n"
+    const kws = ranked(note, "Gated recurrent units", 20).map((k) => k.term.toLowerCase())
+    for (const t of ["gru", "gates", "tokenization"]) assert.include(kws, t)
+    for (const t of ["matters", "matter", "open questions", "questions", "thoughts", "reading-group", "todo", "open-questions", "key papers"]) {
+      assert.notInclude(kws, t)
+    }
+  })
+
   it("has nothing to rank in a note without content words", () => {
     assert.deepStrictEqual(ranked("# Quick idea\n\nTODO\n", "Quick Idea").length < 2, true)
     assert.deepStrictEqual(ranked("", "Generative Adversarial Networks"), [])

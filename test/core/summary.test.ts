@@ -50,6 +50,18 @@ describe("keyFigure", () => {
     assert.strictEqual(keyFigure(byId("1303.5778").abstract), "error of 17.7%")
     assert.strictEqual(keyFigure("We propose a model. It works well."), undefined)
   })
+
+  it("is left out when the abstract's figure carries no measure (\"Key result: 0.56%\" says nothing)", () => {
+    const bare = "We introduce a pruning method for deep networks. The pruned network keeps 0.56% of its weights. " +
+      "We show that the method applies to convolutional and recurrent networks alike."
+    assert.strictEqual(keyFigure(bare), undefined)
+    assert.isUndefined(extractiveSummary({ title: "Pruning deep networks", abstract: bare }).keyFigure)
+    assert.isUndefined(extractiveSummary({ title: "Pruning deep networks", abstract: bare.split(". ").slice(0, 2).join(". ") }).keyFigure)
+    // a figure with its measure beside a bare one is the key result
+    const both = `${bare} On ImageNet it reaches 23.4% top-5 error.`
+    assert.strictEqual(keyFigure(both), "23.4% top-5 error")
+    assert.strictEqual(extractiveSummary({ title: "Pruning deep networks", abstract: both }).keyFigure, "23.4% top-5 error")
+  })
 })
 
 describe("extractiveSummary", () => {
