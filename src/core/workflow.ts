@@ -45,6 +45,7 @@ import {
   type PortCalls,
   ScoredPaper
 } from "./models.js"
+import { MAX_NOTE_CHARS, shownSize } from "./limits.js"
 import { findPaperMentions, matchNamedPapers } from "./namedPapers.js"
 import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js"
 import { ArxivPort, type ArxivSearchResult } from "./ports/ArxivPort.js"
@@ -183,6 +184,13 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // 3. read it and take its keywords
   calls.vault++
   const text = yield* vault.readNote(note.path)
+  if (text.length > MAX_NOTE_CHARS) {
+    return yield* new InvalidArgument({
+      argument: "note",
+      reason: `"${note.title}" (${note.path}) is ${shownSize(text.length)} characters long; the companion reads notes of at most ` +
+        `${shownSize(MAX_NOTE_CHARS)} characters. Name a shorter concept note, or move the long material out of this one.`
+    })
+  }
   if (!looksLikeText(text)) {
     return yield* new NotEnoughInformation({
       detail: `the note "${note.title}" (${note.path}) is not text: it holds NUL bytes or bytes that are not UTF-8. ` +

@@ -21,7 +21,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { bearerToken, isLoopback, tokenMatches } from "../http/guard.js"
+import { announcesTooLarge, BodyTooLarge, bearerToken, isLoopback, MAX_BODY_BYTES, readBody, tokenMatches } from "../http/guard.js"
 
 /** Options of {@link serveHttp}. */
 export interface HttpOptions {
@@ -67,31 +67,6 @@ export interface HttpBinding {
   readonly close: () => Promise<void>
 }
 
-class BodyTooLarge extends Error {}
-
-const readBody = (req: IncomingMessage, max: number): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    let done = false
-    req.on("data", (c: Buffer) => {
-      if (done) return
-      size += c.length
-      if (size > max) {
-        done = true
-        // stop reading; the 413 is written by the caller, then the connection closes
-        req.pause()
-        reject(new BodyTooLarge())
-      } else chunks.push(c)
-    })
-    req.on("end", () => {
-      if (!done) resolve(Buffer.concat(chunks).toString("utf8"))
-    })
-    req.on("error", (e) => {
-      if (!done) reject(e)
-    })
-  })
-
 const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) => {
   if (res.headersSent) return
   res.writeHead(status, { "content-type": "application/json", ...headers })
@@ -118,7 +93,7 @@ export { isLoopback }
 export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Promise<HttpBinding> => {
   const host = options.host ?? "127.0.0.1"
   const path = options.path ?? "/mcp"
-  const max = options.maxBodyBytes ?? 4_000_000
+  const max = options.maxBodyBytes ?? MAX_BODY_BYTES
   const maxSessions = Math.max(1, options.maxSessions ?? 32)
   const perClient = Math.max(1, Math.min(maxSessions, options.maxSessionsPerClient ?? Math.floor(maxSessions / 4)))
   const idleMillis = options.sessionIdleMillis ?? 30 * 60_000
@@ -226,10 +201,8 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
       })
     }
     if (req.method === "POST") {
-      const declared = Number(req.headers["content-length"] ?? "0")
-      const tooLarge = () =>
-        jsonError(res, 413, -32600, `Request body too large: at most ${max} bytes`, { connection: "close" })
-      if (declared > max) return tooLarge()
+      const tooLarge = () => jsonError(res, 413, -32600, new BodyTooLarge(max).message, { connection: "close" })
+      if (announcesTooLarge(req.headers["content-length"], max)) return tooLarge()
       let body: unknown
       try {
         body = JSON.parse(await readBody(req, max))

@@ -176,3 +176,18 @@ describe("nobody's results overwritten", { timeout: 240_000 }, () => {
     expect(after.endsWith("\r\nMy own line.\r\n")).toBe(true)
   })
 })
+
+describe("sizes the companion accepts", { timeout: 240_000 }, () => {
+  it("a note over 1,000,000 characters is refused in one line that says the limit, before any search", async () => {
+    put({ "Huge.md": `# Huge\n\n${"Transformers use self-attention over token sequences. ".repeat(40_000)}` })
+    const r = await run("Find papers related to [[Huge]]")
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe("")
+    // after the progress line that says which note is read
+    expect(r.stderr.trim().split("\n").at(-1)).toBe(
+      `Invalid note: "Huge" (Huge.md) is 2,160,008 characters long; the companion reads notes of at most 1,000,000 characters. ` +
+        "Name a shorter concept note, or move the long material out of this one."
+    )
+    expect(files()).toEqual(["Huge.md"])
+  })
+})
