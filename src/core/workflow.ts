@@ -361,12 +361,17 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const allRefs = [...new Set([...refsOf.values()].flatMap((r) => r ?? []))]
   const resolved = new Map<string, import("./models.js").Work>()
   const keywordTerms = keywords.map((k) => k.term)
+  // a failed lookup keeps the run (its search and judging stand): the foundations are marked unavailable, saying why
+  let unavailable: string | undefined
   const lookup = allRefs.length === 0 ? Effect.void : Effect.suspend(() => {
     calls.openalex++
     return openalex.worksByIds(allRefs)
-  }).pipe(Effect.map((works) => {
-    for (const w of works.works) resolved.set(w.openalexId, w)
-  }))
+  }).pipe(
+    Effect.map((works) => {
+      for (const w of works.works) resolved.set(w.openalexId, w)
+    }),
+    Effect.catchAll((error) => Effect.sync(() => void (unavailable = error.message.replace(/\s+/gu, " ").trim())))
+  )
   const summarising = summarise(judge, { title: note.title, text: plainText(text), keywords: keywordTerms }, kept, () => {
     calls.judge++
   })
@@ -375,6 +380,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     const refs = refsOf.get(arxivId)
     if (refs === undefined) return { arxivId, status: "not-recorded", citations: [], unresolved: [] }
     if (refs.length === 0) return { arxivId, status: "no-references", citations: [], unresolved: [] }
+    if (unavailable !== undefined) return { arxivId, status: "unavailable", citations: [], unresolved: [], reason: unavailable }
     const works = refs.flatMap((id) => resolved.get(id) ?? [])
     return {
       arxivId,
