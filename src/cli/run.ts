@@ -123,7 +123,7 @@ export const runCommand = Command.make(
   },
   (a) =>
     Effect.gen(function*() {
-      const [{ companion }, { companionLayer, describeConfigError, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
+      const [{ companion, companionInput }, { companionLayer, describeConfigError, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
         Promise.all([import("../tools/companion.js"), import("../layers.js"), import("../core/models.js"), import("./render.js"), import("effect/Schema")])
       )
       // the flags (with their environment fallbacks) override the rest of the setup's environment
@@ -137,6 +137,8 @@ export const runCommand = Command.make(
       }).pipe(Effect.mapError((e) => ({ _tag: "InvalidArgument", message: `Invalid configuration: ${describeConfigError(e)}` })))
       // the same use case as the MCP server's run_companion: the prompt and options checked the same way
       const { input, nameOf } = yield* readRunOptions(a)
+      // checked before the vault and the upstreams are set up: a refused value is named even without --vault
+      yield* companionInput(a.prompt, input, nameOf)
       const report = yield* companion(a.prompt, input, {
         onProgress: (e) => Console.error(progressLine(e))
       }, nameOf).pipe(Effect.provide(companionLayer(setup)))
