@@ -14,6 +14,7 @@ import { asCli } from "./terminal.js"
 import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
 import { uiCommand } from "./ui.js"
 import { VERSION } from "./help.js"
+import { helpWidth, readableHelp } from "./helpText.js"
 import { flagsOf, withSuggestion } from "./suggest.js"
 
 /** Each subcommand's flags, read off its help when a message needs them. */
@@ -43,7 +44,11 @@ const suggesting = (argv: ReadonlyArray<string>) => (base: Console.Console): Con
     args.length === 1 && typeof args[0] === "string"
       ? [withSuggestion(args[0], flags(), Object.keys(SUBCOMMAND_FLAGS), typed)]
       : args
-  return { ...base, error: (...args) => base.error(...fix(args)) }
+  // help (the only output when --help or -h is given) is made readable at the terminal's width
+  const helping = argv.slice(2).some((a) => a === "--help" || a === "-h")
+  const log = (args: ReadonlyArray<unknown>) =>
+    helping && args.length === 1 && typeof args[0] === "string" ? [readableHelp(args[0], helpWidth())] : args
+  return { ...base, error: (...args) => base.error(...fix(args)), log: (...args) => base.log(...log(args)) }
 }
 
 /** The CLI as @effect/cli runs it. */

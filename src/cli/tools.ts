@@ -35,10 +35,11 @@ export const searchCommand = Command.make(
     json,
     maxResults: integerFlag("max-results", { min: 1, max: 50, fallback: 10 }, "1..50 (default 10)"),
     categories: Options.text("categories").pipe(
+      Options.withPseudoName("list"),
       Options.optional,
       Options.withDescription("Comma-separated categories (default cs.LG,cs.AI,cs.CL,stat.ML; \"\" for all).")
     ),
-    since: Options.text("since").pipe(Options.optional, Options.withDescription("YYYY-MM-DD"))
+    since: Options.text("since").pipe(Options.withPseudoName("YYYY-MM-DD"), Options.optional, Options.withDescription("YYYY-MM-DD"))
   },
   (a) =>
     Effect.flatMap(papers, ({ searchPapers }) => searchPapers({
