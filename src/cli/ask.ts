@@ -15,10 +15,11 @@ const question = Args.text({ name: "question" }).pipe(
 const top = integerFlag("top", { min: 1, max: 20, fallback: 3 }, "Papers to keep after re-ranking, 1..20 (default 3).")
 const maxResults = integerFlag("max-results", { min: 1, max: 50, fallback: 50 }, "arXiv results to re-rank, 1..50 (default 50).")
 const categories = Options.text("categories").pipe(
+  Options.withPseudoName("list"),
   Options.optional,
   Options.withDescription("Comma-separated arXiv categories to search (default: all).")
 )
-const since = Options.text("since").pipe(Options.optional, Options.withDescription("Only papers first submitted on or after YYYY-MM-DD."))
+const since = Options.text("since").pipe(Options.withPseudoName("YYYY-MM-DD"), Options.optional, Options.withDescription("Only papers first submitted on or after YYYY-MM-DD."))
 
 const queryBuilder = withEnv(
   Options.choice("query-builder", ["rules", "llm"]),
@@ -28,6 +29,7 @@ const queryBuilder = withEnv(
   "Who writes the arXiv query: rules (offline) or llm (the judge's endpoint: OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured and not --offline."
 )
 const save = Options.text("save").pipe(
+  Options.withPseudoName("title"),
   Options.optional,
   Options.withDescription("Also write the answer as a note with this title into the vault (--vault or ARXIV_COMPANION_VAULT).")
 )

@@ -14,12 +14,42 @@ import { asCli } from "./terminal.js"
 import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
 import { uiCommand } from "./ui.js"
 import { VERSION } from "./help.js"
+import { helpWidth, readableHelp } from "./helpText.js"
+import { flagsOf, withSuggestion } from "./suggest.js"
+
+/** Each subcommand's flags, read off its help when a message needs them. */
+const SUBCOMMAND_FLAGS: Readonly<Record<string, () => ReadonlyArray<string>>> = {
+  run: () => flagsOf(runCommand),
+  ask: () => flagsOf(askCommand),
+  search: () => flagsOf(searchCommand),
+  paper: () => flagsOf(paperCommand),
+  bibtex: () => flagsOf(bibtexCommand),
+  ui: () => flagsOf(uiCommand)
+}
 
 /** Every command. */
 export const cli = Command.make("arxiv-companion").pipe(
   Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
   Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand])
 )
+
+/**
+ * A console whose error lines about an unknown flag or subcommand of `argv`
+ * suggest the closest one (@effect/cli's own line, then "Did you mean …?").
+ */
+const suggesting = (argv: ReadonlyArray<string>) => (base: Console.Console): Console.Console => {
+  const typed = argv[2]
+  const flags = () => (typed === undefined ? undefined : SUBCOMMAND_FLAGS[typed])?.() ?? flagsOf(cli)
+  const fix = (args: ReadonlyArray<unknown>) =>
+    args.length === 1 && typeof args[0] === "string"
+      ? [withSuggestion(args[0], flags(), Object.keys(SUBCOMMAND_FLAGS), typed)]
+      : args
+  // help (the only output when --help or -h is given) is made readable at the terminal's width
+  const helping = argv.slice(2).some((a) => a === "--help" || a === "-h")
+  const log = (args: ReadonlyArray<unknown>) =>
+    helping && args.length === 1 && typeof args[0] === "string" ? [readableHelp(args[0], helpWidth())] : args
+  return { ...base, error: (...args) => base.error(...fix(args)), log: (...args) => base.log(...log(args)) }
+}
 
 /** The CLI as @effect/cli runs it. */
 export const runCli = Command.run(cli, { name: "arxiv-companion", version: VERSION })
@@ -29,7 +59,7 @@ export const runCli = Command.run(cli, { name: "arxiv-companion", version: VERSI
  * code: the result alone on stdout, logs and messages on stderr.
  */
 export const main = (argv: ReadonlyArray<string>): void =>
-  asCli(runCli(argv).pipe(
+  asCli(Console.consoleWith((base) => Effect.withConsole(runCli(argv), suggesting(argv)(base))).pipe(
     // while a call waits for an upstream (arXiv's slot, a Retry-After, a retry), say so on stderr
     withWaitReporter((wait) => Console.error(wait.message))
   )).pipe(

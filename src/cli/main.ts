@@ -7,10 +7,11 @@
  */
 import { colourful, plain } from "./colour.js"
 import { HELP, VERSION } from "./help.js"
+import { helpWidth, readableHelp } from "./helpText.js"
 
 const args = process.argv.slice(2)
 if (args.length === 0 || (args.length === 1 && (args[0] === "--help" || args[0] === "-h"))) {
-  process.stdout.write(colourful() ? HELP : plain(HELP))
+  process.stdout.write(readableHelp(colourful() ? HELP : plain(HELP), helpWidth()))
 } else if (args.length === 1 && args[0] === "--version") {
   process.stdout.write(`${VERSION}\n\n`)
 } else {

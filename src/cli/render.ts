@@ -37,6 +37,7 @@ export const renderReport = (r: CompanionReportData): string => {
     const summary = r.summaries.find((x) => x.arxivId === id)
     if (summary !== undefined && summary.text !== "") lines.push(`   summary: ${summary.text.replace(/\s+/g, " ")}`)
     const f = r.foundations.find((x) => x.arxivId === id)
+    if (f !== undefined && f.status === "unavailable") lines.push(`   builds on: unavailable this time (${f.reason ?? "the citation lookup failed"})`)
     if (f !== undefined && f.citations.length > 0) {
       lines.push(`   builds on: ${f.citations.map((x) => `${x.title} (${x.citedByCount} citations)`).join("; ")}`)
     }

@@ -10,7 +10,7 @@ import { reportFailure } from "./failure.js"
 
 // text, not Options.directory: a path that is not a folder is the vault's own one-line message, naming --vault
 export const vault = withEnv(
-  Options.text("vault"),
+  Options.text("vault").pipe(Options.withPseudoName("folder")),
   "ARXIV_COMPANION_VAULT",
   asText,
   "a folder",
@@ -28,7 +28,7 @@ export const noCache = Options.boolean("no-cache").pipe(
 )
 // text, not Options.directory: a folder that cannot be used is the cache's warning, not a failed run
 export const cacheDir = withEnv(
-  Options.text("cache-dir"),
+  Options.text("cache-dir").pipe(Options.withPseudoName("folder")),
   "ARXIV_COMPANION_CACHE_DIR",
   asText,
   "a folder",
@@ -67,12 +67,28 @@ const RUN_OPTIONS = {
   since: "Only papers first submitted on or after YYYY-MM-DD"
 }
 type RunOptionKey = keyof typeof RUN_OPTIONS
+/** What each run option's value is, as its usage names it (read as text, checked by the options Schema). */
+const RUN_OPTION_KINDS: Record<RunOptionKey, string> = {
+  relevanceThreshold: "number",
+  citationsPerYearThreshold: "number",
+  exemptYears: "number",
+  minKeywords: "integer",
+  maxResults: "integer",
+  poolSize: "integer",
+  foundational: "integer",
+  categories: "list",
+  since: "YYYY-MM-DD"
+}
 const runOptionKeys = Object.keys(RUN_OPTIONS) as Array<RunOptionKey>
 
 const runOptionFlags = Object.fromEntries(
   runOptionKeys.map((key) => [
     key,
-    Options.text(S[key].flag).pipe(Options.optional, Options.withDescription(`${RUN_OPTIONS[key]}; env ${S[key].env}.`))
+    Options.text(S[key].flag).pipe(
+      Options.withPseudoName(RUN_OPTION_KINDS[key]),
+      Options.optional,
+      Options.withDescription(`${RUN_OPTIONS[key]}; env ${S[key].env}.`)
+    )
   ])
 ) as Record<RunOptionKey, Options.Options<Option.Option<string>>>
 
@@ -123,7 +139,7 @@ export const runCommand = Command.make(
   },
   (a) =>
     Effect.gen(function*() {
-      const [{ companion }, { companionLayer, describeConfigError, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
+      const [{ companion, companionInput }, { companionLayer, describeConfigError, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
         Promise.all([import("../tools/companion.js"), import("../layers.js"), import("../core/models.js"), import("./render.js"), import("effect/Schema")])
       )
       // the flags (with their environment fallbacks) override the rest of the setup's environment
@@ -137,6 +153,8 @@ export const runCommand = Command.make(
       }).pipe(Effect.mapError((e) => ({ _tag: "InvalidArgument", message: `Invalid configuration: ${describeConfigError(e)}` })))
       // the same use case as the MCP server's run_companion: the prompt and options checked the same way
       const { input, nameOf } = yield* readRunOptions(a)
+      // checked before the vault and the upstreams are set up: a refused value is named even without --vault
+      yield* companionInput(a.prompt, input, nameOf)
       const report = yield* companion(a.prompt, input, {
         onProgress: (e) => Console.error(progressLine(e))
       }, nameOf).pipe(Effect.provide(companionLayer(setup)))

@@ -4,6 +4,7 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
+import { InvalidArgument } from "../core/errors.js"
 import { arxivLayer } from "../layers.js"
 import { booleanWithEnv, integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
@@ -13,6 +14,14 @@ const json = Options.boolean("json").pipe(Options.withDescription("Print JSON in
 const ids = Args.text({ name: "arxiv-id" }).pipe(Args.atLeast(1), Args.withDescription("arXiv ids or abs/pdf URLs."))
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim()
+
+/** A bad id named as the CLI user gave it (`<arxiv-id>`, as --help shows it), not by the MCP argument (`arxiv_ids[0]`). */
+const asTyped = <A, R>(effect: Effect.Effect<A, { readonly _tag: string; readonly message: string }, R>) =>
+  Effect.catchIf(
+    effect,
+    (e): e is InvalidArgument => e instanceof InvalidArgument && /^arxiv_ids\[\d+\]$/.test(e.argument),
+    (e) => Effect.fail(new InvalidArgument({ argument: "<arxiv-id>", reason: e.reason }))
+  )
 
 /** The tool functions, loaded when a command runs. */
 const papers = Effect.promise(() => import("../tools/papers.js"))
@@ -26,10 +35,11 @@ export const searchCommand = Command.make(
     json,
     maxResults: integerFlag("max-results", { min: 1, max: 50, fallback: 10 }, "1..50 (default 10)"),
     categories: Options.text("categories").pipe(
+      Options.withPseudoName("list"),
       Options.optional,
       Options.withDescription("Comma-separated categories (default cs.LG,cs.AI,cs.CL,stat.ML; \"\" for all).")
     ),
-    since: Options.text("since").pipe(Options.optional, Options.withDescription("YYYY-MM-DD"))
+    since: Options.text("since").pipe(Options.withPseudoName("YYYY-MM-DD"), Options.optional, Options.withDescription("YYYY-MM-DD"))
   },
   (a) =>
     Effect.flatMap(papers, ({ searchPapers }) => searchPapers({
@@ -54,7 +64,7 @@ export const searchCommand = Command.make(
 
 /** `arxiv-companion paper <id...>` */
 export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
-  Effect.flatMap(papers, ({ getPapers }) => getPapers({ arxiv_ids: a.ids })).pipe(
+  Effect.flatMap(papers, ({ getPapers }) => asTyped(getPapers({ arxiv_ids: a.ids }))).pipe(
     Effect.flatMap((r) =>
       Console.log(
         a.json
@@ -73,7 +83,7 @@ export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
 
 /** `arxiv-companion bibtex <id...>` */
 export const bibtexCommand = Command.make("bibtex", { ids, offline }, (a) =>
-  Effect.flatMap(papers, ({ exportBibtex }) => exportBibtex({ arxiv_ids: a.ids })).pipe(
+  Effect.flatMap(papers, ({ exportBibtex }) => asTyped(exportBibtex({ arxiv_ids: a.ids }))).pipe(
     Effect.flatMap((r) =>
       Effect.zipRight(
         Console.log(r.bibtex),

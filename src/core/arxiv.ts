@@ -7,6 +7,7 @@ import { Either } from "effect"
 import { isCalendarDate } from "./dates.js"
 import { InvalidArgument } from "./errors.js"
 import type { Keyword } from "./keywords.js"
+import { MAX_QUERY_CHARS } from "./limits.js"
 import type { ArxivSearch } from "./ports/ArxivPort.js"
 import { stripMarks } from "./text.js"
 
@@ -55,11 +56,10 @@ export const absUrl = (arxivId: string): string => `https://arxiv.org/abs/${arxi
 export const isCategoryCode = (s: string): boolean => /^[a-z-]+(\.[A-Za-z-]+)?$/.test(s)
 
 /**
- * The longest search query accepted (characters). arXiv reads its query from
- * the URL, and longer queries only lose meaning (space-separated terms are
- * ANDed); the offline search evaluates it recursively. Checked before any work.
+ * The longest search query accepted (characters; src/core/limits.ts): the
+ * offline search evaluates it recursively. Checked before any work.
  */
-export const MAX_QUERY_CHARS = 2_000
+export { MAX_QUERY_CHARS }
 
 /** The most categories one search may filter on (arXiv has about 150). */
 export const MAX_CATEGORIES = 200

@@ -159,6 +159,9 @@ const UNRESOLVED_SHOWN = 5
 
 const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
   if (f === undefined || f.status === "not-recorded") return ["- Builds on: no reference list recorded for this paper"]
+  if (f.status === "unavailable") {
+    return [`- Builds on: unavailable this time — ${mdInline(f.reason ?? "the citation lookup failed")} Run the companion again to fill it in.`]
+  }
   const lines: Array<string> = []
   if (f.citations.length === 0) {
     lines.push(f.status === "no-references" ? "- Builds on: no references listed" : "- Builds on: none resolved")

@@ -163,12 +163,17 @@ export class FoundationalCitation extends Schema.Class<FoundationalCitation>("Fo
   publicationYear: Schema.optional(Schema.Int)
 }) {}
 
-/** The foundational citations of one survivor, with references that could not be resolved. */
+/**
+ * The foundational citations of one survivor, with references that could not
+ * be resolved; "unavailable" when the lookup of its references failed
+ * (`reason` says why) and the rest of the run was kept.
+ */
 export const Foundations = Schema.Struct({
   arxivId: Schema.String,
-  status: Schema.Literal("found", "no-references", "not-recorded"),
+  status: Schema.Literal("found", "no-references", "not-recorded", "unavailable"),
   citations: Schema.Array(FoundationalCitation),
-  unresolved: Schema.Array(Schema.String)
+  unresolved: Schema.Array(Schema.String),
+  reason: Schema.optional(Schema.String)
 })
 export type Foundations = typeof Foundations.Type
 

@@ -45,6 +45,7 @@ import {
   type PortCalls,
   ScoredPaper
 } from "./models.js"
+import { MAX_NOTE_CHARS, shownSize } from "./limits.js"
 import { findPaperMentions, matchNamedPapers } from "./namedPapers.js"
 import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js"
 import { ArxivPort, type ArxivSearchResult } from "./ports/ArxivPort.js"
@@ -186,6 +187,13 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // 3. read it and take its keywords
   calls.vault++
   const text = yield* vault.readNote(note.path)
+  if (text.length > MAX_NOTE_CHARS) {
+    return yield* new InvalidArgument({
+      argument: "note",
+      reason: `"${note.title}" (${note.path}) is ${shownSize(text.length)} characters long; the companion reads notes of at most ` +
+        `${shownSize(MAX_NOTE_CHARS)} characters. Name a shorter concept note, or move the long material out of this one.`
+    })
+  }
   if (!looksLikeText(text)) {
     return yield* new NotEnoughInformation({
       detail: `the note "${note.title}" (${note.path}) is not text: it holds NUL bytes or bytes that are not UTF-8. ` +
@@ -365,12 +373,17 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const allRefs = [...new Set([...refsOf.values()].flatMap((r) => r ?? []))]
   const resolved = new Map<string, import("./models.js").Work>()
   const keywordTerms = keywords.map((k) => k.term)
+  // a failed lookup keeps the run (its search and judging stand): the foundations are marked unavailable, saying why
+  let unavailable: string | undefined
   const lookup = allRefs.length === 0 ? Effect.void : Effect.suspend(() => {
     calls.openalex++
     return openalex.worksByIds(allRefs)
-  }).pipe(Effect.map((works) => {
-    for (const w of works.works) resolved.set(w.openalexId, w)
-  }))
+  }).pipe(
+    Effect.map((works) => {
+      for (const w of works.works) resolved.set(w.openalexId, w)
+    }),
+    Effect.catchAll((error) => Effect.sync(() => void (unavailable = error.message.replace(/\s+/gu, " ").trim())))
+  )
   const summarising = summarise(judge, { title: note.title, text: plainText(text), keywords: keywordTerms }, kept, () => {
     calls.judge++
   })
@@ -379,6 +392,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     const refs = refsOf.get(arxivId)
     if (refs === undefined) return { arxivId, status: "not-recorded", citations: [], unresolved: [] }
     if (refs.length === 0) return { arxivId, status: "no-references", citations: [], unresolved: [] }
+    if (unavailable !== undefined) return { arxivId, status: "unavailable", citations: [], unresolved: [], reason: unavailable }
     const works = refs.flatMap((id) => resolved.get(id) ?? [])
     return {
       arxivId,

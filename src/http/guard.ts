@@ -7,6 +7,54 @@
  * @since 0.1.0
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import type { IncomingMessage } from "node:http"
+import { MAX_REQUEST_BYTES, shownSize } from "../core/limits.js"
+
+/**
+ * The largest request body either HTTP face reads (4 MB, src/core/limits.ts):
+ * a larger one gets 413 before it is read further, so a token holder cannot
+ * fill the memory.
+ */
+export const MAX_BODY_BYTES = MAX_REQUEST_BYTES
+
+/** A request body over the limit: answer 413 (with `connection: close`). */
+export class BodyTooLarge extends Error {
+  constructor(readonly max: number) {
+    super(`Request body too large: at most ${shownSize(max)} bytes`)
+  }
+}
+
+/** Whether a request announces a body over `max` bytes (`content-length`), before any of it is read. */
+export const announcesTooLarge = (contentLength: string | undefined, max: number = MAX_BODY_BYTES): boolean =>
+  Number(contentLength ?? "0") > max
+
+/**
+ * Read a request body as UTF-8 text, at most `max` bytes: past the limit,
+ * reading stops (the request is paused, nothing more is kept) and the
+ * promise rejects with {@link BodyTooLarge}.
+ */
+export const readBody = (req: IncomingMessage, max: number = MAX_BODY_BYTES): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    req.on("data", (c: Buffer) => {
+      if (done) return
+      size += c.length
+      if (size > max) {
+        done = true
+        chunks.length = 0
+        req.pause()
+        reject(new BodyTooLarge(max))
+      } else chunks.push(c)
+    })
+    req.on("end", () => {
+      if (!done) resolve(Buffer.concat(chunks).toString("utf8"))
+    })
+    req.on("error", (e) => {
+      if (!done) reject(e)
+    })
+  })
 
 /** Whether `host` is a loopback address. */
 export const isLoopback = (host: string): boolean =>

@@ -7,13 +7,15 @@
  * included (so the server learns the client's capabilities) with the
  * server's duplicate answer dropped. The `initialize` result may come later
  * (a promise: the setup is still being read); what is written after it waits
- * for it, so answers keep their order. Only `node:` and type imports: loading
- * it costs nothing.
+ * for it, so answers keep their order. A frame over 4 MB is refused at once
+ * and skipped, never held. Only `node:` and type imports (and the limits,
+ * which import nothing): loading it costs nothing.
  *
  * @since 0.1.0
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { MAX_REQUEST_BYTES, shownSize } from "../core/limits.js"
 
 type Message = JSONRPCMessage & { readonly id?: string | number; readonly method?: string; readonly params?: Record<string, unknown> }
 
@@ -80,7 +82,6 @@ export const earlyStdio = (options: EarlyStdioOptions): Transport => {
   const held: Array<Message> = []
   const answered = new Set<string | number>()
   let connected = false
-  let buffer = ""
   // every write goes through this chain: nothing overtakes an initialize answer still being made
   let written: Promise<unknown> = Promise.resolve()
   const writeLater = (message: () => unknown | Promise<unknown>) => {
@@ -130,24 +131,57 @@ export const earlyStdio = (options: EarlyStdioOptions): Transport => {
     held.push(m)
   }
 
+  const onLine = (line: string) => {
+    if (line.trim() === "") return
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch {
+      write(errorReply(null, PARSE_ERROR, "Parse error: each line must be one JSON-RPC 2.0 message"))
+      return
+    }
+    const checked = checkFrame(value)
+    if (checked._tag === "Message") receive(checked.message)
+    else if (checked.reply !== undefined) write(checked.reply)
+  }
+
+  // the bytes of the line not yet ended, at most MAX_REQUEST_BYTES; past that the frame is refused at
+  // once and the rest of it skipped up to its newline, never held
+  let pending: Array<Buffer> = []
+  let pendingBytes = 0
+  let skipping = false
+  const refuseTooLarge = () => {
+    pending = []
+    pendingBytes = 0
+    write(errorReply(null, INVALID_REQUEST, `Invalid Request: a message is at most ${shownSize(MAX_REQUEST_BYTES)} bytes; this one is longer`))
+  }
   const onData = (chunk: Buffer | string) => {
-    buffer += chunk.toString()
+    let data = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk
     let nl: number
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl).replace(/\r$/, "")
-      buffer = buffer.slice(nl + 1)
-      if (line.trim() === "") continue
-      let value: unknown
-      try {
-        value = JSON.parse(line)
-      } catch {
-        write(errorReply(null, PARSE_ERROR, "Parse error: each line must be one JSON-RPC 2.0 message"))
+    while ((nl = data.indexOf(0x0a)) >= 0) {
+      const end = data.subarray(0, nl)
+      data = data.subarray(nl + 1)
+      if (skipping) {
+        skipping = false
         continue
       }
-      const checked = checkFrame(value)
-      if (checked._tag === "Message") receive(checked.message)
-      else if (checked.reply !== undefined) write(checked.reply)
+      if (pendingBytes + end.length > MAX_REQUEST_BYTES) {
+        refuseTooLarge()
+        continue
+      }
+      const line = (pending.length === 0 ? end : Buffer.concat([...pending, end])).toString("utf8")
+      pending = []
+      pendingBytes = 0
+      onLine(line.replace(/\r$/, ""))
     }
+    if (data.length === 0 || skipping) return
+    if (pendingBytes + data.length > MAX_REQUEST_BYTES) {
+      refuseTooLarge()
+      skipping = true
+      return
+    }
+    pending.push(data)
+    pendingBytes += data.length
   }
   stdin.on("data", onData)
   return transport

@@ -7,8 +7,12 @@
  * the server's own origin or one allowed explicitly; clients that send no
  * Origin are not browsers); requires `Authorization: Bearer <token>` whenever
  * a token is set, and refuses to bind anything but loopback without one;
- * limits the number of sessions, closes idle ones, and answers 413 for a
- * body over the limit.
+ * limits the number of sessions so that nobody can lock the others out: a
+ * session that never made a call after `initialize` expires after a minute,
+ * a new client takes the place of the oldest idle session when all are
+ * taken, and one client (its address and `clientInfo.name`) holds at most a
+ * quarter of the places, its own oldest idle session making room for its
+ * next; closes idle ones, and answers 413 for a body over the limit.
  *
  * @since 0.1.0
  */
@@ -17,7 +21,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { bearerToken, isLoopback, tokenMatches } from "../http/guard.js"
+import { announcesTooLarge, BodyTooLarge, bearerToken, isLoopback, MAX_BODY_BYTES, readBody, tokenMatches } from "../http/guard.js"
 
 /** Options of {@link serveHttp}. */
 export interface HttpOptions {
@@ -39,10 +43,18 @@ export interface HttpOptions {
    * (`http://127.0.0.1:<port>`, `http://localhost:<port>`, ...).
    */
   readonly allowedOrigins?: ReadonlyArray<string> | undefined
-  /** Sessions open at once, default 32; one more `initialize` gets 503. */
+  /**
+   * Sessions open at once, default 32. When all are taken, a new `initialize`
+   * closes the oldest idle session (one never used first); only when every
+   * session has a request in flight does it get 503.
+   */
   readonly maxSessions?: number | undefined
+  /** Sessions one client (remote address and `clientInfo.name`) holds at once, default a quarter of `maxSessions`. */
+  readonly maxSessionsPerClient?: number | undefined
   /** A session without a request for this long is closed, default 30 minutes. */
   readonly sessionIdleMillis?: number | undefined
+  /** A session that made no call after `initialize` is closed after this long, default 60 s. */
+  readonly unusedSessionMillis?: number | undefined
   /** The clock sessions age by (milliseconds), default Date.now. */
   readonly now?: (() => number) | undefined
   readonly log?: ((line: string) => void) | undefined
@@ -55,35 +67,19 @@ export interface HttpBinding {
   readonly close: () => Promise<void>
 }
 
-class BodyTooLarge extends Error {}
-
-const readBody = (req: IncomingMessage, max: number): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    let done = false
-    req.on("data", (c: Buffer) => {
-      if (done) return
-      size += c.length
-      if (size > max) {
-        done = true
-        // stop reading; the 413 is written by the caller, then the connection closes
-        req.pause()
-        reject(new BodyTooLarge())
-      } else chunks.push(c)
-    })
-    req.on("end", () => {
-      if (!done) resolve(Buffer.concat(chunks).toString("utf8"))
-    })
-    req.on("error", (e) => {
-      if (!done) reject(e)
-    })
-  })
-
 const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) => {
   if (res.headersSent) return
   res.writeHead(status, { "content-type": "application/json", ...headers })
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }))
+}
+
+const isInitializedNotification = (body: unknown): boolean =>
+  typeof body === "object" && body !== null && (body as { method?: unknown }).method === "notifications/initialized"
+
+/** The client's name as its `initialize` gives it (`clientInfo.name`), at most 100 characters. */
+const clientName = (body: unknown): string => {
+  const name = (body as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name
+  return typeof name === "string" ? name.slice(0, 100) : ""
 }
 
 /** Whether `host` is a loopback address (the only binds allowed without a token). */
@@ -97,9 +93,11 @@ export { isLoopback }
 export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Promise<HttpBinding> => {
   const host = options.host ?? "127.0.0.1"
   const path = options.path ?? "/mcp"
-  const max = options.maxBodyBytes ?? 4_000_000
+  const max = options.maxBodyBytes ?? MAX_BODY_BYTES
   const maxSessions = Math.max(1, options.maxSessions ?? 32)
+  const perClient = Math.max(1, Math.min(maxSessions, options.maxSessionsPerClient ?? Math.floor(maxSessions / 4)))
   const idleMillis = options.sessionIdleMillis ?? 30 * 60_000
+  const unusedMillis = Math.min(idleMillis, options.unusedSessionMillis ?? 60_000)
   const now = options.now ?? Date.now
   const log = options.log ?? (() => undefined)
   const token = options.token === undefined || options.token === "" ? undefined : options.token
@@ -110,8 +108,12 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
   interface Session {
     readonly transport: StreamableHTTPServerTransport
     readonly server: McpServer
+    /** Who opened it: the remote address and the client's name, as `initialize` gave it. */
+    readonly client: string
     lastSeen: number
     active: number
+    /** Whether a request other than `initialize` (and its `initialized` notification) came. */
+    used: boolean
   }
   const sessions = new Map<string, Session>()
   let pending = 0
@@ -131,11 +133,38 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
   const sweep = () => {
     const t = now()
     for (const [id, session] of sessions) {
-      if (session.active === 0 && t - session.lastSeen > idleMillis) {
-        log(`closed session ${id.slice(0, 8)}… after ${Math.round((t - session.lastSeen) / 1000)} s idle`)
+      const limit = session.used ? idleMillis : unusedMillis
+      if (session.active === 0 && t - session.lastSeen > limit) {
+        log(`closed session ${id.slice(0, 8)}… after ${Math.round((t - session.lastSeen) / 1000)} s ${session.used ? "idle" : "unused"}`)
         closeSession(id, session)
       }
     }
+  }
+
+  /**
+   * Make room for a new session of `client`: at its own limit, its oldest idle
+   * session goes; when every place is taken, the oldest idle session of
+   * anyone (one never used before one in use). False when nothing can go:
+   * every candidate has a request in flight.
+   */
+  const makeRoom = (client: string): boolean => {
+    const idle = (of?: string) =>
+      [...sessions].filter(([, s]) => s.active === 0 && (of === undefined || s.client === of))
+        .sort(([, a], [, b]) => Number(a.used) - Number(b.used) || a.lastSeen - b.lastSeen)[0]
+    const own = [...sessions.values()].filter((s) => s.client === client).length
+    if (own >= perClient) {
+      const oldest = idle(client)
+      if (oldest === undefined) return false
+      log(`closed session ${oldest[0].slice(0, 8)}…: its client opened another (at most ${perClient} per client)`)
+      closeSession(...oldest)
+    }
+    if (sessions.size + pending >= maxSessions) {
+      const oldest = idle()
+      if (oldest === undefined) return false
+      log(`closed session ${oldest[0].slice(0, 8)}… (${oldest[1].used ? "idle" : "unused"}) to make room for a new client`)
+      closeSession(...oldest)
+    }
+    return sessions.size + pending < maxSessions
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -172,10 +201,8 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
       })
     }
     if (req.method === "POST") {
-      const declared = Number(req.headers["content-length"] ?? "0")
-      const tooLarge = () =>
-        jsonError(res, 413, -32600, `Request body too large: at most ${max} bytes`, { connection: "close" })
-      if (declared > max) return tooLarge()
+      const tooLarge = () => jsonError(res, 413, -32600, new BodyTooLarge(max).message, { connection: "close" })
+      if (announcesTooLarge(req.headers["content-length"], max)) return tooLarge()
       let body: unknown
       try {
         body = JSON.parse(await readBody(req, max))
@@ -183,16 +210,20 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
         if (e instanceof BodyTooLarge) return tooLarge()
         return jsonError(res, 400, -32700, "Parse error: the body must be JSON-RPC")
       }
-      if (existing !== undefined) return existing.transport.handleRequest(req, res, body)
+      if (existing !== undefined) {
+        if (!isInitializedNotification(body)) existing.used = true
+        return existing.transport.handleRequest(req, res, body)
+      }
       if (sessionId !== undefined) return jsonError(res, 404, -32001, "Session not found: initialize again")
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, "Bad Request: no session; send initialize first")
-      if (sessions.size + pending >= maxSessions) {
+      const client = `${req.socket.remoteAddress ?? ""} ${clientName(body)}`
+      if (!makeRoom(client)) {
         return jsonError(
           res,
           503,
           -32000,
-          `Too many sessions (${maxSessions} open): close one (DELETE with its mcp-session-id) or wait for idle ones to expire`,
-          { "retry-after": "60" }
+          `Too many sessions (${maxSessions} open, each with a request in flight): try again when one ends`,
+          { "retry-after": "10" }
         )
       }
       pending++
@@ -205,7 +236,7 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           uncount()
-          sessions.set(id, { transport, server, lastSeen: now(), active: 0 })
+          sessions.set(id, { transport, server, client, lastSeen: now(), active: 0, used: false })
         }
       })
       transport.onclose = () => {

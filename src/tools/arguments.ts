@@ -9,6 +9,7 @@ import { parseArxivId } from "../core/arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "../core/categories.js"
 import { isCalendarDate } from "../core/dates.js"
 import { InvalidArgument } from "../core/errors.js"
+import { MAX_PROMPT_CHARS, shownSize } from "../core/limits.js"
 
 /** A bare arXiv id (version dropped) from what a user wrote. */
 export const arxivIdArg = (input: string, argument = "arxiv_id"): Effect.Effect<string, InvalidArgument> => {
@@ -94,3 +95,17 @@ export const textArg = (argument: string, value: string, example: string): Effec
   value.trim() === ""
     ? Effect.fail(new InvalidArgument({ argument, reason: `is empty; give ${example}` }))
     : Effect.succeed(value.trim())
+
+/**
+ * A prompt or a question: non-empty, and at most MAX_PROMPT_CHARS characters,
+ * refused before anything else is done (src/core/limits.ts).
+ */
+export const promptArg = (argument: string, value: string, example: string): Effect.Effect<string, InvalidArgument> =>
+  value.length > MAX_PROMPT_CHARS
+    ? Effect.fail(
+      new InvalidArgument({
+        argument,
+        reason: `it is ${shownSize(value.length)} characters long; at most ${shownSize(MAX_PROMPT_CHARS)} are accepted. Give ${example}`
+      })
+    )
+    : textArg(argument, value, example)

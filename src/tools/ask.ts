@@ -8,7 +8,8 @@
 import { Effect, Schema } from "effect"
 import { type AskAnswer, askArxiv, AskOptions, type Saved, saveAnswer } from "../core/ask.js"
 import { absUrl } from "../core/arxiv.js"
-import { categoriesArg, dateArg, intArg, textArg } from "./arguments.js"
+import { categoriesArg, dateArg, intArg, promptArg, textArg } from "./arguments.js"
+import { MAX_PROMPT_CHARS } from "../core/limits.js"
 
 /** Arguments of {@link askArxivTool} (snake_case, as MCP hosts send them). */
 export interface AskInput {
@@ -108,6 +109,9 @@ export const askOptions = Effect.fn("Tools.askOptions")(function*(input: Omit<As
  * configure it).
  */
 export const askArxivTool = Effect.fn("Tools.askArxiv")(function*(input: AskInput) {
+  if (input.question.length > MAX_PROMPT_CHARS) {
+    yield* promptArg("question", input.question, "a research question, e.g. \"what are the main ways to stabilise GAN training?\"")
+  }
   const options = yield* askOptions(input)
   if (input.save_as !== undefined) yield* textArg("save_as", input.save_as, "a note title, e.g. \"GAN training\"")
   const answer = yield* askArxiv(input.question, options)

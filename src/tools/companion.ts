@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { CompanionOptions, type CompanionOptionsInput, type CompanionReport, decodeOptions } from "../core/models.js"
 import { type Progress, runCompanion, type RunHooks } from "../core/workflow.js"
-import { categoriesArg, dateArg, textArg } from "./arguments.js"
+import { categoriesArg, dateArg, promptArg } from "./arguments.js"
 import type { CompanionResult } from "./schemas.js"
 
 /**
@@ -141,9 +141,23 @@ export const toolName = (key: string): string =>
   `options.${(CompanionOptionSpellings as Record<string, { readonly tool: string } | undefined>)[key]?.tool ?? key}`
 
 /**
+ * The prompt and the options as every face checks them, before anything is
+ * set up: the prompt trimmed (an empty or overlong one is an InvalidArgument),
+ * the options checked (a refusal names the option as `nameOf` spells it).
+ */
+export const companionInput = Effect.fn("Tools.companionInput")(function*(
+  promptText: string,
+  input: CompanionOptionsInput | Readonly<Record<string, unknown>> = {},
+  nameOf?: (key: string) => string
+) {
+  const prompt = yield* promptArg("prompt", promptText, "a request naming your note, e.g. Find papers related to my 'Transformers' note")
+  const options = yield* companionOptions(input, nameOf)
+  return { prompt, options }
+})
+
+/**
  * Run the companion for a prompt that names a concept note, as every face
- * does: the prompt trimmed (an empty one is an InvalidArgument), the options
- * checked (a refusal names the option as `nameOf` spells it), then the
+ * does: the prompt and the options checked ({@link companionInput}), then the
  * workflow; the full report.
  */
 export const companion = Effect.fn("Tools.companion")(function*(
@@ -152,8 +166,7 @@ export const companion = Effect.fn("Tools.companion")(function*(
   hooks: RunHooks = {},
   nameOf?: (key: string) => string
 ) {
-  const prompt = yield* textArg("prompt", promptText, "a request naming your note, e.g. Find papers related to my 'Transformers' note")
-  const options = yield* companionOptions(input, nameOf)
+  const { options, prompt } = yield* companionInput(promptText, input, nameOf)
   return yield* runCompanion(prompt, options, hooks)
 })
 

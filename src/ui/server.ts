@@ -15,7 +15,7 @@
  */
 import { FileSystem, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
-import { NodeContext, NodeHttpServer } from "@effect/platform-node"
+import { NodeContext, NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Context, Effect, Exit, FiberMap, Layer, ParseResult, Queue, type Scope, Schema, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import * as http from "node:http"
@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url"
 import { InvalidArgument } from "../core/errors.js"
 import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
-import { loopbackHosts, loopbackOrigins, newToken, refuse } from "../http/guard.js"
+import { announcesTooLarge, BodyTooLarge, loopbackHosts, loopbackOrigins, MAX_BODY_BYTES, newToken, readBody, refuse } from "../http/guard.js"
 import { companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
 import { VaultPort } from "../core/ports/VaultPort.js"
@@ -71,6 +71,16 @@ export class UiStartFailed extends Schema.TaggedError<UiStartFailed>("arxiv-comp
   }
 }
 
+/** A request body over the faces' limit (4 MB): 413, and the rest of it is never read. */
+class RequestTooLarge extends Schema.TaggedError<RequestTooLarge>("arxiv-companion/RequestTooLarge")(
+  "RequestTooLarge",
+  { max: Schema.Number }
+) {
+  override get message(): string {
+    return new BodyTooLarge(this.max).message
+  }
+}
+
 /** What the page asks to run. */
 const RunRequest = Schema.Union(
   Schema.Struct({ kind: Schema.Literal("note"), title: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)) }),
@@ -113,6 +123,7 @@ const STATUS: Readonly<Record<string, number>> = {
   NoteNotFound: 404,
   PaperNotFound: 404,
   UnsafeWrite: 409,
+  RequestTooLarge: 413,
   UpstreamUnavailable: 502,
   VaultUnavailable: 503,
   VaultUnauthorized: 503,
@@ -279,13 +290,27 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
     )
     const policy = { hosts: loopbackHosts("127.0.0.1", port), origins: loopbackOrigins("127.0.0.1", port), token }
 
+    /** The body read by the faces' one reader (at most 4 MB, as the MCP HTTP face), then decoded. */
     const decodeBody = <A, I>(schema: Schema.Schema<A, I>) =>
-      HttpServerRequest.schemaBodyJson(schema).pipe(
-        Effect.mapError((e) =>
-          new InvalidArgument({
-            argument: "request",
-            reason: ParseResult.isParseError(e) ? oneLineIssues(e) : "the body must be JSON"
+      HttpServerRequest.HttpServerRequest.pipe(
+        Effect.flatMap((req) =>
+          Effect.tryPromise({
+            try: () => readBody(NodeHttpServerRequest.toIncomingMessage(req)),
+            catch: (e) =>
+              e instanceof BodyTooLarge
+                ? new RequestTooLarge({ max: e.max })
+                : new InvalidArgument({ argument: "request", reason: "the body could not be read" })
           })
+        ),
+        Effect.flatMap((text) =>
+          Effect.try({
+            try: (): unknown => JSON.parse(text),
+            catch: () => new InvalidArgument({ argument: "request", reason: "the body must be JSON" })
+          })
+        ),
+        Effect.flatMap(Schema.decodeUnknown(schema)),
+        Effect.mapError((e) =>
+          ParseResult.isParseError(e) ? new InvalidArgument({ argument: "request", reason: oneLineIssues(e) }) : e
         )
       )
 
@@ -432,11 +457,19 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
         }
         return page(path) ?? jsonError(404, "NotFound", `Nothing at ${path}.`)
       }
+      if (announcesTooLarge(req.headers["content-length"])) {
+        return HttpServerResponse.unsafeJson(
+          { error: { tag: "RequestTooLarge", message: new BodyTooLarge(MAX_BODY_BYTES).message } },
+          { status: 413, headers: { ...SECURITY_HEADERS, connection: "close" } }
+        )
+      }
       return yield* routes.pipe(
         Effect.catchTag("RouteNotFound", () => Effect.succeed(jsonError(404, "NotFound", `No API at ${req.method} ${path}.`))),
         Effect.catchAll((error) => {
           const e = failureOf(error as { _tag: string; message: string })
-          return Effect.succeed(jsonError(STATUS[e.tag] ?? 500, e.tag, e.message))
+          const response = jsonError(STATUS[e.tag] ?? 500, e.tag, e.message)
+          // a body cut off unread: the connection goes, not the next request on it
+          return Effect.succeed(e.tag === "RequestTooLarge" ? HttpServerResponse.setHeader(response, "connection", "close") : response)
         })
       )
     }).pipe(

@@ -114,6 +114,8 @@ const foundationsOf = (f: Foundations | undefined): PaperCard["foundations"] => 
   }))
   const text = f === undefined || f.status === "not-recorded"
     ? "No reference list recorded for this paper."
+    : f.status === "unavailable"
+    ? `Unavailable this time: ${f.reason ?? "the citation lookup failed"}`
     : works.length > 0
     ? "Builds on:"
     : f.status === "no-references"

@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
 import { type ArxivStandIn, Fault, startArxivStandIn } from "../support/arxiv-standin.js"
 import { type LlmStandIn, startLlmStandIn } from "../support/llm-standin.js"
-import { type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
+import { Fault as OpenAlexFault, type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
 
 const root = join(import.meta.dirname, "..", "..")
 const cli = join(root, "dist", "cli.js") // built by test/support/build.ts
@@ -226,4 +226,37 @@ describe("arxiv-companion run, live, against loopback stand-ins", { timeout: 120
     expect(result.stderr).toMatch(/^arXiv: HTTP 503; trying again in \d+ s \(attempt 2 of 4\)$/m)
     expect(result.stdout).toContain("\"papers\"")
   }, 60_000)
+})
+
+describe("arxiv-companion run when the last OpenAlex lookup fails", { timeout: 120_000 }, () => {
+  it("keeps the run: writes the note with the foundations marked unavailable, saying why", async () => {
+    // every references lookup (works by OpenAlex id) fails; the impact lookup and the works search answer
+    const failing = await startOpenAlexStandIn({
+      requiredKey: "test-key",
+      failWhen: (r) => (r.params["filter"] ?? "").startsWith("openalex:") ? OpenAlexFault.unavailable() : undefined
+    })
+    try {
+      const vault = join(work, "vault-no-references")
+      cpSync(join(root, "examples", "vault"), vault, { recursive: true })
+      rmSync(join(vault, "Transformers Concept Note — Related Papers.md"), { force: true })
+      const result = await run(["run", "Find papers related to my 'Transformers Concept Note'", "--vault", vault, "--json"], {
+        ARXIV_API_URL: arxiv.url,
+        ARXIV_COMPANION_CACHE: "off",
+        OPENALEX_API_URL: failing.url,
+        OPENALEX_API_KEY: "test-key"
+      })
+      expect(failing.requests.some((r) => (r.params["filter"] ?? "").startsWith("openalex:"))).toBe(true)
+      expect(result.code, result.stderr).toBe(0)
+      const report = JSON.parse(result.stdout)
+      expect(report.survivors.length).toBeGreaterThan(0)
+      expect(report.written.status).toBe("created")
+      const unavailable = report.foundations.filter((f: { status: string }) => f.status === "unavailable")
+      expect(unavailable.length).toBeGreaterThan(0)
+      for (const f of unavailable) expect(f.reason).toMatch(/OpenAlex/)
+      const note = readFileSync(join(vault, "Transformers Concept Note — Related Papers.md"), "utf8")
+      expect(note).toMatch(/^- Builds on: unavailable this time — .*OpenAlex.* Run the companion again to fill it in\.$/m)
+    } finally {
+      await failing.close()
+    }
+  })
 })

@@ -179,3 +179,22 @@ describe("help", { timeout: 120_000 }, () => {
     })
   }
 })
+
+describe("a mistyped flag or a bad argument is named as the user typed it", { timeout: 120_000 }, () => {
+  const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+    [["run", PROMPT, "--ofline"], "Received unknown argument: '--ofline'. Did you mean --offline?"],
+    [["search", "attention", "--max-result", "3"], "Received unknown argument: '--max-result'. Did you mean --max-results?"],
+    [["paper", "--offline", "12345"], `Invalid <arxiv-id>: "12345" is not an arXiv id; use the form 1706.03762 or hep-th/9901001 (arXiv: prefixes, URLs and v2 suffixes are accepted)`],
+    [["bibtex", "--offline", "1409.0473", "nope"], `Invalid <arxiv-id>: "nope" is not an arXiv id; use the form 1706.03762 or hep-th/9901001 (arXiv: prefixes, URLs and v2 suffixes are accepted)`],
+    // the README's example, as a user without --vault meets it
+    [["run", "Find papers related to [[Attention]]", "--max-results", "abc"], `Invalid --max-results: got "abc"; use an integer from 1 to 50.`]
+  ]
+  for (const [args, message] of cases) {
+    it(args.join(" "), async () => {
+      const r = await runCli(args, { ARXIV_COMPANION_VAULT: undefined, OBSIDIAN_MCP_URL: undefined, OBSIDIAN_MCP_COMMAND: undefined })
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(r.stderr.trim()).toBe(message)
+    })
+  }
+})

@@ -42,3 +42,57 @@ describe("arxiv-companion ui, refusing to start", () => {
     expect(noVault.stderr.trim()).toMatch(/^Invalid vault: no vault configured\. Pass --vault DIR/)
   })
 })
+
+/** A POST of `bytes` bytes of JSON-ish text, announced (content-length) or streamed (chunked); the answer. */
+const postLarge = (url: string, token: string, bytes: number, announced: boolean) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const chunk = Buffer.alloc(64 * 1024, " ")
+    const req = http.request(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        ...(announced ? { "content-length": String(bytes) } : { "transfer-encoding": "chunked" })
+      }
+    }, (res) => {
+      let body = ""
+      res.on("data", (c: Buffer) => (body += c.toString()))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    // the server may stop reading and close the connection once it has answered
+    req.on("error", (e) => (answered ? undefined : reject(e)))
+    let answered = false
+    req.on("response", () => (answered = true))
+    let sent = 0
+    const pump = () => {
+      while (sent < bytes && !answered) {
+        sent += chunk.length
+        if (!req.write(chunk)) return void req.once("drain", pump)
+      }
+      req.end()
+    }
+    pump()
+  })
+
+describe("arxiv-companion ui, bodies it reads", () => {
+  it("refuses a body over 4 MB with 413 and one line that says the limit, announced or streamed, and serves on", async () => {
+    const { startUi } = await import("../support/ui.js")
+    const ui = await startUi(["--offline", "--vault", join(root, "examples", "vault")])
+    try {
+      for (const announced of [true, false]) {
+        const r = await postLarge(`${ui.origin}/api/runs`, ui.token, 6_000_000, announced)
+        expect(r.status).toBe(413)
+        expect(JSON.parse(r.body).error).toEqual({ tag: "RequestTooLarge", message: "Request body too large: at most 4,000,000 bytes" })
+      }
+      const notes = await new Promise<number>((resolve, reject) => {
+        http.get(`${ui.origin}/api/notes`, { headers: { authorization: `Bearer ${ui.token}` } }, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        }).on("error", reject)
+      })
+      expect(notes).toBe(200)
+    } finally {
+      await ui.stop("SIGKILL")
+    }
+  }, 120_000)
+})

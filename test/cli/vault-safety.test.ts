@@ -3,7 +3,7 @@
  * folders (offline corpus, local judge), as a careless or hostile user drives it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach } from "vitest"
@@ -174,5 +174,42 @@ describe("nobody's results overwritten", { timeout: 240_000 }, () => {
     expect(after.startsWith("\uFEFF---\r\n")).toBe(true)
     expect(after).not.toMatch(/[^\r]\n/)
     expect(after.endsWith("\r\nMy own line.\r\n")).toBe(true)
+  })
+})
+
+describe("nothing left behind", { timeout: 240_000 }, () => {
+  it("a killed write's hidden temp file is removed by the next run, even one that rewrites nothing", async () => {
+    put({ "Transformers Concept Note.md": TRANSFORMERS })
+    const prompt = "Find papers related to my 'Transformers Concept Note'"
+    expect((await run(prompt)).code).toBe(0)
+    const related = "Transformers Concept Note — Related Papers.md"
+    const prefix = `.${Array.from(related).slice(0, 40).join("")}.`
+    // what a write killed 20 minutes ago left (32 MB in the drill), and one a live writer elsewhere is making now
+    const stale = `${prefix}0badf00d.4242-killed.tmp`
+    const live = `${prefix}0badf00d.4343-writing.tmp`
+    writeFileSync(join(vault, stale), "x".repeat(1 << 20))
+    writeFileSync(join(vault, live), "partial")
+    const old = new Date(Date.now() - 20 * 60_000)
+    utimesSync(join(vault, stale), old, old)
+    const again = await run(prompt, "--json")
+    expect(again.code, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout).written.status).toBe("unchanged")
+    expect(files()).not.toContain(stale)
+    expect(files()).toContain(live)
+  })
+})
+
+describe("sizes the companion accepts", { timeout: 240_000 }, () => {
+  it("a note over 1,000,000 characters is refused in one line that says the limit, before any search", async () => {
+    put({ "Huge.md": `# Huge\n\n${"Transformers use self-attention over token sequences. ".repeat(40_000)}` })
+    const r = await run("Find papers related to [[Huge]]")
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe("")
+    // after the progress line that says which note is read
+    expect(r.stderr.trim().split("\n").at(-1)).toBe(
+      `Invalid note: "Huge" (Huge.md) is 2,160,008 characters long; the companion reads notes of at most 1,000,000 characters. ` +
+        "Name a shorter concept note, or move the long material out of this one."
+    )
+    expect(files()).toEqual(["Huge.md"])
   })
 })

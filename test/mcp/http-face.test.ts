@@ -21,10 +21,27 @@ import { tempVault } from "./support.js"
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const bin = join(root, "dist", "mcp.js")
 
+/** Calls of the `wait` tool in flight, each ended by `release()`. */
+const waiting = new Set<() => void>()
+const release = () => {
+  for (const end of waiting) end()
+  waiting.clear()
+}
+
 const echoServer = () => {
   const server = new McpServer({ name: "echo", version: "0" })
   server.registerTool("echo", { inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: "text", text }] }))
+  server.registerTool("wait", { inputSchema: {} }, () =>
+    new Promise((resolve) => waiting.add(() => resolve({ content: [{ type: "text", text: "waited" }] }))))
   return server
+}
+
+/** A `wait` call that holds its session busy until `release()`. */
+const hold = (client: Client) => client.callTool({ name: "wait", arguments: {} })
+
+/** Resolve once `condition` holds (checked every 10 ms; the test's own timeout bounds it). */
+const until = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((r) => setTimeout(r, 10))
 }
 
 const bindings: Array<HttpBinding> = []
@@ -41,8 +58,8 @@ const serve = async (options: Partial<HttpOptions> = {}) => {
   return { binding, url: binding.url.replace("0.0.0.0", "127.0.0.1"), logs }
 }
 
-const connectClient = async (url: string, headers: Record<string, string> = {}) => {
-  const client = new Client({ name: "t", version: "0" })
+const connectClient = async (url: string, headers: Record<string, string> = {}, name = "t") => {
+  const client = new Client({ name, version: "0" })
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }))
   return client
 }
@@ -66,6 +83,8 @@ const initializeBody = JSON.stringify({
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } }
 })
+
+const initializeAs = (name: string) => initializeBody.replace('"raw"', JSON.stringify(name))
 
 /** One raw POST (node:http, so Host and Origin can be anything); the status and body. */
 const post = (url: string, headers: Record<string, string>, body: string | Buffer = initializeBody) =>
@@ -111,7 +130,7 @@ describe("the HTTP face on loopback", () => {
     const big = Buffer.alloc(20_000, " ")
     const announced = await post(url, { "content-length": String(big.length) }, big)
     assert.strictEqual(announced.status, 413)
-    assert.include(announced.body, "10000")
+    assert.include(announced.body, "at most 10,000 bytes")
     const streamed = await post(url, { "transfer-encoding": "chunked" }, big)
     assert.strictEqual(streamed.status, 413)
     // and the server still serves
@@ -120,22 +139,81 @@ describe("the HTTP face on loopback", () => {
     await client.close()
   })
 
-  it("limits sessions: one more initialize than allowed gets 503, a closed session frees its place", async () => {
+  it("limits sessions: when every place is taken, the oldest idle session makes room; a closed session frees its place", async () => {
     const { url } = await serve({ maxSessions: 2 })
-    const a = await connectClient(url)
-    const b = await connectClient(url)
-    const refused = await post(url, {})
-    assert.strictEqual(refused.status, 503)
-    assert.match(refused.body, /too many sessions/i)
-    await rejects(connectClient(url))
+    const a = await connectClient(url, {}, "a")
+    assert.deepStrictEqual(await echo(a, "a"), { type: "text", text: "a" })
+    const b = await connectClient(url, {}, "b")
+    assert.deepStrictEqual(await echo(b, "b"), { type: "text", text: "b" })
+    // a third client gets a place: a's session, idle the longest, is closed for it
+    const c = await connectClient(url, {}, "c")
+    assert.deepStrictEqual(await echo(c, "c"), { type: "text", text: "c" })
+    await rejects(echo(a, "gone"), /404|not found/i)
+    assert.deepStrictEqual(await echo(b, "b still"), { type: "text", text: "b still" })
     // ending a session (DELETE) frees its place
-    await (a.transport as StreamableHTTPClientTransport).terminateSession()
-    await a.close()
-    const c = await connectClient(url)
-    assert.deepStrictEqual(await echo(c, "third"), { type: "text", text: "third" })
-    await Promise.all([b.close(), c.close()])
+    await (b.transport as StreamableHTTPClientTransport).terminateSession()
+    await b.close()
+    const d = await connectClient(url, {}, "d")
+    assert.deepStrictEqual(await echo(d, "d"), { type: "text", text: "d" })
+    assert.deepStrictEqual(await echo(c, "c still"), { type: "text", text: "c still" })
+    await Promise.all([a.close(), c.close(), d.close()])
   })
 
+  it("answers 503 only when every session has a request in flight", async () => {
+    const { url } = await serve({ maxSessions: 2 })
+    const a = await connectClient(url, {}, "a")
+    const b = await connectClient(url, {}, "b")
+    const held = [hold(a), hold(b)]
+    await until(() => waiting.size === 2)
+    const refused = await post(url, {})
+    assert.strictEqual(refused.status, 503)
+    assert.match(refused.body, /too many sessions.*in flight/i)
+    release()
+    await Promise.all(held)
+    // once the calls end, the sessions are idle and a new client gets a place
+    const c = await connectClient(url, {}, "c")
+    assert.deepStrictEqual(await echo(c, "c"), { type: "text", text: "c" })
+    await Promise.all([a.close(), b.close(), c.close()])
+  })
+
+  it("with the default setup, 32 initialize calls from one process lock nobody out", async () => {
+    const { url } = await serve()
+    for (let i = 0; i < 32; i++) assert.strictEqual((await post(url, {})).status, 200)
+    const client = await connectClient(url)
+    assert.deepStrictEqual(await echo(client, "still served"), { type: "text", text: "still served" })
+    await client.close()
+  })
+
+  it("closes a session that never made a call after a minute (clock injected), long before the idle limit", async () => {
+    let now = 1_000_000
+    const { url } = await serve({ now: () => now })
+    const opened = await post(url, {})
+    assert.strictEqual(opened.status, 200)
+    const id = String(opened.headers["mcp-session-id"])
+    const used = await connectClient(url)
+    assert.deepStrictEqual(await echo(used, "used"), { type: "text", text: "used" })
+    now += 61_000
+    const call = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })
+    assert.strictEqual((await post(url, { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" }, call)).status, 404)
+    // a session that made a call stays for the idle limit (30 minutes)
+    assert.deepStrictEqual(await echo(used, "still"), { type: "text", text: "still" })
+    await used.close()
+  })
+
+  it("one client cannot take every place: its own oldest idle session makes room for its next", async () => {
+    let now = 1_000_000
+    const { url } = await serve({ maxSessions: 4, now: () => now })
+    const others = [await connectClient(url, {}, "host-a"), await connectClient(url, {}, "host-b")]
+    for (const [i, o] of others.entries()) assert.deepStrictEqual(await echo(o, `other ${i}`), { type: "text", text: `other ${i}` })
+    now += 1_000
+    // a client that opens session after session: 1 place of 4 is its own, and each new one replaces its last
+    for (let i = 0; i < 4; i++) {
+      assert.strictEqual((await post(url, {}, initializeAs("greedy"))).status, 200)
+      now += 1_000
+    }
+    for (const [i, o] of others.entries()) assert.deepStrictEqual(await echo(o, `other ${i} still`), { type: "text", text: `other ${i} still` })
+    await Promise.all(others.map((o) => o.close()))
+  })
   it("expires idle sessions (clock injected), and an expired session must initialize again", async () => {
     let now = 1_000_000
     const { url } = await serve({ maxSessions: 1, sessionIdleMillis: 60_000, now: () => now })

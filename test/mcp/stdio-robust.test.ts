@@ -154,4 +154,58 @@ describe("the stdio face under malformed frames", () => {
     bin.child.stdin.end()
     assert.strictEqual(await bin.exited, 0)
   }, 60_000)
+
+  it("refuses a frame over 4 MB in one line that says the limit, without reading it whole, and answers the next", async () => {
+    const bin = startBin()
+    children.push(bin.child)
+    bin.send(initialize(1), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
+    await bin.reply(1)
+    // a well-formed call, 6 MB long, sent in pieces as a pipe delivers it
+    const frame = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "search_arxiv_papers", arguments: { query: "x".repeat(6_000_000) } }
+    })
+    for (let at = 0; at < frame.length; at += 1 << 20) bin.child.stdin.write(frame.slice(at, at + (1 << 20)))
+    bin.send("", JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }))
+    assert.deepStrictEqual((await bin.reply(3)).result, {})
+    const refused = bin.nullReplies()
+    assert.strictEqual(refused.length, 1)
+    assert.strictEqual(refused[0]!.error?.code, -32600)
+    assert.strictEqual(refused[0]!.error?.message, "Invalid Request: a message is at most 4,000,000 bytes; this one is longer")
+    // the oversized call itself is never answered: it was not read
+    assert.isUndefined(bin.replies.find((r) => r.id === 2))
+    bin.child.stdin.end()
+    assert.strictEqual(await bin.exited, 0)
+  }, 60_000)
+
+  it("refuses a prompt over 2,000 characters before any work, naming the limit, over the SDK's own stdio client", async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js")
+    const vault = tempVault()
+    const client = new Client({ name: "t", version: "0" })
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--offline", "--vault", vault], stderr: "pipe" }))
+    try {
+      const prompt = `Find papers related to my 'Transformers Concept Note' ${"please ".repeat(150_000)}`
+      const refused = (await client.callTool({ name: "run_companion", arguments: { prompt } })) as {
+        isError?: boolean
+        content: Array<{ text: string }>
+      }
+      assert.isTrue(refused.isError)
+      assert.strictEqual(
+        refused.content[0]!.text.split("\n")[0],
+        `Invalid prompt: it is ${(prompt.length).toLocaleString("en-US")} characters long; at most 2,000 are accepted. ` +
+          "Give a request naming your note, e.g. Find papers related to my 'Transformers' note"
+      )
+      const question = (await client.callTool({ name: "ask_arxiv", arguments: { question: "why? ".repeat(1000) } })) as {
+        isError?: boolean
+        content: Array<{ text: string }>
+      }
+      assert.isTrue(question.isError)
+      assert.match(question.content[0]!.text, /^Invalid question: it is 5,000 characters long; at most 2,000 are accepted\./)
+    } finally {
+      await client.close()
+    }
+  }, 60_000)
 })

@@ -95,6 +95,8 @@ export interface OpenAlexStandInOptions {
   readonly requiredKey?: string
   /** Keyless requests allowed before OpenAlex's no-key budget is spent and it answers 429. */
   readonly keylessBudget?: number
+  /** A fault for every request this picks (e.g. every references lookup), before the queued ones. */
+  readonly failWhen?: (request: { readonly path: string; readonly params: Readonly<Record<string, string>> }) => OpenAlexFault | undefined
 }
 
 /** A running stand-in. */
@@ -356,7 +358,7 @@ export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {})
       if (options.latencyMillis) setTimeout(go, options.latencyMillis)
       else go()
     }
-    let fault = faults.shift()
+    let fault = options.failWhen?.(entry) ?? faults.shift()
     const run = () => {
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") {

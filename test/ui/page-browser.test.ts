@@ -36,6 +36,19 @@ const openPage = async (context: BrowserContext, url = ui.url) => {
   return { page, errors }
 }
 
+/**
+ * The run is over: its result (or its error) is drawn and the buttons it disabled are back, with the focus
+ * where the run's end puts it. Waited for as a state, never a time: on a loaded machine the stream's end
+ * (and the focus it moves) can come well after the result is drawn.
+ */
+const runEnded = (page: Page) => page.locator("#find:enabled").waitFor()
+
+/** The results are drawn and the run that drew them is over. */
+const resultsShown = async (page: Page) => {
+  await page.getByRole("heading", { name: "Results" }).waitFor()
+  await runEnded(page)
+}
+
 const cardTitles = (page: Page) => page.locator("#cards article h3").allTextContents()
 const focused = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? "")
@@ -62,7 +75,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.getByLabel("Search your notes by title").fill("transf")
     await page.getByRole("radio", { name: "Transformers Concept Note" }).check()
     await page.getByRole("button", { name: "Find papers" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await resultsShown(page)
 
     const progress = await page.getByRole("log").locator("li").allTextContents()
     expect(progress[0]).toBe("Looking for “Transformers Concept Note” in the vault")
@@ -135,7 +148,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     const { page, errors } = await openPage(browser.context)
     await page.getByLabel("Your question").fill(question)
     await page.getByRole("button", { name: "Ask arXiv" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await resultsShown(page)
     expect(await cardTitles(page)).toEqual(cli.papers.map((p) => p.title))
     expect(await page.locator("#cards article .summary").allTextContents()).toEqual(cli.papers.map((p) => p.summary))
     const progress = await page.getByRole("log").locator("li").allTextContents()
@@ -161,6 +174,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     )
     expect(await page.locator("#results").isHidden()).toBe(true)
     // the keyboard is back on the button that started the run, ready to try again
+    await runEnded(page)
     expect(await focused(page)).toBe("find")
     await page.close()
   }, 60_000)
@@ -172,7 +186,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.getByLabel("Search your notes by title").fill("adversarial")
     await page.getByRole("radio", { name: "Generative Adversarial Networks" }).check()
     await page.getByRole("button", { name: "Find papers" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await resultsShown(page)
     // meanwhile, the user writes their own note at that path
     const mine = "# My own notes on GAN papers\n\nNot the companion's.\n"
     writeFileSync(target, mine)
@@ -190,7 +204,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     expect(await focused(page)).toBe("error")
     // run again: this run sees the user's note and merges with it (every byte of theirs kept)
     await page.getByRole("button", { name: "Find papers" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await resultsShown(page)
     expect(await page.locator("#error").isHidden()).toBe(true)
     const again = page.getByRole("button", { name: /^Write “.+” to the vault$/ })
     const path = /^Write “(.+)” to the vault$/.exec((await again.textContent()) ?? "")![1]!
@@ -221,7 +235,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
       await page.keyboard.press("Tab")
       expect(await focused(page)).toBe("find")
       await page.keyboard.press("Enter")
-      await page.getByRole("heading", { name: "Results" }).waitFor()
+      await resultsShown(page)
       // results take the focus, so a screen reader lands on them
       expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe("results-title")
       expect((await cardTitles(page)).length).toBeGreaterThan(0)

@@ -4,7 +4,8 @@
  * subfolder; dot-folders (.obsidian, .trash, .git) and node_modules are skipped.
  *
  * Writes are atomic (a temp file in the same folder, flushed, then renamed over
- * the note) and never leave the vault: the path is checked as text, then the
+ * the note; a killed write's temp file is removed by the next run that reads
+ * or writes that note) and never leave the vault: the path is checked as text, then the
  * real path of its folder (after symlinks) is checked against the vault's.
  *
  * @since 0.1.0
@@ -126,7 +127,18 @@ export const make = Effect.fn("FileSystemVault.make")(function*(options: FileSys
       return isInside(real, base) ? Option.some(real) : Option.none<string>()
     })
 
+  /** Before a note is read (every run reads the notes it may write): its stale temp files go, written or not. */
+  const sweepTempsOf = (vaultPath: string) =>
+    Effect.gen(function*() {
+      if (!isReadablePath(vaultPath)) return
+      const base = yield* realRoot
+      const file = absolute(vaultPath)
+      const folder = yield* fs.realPath(path.dirname(file))
+      if (isInside(folder, base)) yield* sweepStaleTemps(folder, path.basename(file))
+    }).pipe(Effect.ignore)
+
   const readNoteIfExists = Effect.fn("FileSystemVault.readNoteIfExists")(function*(vaultPath: string) {
+    yield* sweepTempsOf(vaultPath)
     const file = yield* locate(vaultPath)
     if (Option.isNone(file)) return Option.none<string>()
     const bytes = yield* fs.readFile(file.value).pipe(Effect.mapError(ioError(`read ${vaultPath}`)))
