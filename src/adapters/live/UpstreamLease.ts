@@ -288,10 +288,13 @@ export const open = (dir: string, service: string, origin: string): { readonly l
 }
 
 /** {@link defaultLeaseDir} from configuration: ARXIV_COMPANION_LEASE_DIR, XDG_CACHE_HOME, HOME. */
+const blankIsUnset = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((v) => v.trim() !== "")))
+
 export const leaseDirConfig: Config.Config<string> = Config.all({
-  leaseDir: Config.option(Config.nonEmptyString("ARXIV_COMPANION_LEASE_DIR")),
-  xdgCacheHome: Config.option(Config.nonEmptyString("XDG_CACHE_HOME")),
-  home: Config.option(Config.nonEmptyString("HOME"))
+  leaseDir: blankIsUnset("ARXIV_COMPANION_LEASE_DIR"),
+  xdgCacheHome: blankIsUnset("XDG_CACHE_HOME"),
+  home: blankIsUnset("HOME")
 }).pipe(
   Config.map((env) =>
     defaultLeaseDir({
