@@ -57,6 +57,9 @@ describe("ResponseCache cannot be turned against its user", () => {
       const dir = tempDir()
       const victim = nodePath.join(tempDir(), "victim.txt")
       fs.writeFileSync(victim, "keep me\n")
+      // two days old: read through the link, the marker says a prune is due, so the marker is written
+      const old = new Date(Date.now() - 2 * 86_400_000)
+      fs.utimesSync(victim, old, old)
       fs.symlinkSync(victim, nodePath.join(dir, ".last-pruned"))
       yield* Effect.flatMap(ResponseCache.ResponseCache, (c) => Effect.zipRight(c.prune, c.cached(request, Effect.succeed("x")))).pipe(
         Effect.provide(cacheLayer({ dir }))
