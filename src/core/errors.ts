@@ -40,7 +40,8 @@ export class UpstreamUnavailable extends Schema.TaggedError<UpstreamUnavailable>
 }) {
   override get message(): string {
     const status = this.status === undefined ? "" : ` (HTTP ${this.status})`
-    const retry = this.retryAfterSeconds === undefined ? "" : ` Try again in ${this.retryAfterSeconds} s.`
+    // a wait of 0 s (a 503 without Retry-After, a date already past) tells a person nothing
+    const retry = this.retryAfterSeconds === undefined || this.retryAfterSeconds <= 0 ? "" : ` Try again in ${this.retryAfterSeconds} s.`
     return `${this.service} is unavailable${status}: ${this.reason}.${retry}`
   }
 }

@@ -147,9 +147,9 @@ describe("shared HTTP policy", () => {
   it.effect("a call that cannot start before its deadline fails at once, saying how long the queue is", () =>
     Effect.gen(function*() {
       const shared = limiter("3 seconds")
-      // each answer takes a second
+      // each answer takes half a second (the last one, sent at 9 s, is answered before the 10 s deadline)
       const slow = HttpClient.make((request) =>
-        Effect.as(Effect.sleep("1 second"), HttpClientResponse.fromWeb(request, new Response("ok", { status: 200 })))
+        Effect.as(Effect.sleep("500 millis"), HttpClientResponse.fromWeb(request, new Response("ok", { status: 200 })))
       )
       const client = politeClient(slow, { limiter: shared, timeout: "1 minute" })
       const call = get(client).pipe(withDeadline(shared, "10 seconds"))

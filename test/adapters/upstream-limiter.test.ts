@@ -5,7 +5,8 @@
  * and address for the process.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Fiber, TestClock } from "effect"
+import { Clock, Context, Duration, Effect, Either, Fiber, Layer, TestClock } from "effect"
+import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
 import * as UpstreamLimiter from "../../src/adapters/live/UpstreamLimiter.js"
 import { type UpstreamWait, withWaitReporter } from "../../src/core/waiting.js"
 
@@ -174,5 +175,41 @@ describe("UpstreamLimiter", () => {
       assert.strictEqual(Duration.toMillis(b.interval), 3000)
       assert.notStrictEqual(a, openalex)
       assert.strictEqual(openalex.concurrency, 8)
+    }))
+
+  it.scoped("arXiv's limiter spaces request starts, not answers: answers taking 800 ms do not stretch the 3 s", () =>
+    Effect.gen(function*() {
+      const url = `http://127.0.0.1:${40_000 + Math.floor(Math.random() * 20_000)}/api/query`
+      const limiter = Context.get(yield* Layer.build(LiveArxiv.limiterLayer({ apiUrl: url })), UpstreamLimiter.ArxivLimiter)
+      const starts: Array<number> = []
+      const request = limiter.withPermit((answered) =>
+        Effect.gen(function*() {
+          starts.push(yield* now)
+          yield* Effect.sleep("800 millis")
+          yield* answered
+        })
+      )
+      const fiber = yield* Effect.fork(Effect.all(Array.from({ length: 5 }, () => request), { concurrency: "unbounded" }))
+      yield* TestClock.adjust("30 seconds")
+      yield* Fiber.join(fiber)
+      const step = 3000 + Duration.toMillis(LiveArxiv.ARXIV_START_MARGIN)
+      assert.deepStrictEqual(starts, [0, step, 2 * step, 3 * step, 4 * step])
+    }))
+
+  it.effect("a request whose answer would come after its call's deadline is not sent", () =>
+    Effect.gen(function*() {
+      const limiter = UpstreamLimiter.make({ service: "arXiv", interval: "3 seconds" })
+      let sent = 0
+      const request = limiter.withPermit(() => Effect.zipRight(Effect.sync(() => void sent++), Effect.sleep("2 seconds")))
+      const first = yield* Effect.fork(request)
+      yield* Effect.yieldNow()
+      // queued behind the first: could start at 3 s, but its answer (2 s, as the last one took) would come at 5 s
+      const late = yield* Effect.fork(Effect.either(Effect.locally(request, UpstreamLimiter.callDeadline, 4500)))
+      yield* TestClock.adjust("10 seconds")
+      yield* Fiber.join(first)
+      const refused = yield* Fiber.join(late)
+      assert.isTrue(Either.isLeft(refused))
+      assert.strictEqual(sent, 1)
+      assert.include(Either.isLeft(refused) ? refused.left.reason : "", "and about 2 s for its answer")
     }))
 })

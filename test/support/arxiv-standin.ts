@@ -87,6 +87,8 @@ export interface RecordedRequest {
   readonly fault?: ArxivFault["_tag"] | undefined
   /** What the stand-in answered (undefined while pending or for hangs/resets). */
   status?: number
+  /** When the exchange ended (answer sent or connection closed), `performance.now()` ms. */
+  endedAt?: number
 }
 
 /** Options of the stand-in. */
@@ -124,6 +126,8 @@ export interface ArxivStandIn {
   /** A fault for every request after the queue is empty (undefined: none). */
   readonly failAlways: (fault: ArxivFault | undefined) => void
   readonly setLatency: (millis: number) => void
+  /** The most requests that were ever in flight at once (arrived and not yet answered). */
+  readonly maxInFlight: () => number
   readonly close: () => Promise<void>
 }
 
@@ -389,6 +393,8 @@ export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Prom
   const queue: Array<ArxivFault> = []
   let always: ArxivFault | undefined
   let latency = options.latencyMillis ?? 0
+  let inFlight = 0
+  let maxInFlight = 0
   const sockets = new Set<import("node:net").Socket>()
 
   const errorFeed = (id: string): string =>
@@ -443,6 +449,11 @@ export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Prom
       fault: fault?._tag
     }
     requests.push(record)
+    maxInFlight = Math.max(maxInFlight, ++inFlight)
+    res.on("close", () => {
+      inFlight--
+      record.endedAt = performance.now()
+    })
     const respond = () => {
       if (url.pathname !== "/api/query") {
         record.status = 404
@@ -511,6 +522,7 @@ export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Prom
     failNext: (...faults) => void queue.push(...faults),
     failAlways: (fault) => void (always = fault),
     setLatency: (millis) => void (latency = millis),
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy()

@@ -10,17 +10,32 @@
  * Retry-After, a retry: src/core/waiting.ts), a caller joining late the last
  * wait reported at once.
  *
+ * Identical cold requests of two processes sharing the folder are made once:
+ * the process asking first holds the entry's lock file (`<entry>.lock`)
+ * until its answer is stored; the other waits for it and reads the entry.
+ *
+ * Nobody can turn it against its user: entries are read without following a
+ * symbolic link and written as a new file renamed into place (a link planted
+ * where an entry goes is replaced, never written through), and a folder that
+ * another user owns or can write is refused (a warning; the run goes on
+ * uncached). An entry larger than `maxEntryBytes` is a miss: it is removed,
+ * unread, with a warning, and the upstream asked again.
+ *
  * The cache is best effort: an unreadable, corrupt or expired entry is a miss,
  * and a failed write is logged and ignored. It never fails a run.
  *
  * @since 0.1.0
  */
-import { FileSystem, KeyValueStore, Path } from "@effect/platform"
+import { FileSystem, Path } from "@effect/platform"
 import type * as PlatformError from "@effect/platform/Error"
 import { Clock, Config, Context, Deferred, Duration, Effect, FiberRef, Layer, Option, type Scope } from "effect"
 import { createHash } from "node:crypto"
+import * as nodeFs from "node:fs"
 import { homedir } from "node:os"
+import * as nodePath from "node:path"
 import { upstreamWaitReporter, type UpstreamWait } from "../../core/waiting.js"
+import { foreignDirectoryProblem, isTemporaryName, readPrivateFile, writePrivateFile } from "./privateFiles.js"
+import { withFileLock } from "./UpstreamLease.js"
 
 /** One cacheable request. */
 export interface CacheRequest {
@@ -104,7 +119,19 @@ export interface ResponseCacheOptions {
   readonly enabled?: boolean | undefined
   /** TTLs by endpoint (or endpoint prefix), merged over `defaultTtls`. */
   readonly ttls?: Readonly<Record<string, Duration.DurationInput>> | undefined
+  /** The largest entry file read (bytes); a larger one is removed unread. Default {@link DEFAULT_MAX_ENTRY_BYTES}. */
+  readonly maxEntryBytes?: number | undefined
 }
+
+/**
+ * The largest entry read: an upstream answer is at most 64 MB (http.ts), and
+ * its JSON envelope escapes quotes and control characters; 96 MB leaves room
+ * for that and refuses anything that could not have been written here.
+ */
+export const DEFAULT_MAX_ENTRY_BYTES = 96_000_000
+
+/** How long a process waits for another one asking the same (its entry's lock) before asking itself. */
+const COALESCE_WAIT_MILLIS = 60_000
 
 /**
  * A canonical key for a request: the method, the URL with its query
@@ -199,7 +226,7 @@ const pruneDirectory = (
     const names = yield* fs.readDirectory(dir)
     let removed = 0
     for (const name of names) {
-      if (!ENTRY_FILE.test(name)) continue
+      if (!ENTRY_FILE.test(name) && !isTemporaryName(name)) continue
       const file = path.join(dir, name)
       const old = yield* fs.stat(file).pipe(
         Effect.map((info) =>
@@ -233,11 +260,11 @@ const listen = <A, E, R>(entry: InFlight, answer: Effect.Effect<A, E, R>): Effec
   })
 
 const makeService = (
-  store: KeyValueStore.KeyValueStore | undefined,
   directory: string | undefined,
   ttlTable: Readonly<Record<string, Duration.DurationInput>>,
   scope: Scope.Scope,
-  prune: Effect.Effect<number> = Effect.succeed(0)
+  prune: Effect.Effect<number> = Effect.succeed(0),
+  maxEntryBytes: number = DEFAULT_MAX_ENTRY_BYTES
 ): ResponseCacheService => {
   const ttls = ttlMap(ttlTable)
   const fallback = Duration.decode(defaultTtl)
@@ -247,8 +274,27 @@ const makeService = (
   const counters = { hits: 0, misses: 0, coalesced: 0, writes: 0 }
   const inflight = new Map<string, InFlight>()
 
+  const fileOf = (id: string) => nodePath.join(directory!, id)
+
+  /** The entry's text: a link or other non-file is never followed; one over the cap is removed unread. */
+  const readEntry = (id: string): Effect.Effect<Option.Option<string>, Error> =>
+    Effect.tryPromise({ try: () => readPrivateFile(fileOf(id), maxEntryBytes), catch: (e) => e as Error }).pipe(
+      Effect.flatMap((found) => {
+        if (found._tag === "Read") return Effect.succeed(Option.some(found.text))
+        if (found._tag !== "TooLarge") return Effect.succeedNone
+        return Effect.promise(() => nodeFs.promises.rm(fileOf(id), { force: true }).catch(() => undefined)).pipe(
+          Effect.zipRight(Effect.logWarning(
+            `response cache: an entry of ${Math.round(found.bytes / 1_000_000)} MB is over the ${
+              Math.round(maxEntryBytes / 1_000_000)
+            } MB cap; removed it unread and asking the upstream again (${fileOf(id)})`
+          )),
+          Effect.as(Option.none<string>())
+        )
+      })
+    )
+
   const read = (id: string, request: CacheRequest): Effect.Effect<Option.Option<string>> =>
-    store === undefined ? Effect.succeedNone : store.get(id).pipe(
+    directory === undefined ? Effect.succeedNone : readEntry(id).pipe(
       Effect.zipWith(Clock.currentTimeMillis, (raw, now) =>
         Option.flatMap(raw, (text) => {
           try {
@@ -268,7 +314,7 @@ const makeService = (
     )
 
   const write = (id: string, request: CacheRequest, body: string): Effect.Effect<void> =>
-    store === undefined ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    directory === undefined ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const envelope: Envelope = {
         v: 1,
         endpoint: request.endpoint,
@@ -277,7 +323,10 @@ const makeService = (
         expiresAt: now + Duration.toMillis(ttlOf(request.endpoint)),
         body
       }
-      return store.set(id, JSON.stringify(envelope)).pipe(
+      const text = JSON.stringify(envelope)
+      // one it would refuse to read is not kept
+      if (Buffer.byteLength(text) > maxEntryBytes) return Effect.logDebug("response cache: an answer too large to keep", id)
+      return Effect.tryPromise({ try: () => writePrivateFile(fileOf(id), text), catch: (e) => e as Error }).pipe(
         Effect.tap(() => Effect.sync(() => counters.writes++)),
         Effect.catchAll((error) => Effect.logWarning("response cache: could not write an entry", error.message))
       )
@@ -301,11 +350,22 @@ const makeService = (
         return answer
       }
       counters.misses++
+      const fetched = fetch.pipe(Effect.tap((body) => write(id, request, body)))
+      // Another process asking the same holds the entry's lock until its answer is stored: wait for it, read that.
+      const acrossProcesses: Effect.Effect<string, E, R> = directory === undefined ? fetched : withFileLock(
+        fileOf(id),
+        Effect.flatMap(read(id, request), (stored) => {
+          if (Option.isNone(stored)) return fetched
+          counters.misses--
+          counters.hits++
+          return Effect.succeed(stored.value)
+        }),
+        { maxWaitMillis: COALESCE_WAIT_MILLIS }
+      )
       // The leader's fetch runs in the cache's scope, so interrupting one caller
       // does not cancel the answer the others are waiting for; its waits go to
       // whoever is still waiting for it.
-      const run = fetch.pipe(
-        Effect.tap((body) => write(id, request, body)),
+      const run = acrossProcesses.pipe(
         Effect.locally(upstreamWaitReporter, (wait: UpstreamWait) =>
           Effect.suspend(() => {
             entry.last = wait
@@ -330,7 +390,7 @@ const makeService = (
   }
 
   return {
-    enabled: store !== undefined,
+    enabled: directory !== undefined,
     directory,
     cached,
     ttlOf,
@@ -381,7 +441,7 @@ const prepareDirectory = (
       at = parent
     }
     for (const level of missing) {
-      yield* fs.makeDirectory(level).pipe(Effect.mapError((e) => `could not create ${level}: ${describeFsError(e)}`))
+      yield* fs.makeDirectory(level, { mode: 0o700 }).pipe(Effect.mapError((e) => `could not create ${level}: ${describeFsError(e)}`))
     }
     yield* fs.access(dir, { readable: true, writable: true }).pipe(
       Effect.mapError((e) => `${dir} is not readable and writable: ${describeFsError(e)}`)
@@ -401,16 +461,16 @@ export const layer = (
     ResponseCache,
     Effect.gen(function*() {
       const scope = yield* Effect.scope
-      if (options.enabled === false) return makeService(undefined, undefined, options.ttls ?? {}, scope)
+      if (options.enabled === false) return makeService(undefined, options.ttls ?? {}, scope)
       const dir = options.dir ?? (yield* defaultCacheDir)
       const fs = yield* FileSystem.FileSystem
       const path = yield* Path.Path
-      const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
-      const store = yield* prepareDirectory(fs, path, dir).pipe(
-        Effect.zipRight(Layer.build(KeyValueStore.layerFileSystem(dir))),
-        Effect.map((ctx) => Context.get(ctx, KeyValueStore.KeyValueStore)),
-        Effect.provide(context),
-        Effect.map(Option.some),
+      const usable = yield* prepareDirectory(fs, path, dir).pipe(
+        Effect.zipRight(Effect.suspend(() => {
+          const foreign = foreignDirectoryProblem(dir)
+          return foreign === undefined ? Effect.void : Effect.fail(foreign)
+        })),
+        Effect.as(Option.some(dir)),
         Effect.catchAll((problem) =>
           Effect.as(
             Effect.logWarning(
@@ -418,11 +478,11 @@ export const layer = (
                 typeof problem === "string" ? problem : describeFsError(problem)
               }); set --cache-dir or ARXIV_COMPANION_CACHE_DIR to a writable folder, or pass --no-cache`
             ),
-            Option.none<KeyValueStore.KeyValueStore>()
+            Option.none<string>()
           )
         )
       )
-      if (Option.isNone(store)) return makeService(undefined, undefined, options.ttls ?? {}, scope)
+      if (Option.isNone(usable)) return makeService(undefined, options.ttls ?? {}, scope)
       const longest = [...ttlMap(options.ttls ?? {}).values(), Duration.decode(defaultTtl)].reduce(Duration.max)
       const prune = pruneDirectory(fs, path, dir, longest)
       // At most once a day, in the background: a run never waits for it.
@@ -437,19 +497,19 @@ export const layer = (
       })
       yield* Effect.forkIn(
         Effect.whenEffect(
-          Effect.zipRight(fs.writeFileString(marker, "").pipe(Effect.ignore), prune),
+          Effect.zipRight(Effect.promise(() => writePrivateFile(marker, "").catch(() => undefined)), prune),
           due
         ).pipe(Effect.ignore),
         scope
       )
-      return makeService(store.value, dir, options.ttls ?? {}, scope, prune)
+      return makeService(dir, options.ttls ?? {}, scope, prune, options.maxEntryBytes)
     })
   )
 
 /** A cache that keeps nothing on disk (still coalescing identical concurrent requests). */
 export const layerDisabled: Layer.Layer<ResponseCache> = Layer.scoped(
   ResponseCache,
-  Effect.map(Effect.scope, (scope) => makeService(undefined, undefined, {}, scope))
+  Effect.map(Effect.scope, (scope) => makeService(undefined, {}, scope))
 )
 
 /**

@@ -30,6 +30,9 @@
 import { Clock, Context, Data, Deferred, Duration, Effect, Exit, FiberRef, Layer, Option } from "effect"
 import { globalValue } from "effect/GlobalValue"
 import { reportWait } from "../../core/waiting.js"
+import * as Lease from "./UpstreamLease.js"
+import type { LeaseWait, UpstreamLease } from "./UpstreamLease.js"
+import { sentSince } from "./requestStarts.js"
 
 /** How a limiter measures the interval between two requests. */
 export type Spacing =
@@ -50,6 +53,24 @@ export interface UpstreamLimiterOptions {
   readonly spacing?: Spacing | undefined
   /** A waiting caller reports when it starts waiting (if longer than 1 s) and then this often; default 5 s. */
   readonly reportEvery?: Duration.DurationInput | undefined
+  /**
+   * Added to the interval when spacing starts (not in messages): a request
+   * reaches the upstream a little after its start is counted, more so on a
+   * busy machine, so the upstream never sees two closer than `interval`.
+   * Default 0.
+   */
+  readonly margin?: Duration.DurationInput | undefined
+  /**
+   * The upstream's lease shared with the user's other processes
+   * (UpstreamLease.ts): every start is also spaced across them, and with
+   * `concurrency` 1 no two requests of any of them are in flight at once.
+   */
+  readonly lease?: UpstreamLease | undefined
+  /**
+   * The upstream's origin: a start is also counted from the moment the
+   * request's headers really went out (requestStarts.ts), when later.
+   */
+  readonly origin?: string | undefined
 }
 
 /** What a new request would face right now. */
@@ -108,15 +129,29 @@ export class QueueTooLong extends Data.TaggedError("QueueTooLong")<{
   /** Time left before the call's deadline (ms). */
   readonly leftMillis: number
   readonly intervalMillis: number
+  /** How long the upstream's last answer took (ms), counted in: a request whose answer would come too late is not sent. */
+  readonly answerMillis?: number | undefined
+  /** The wait is for the user's other processes (their requests, their Retry-After), not this one's queue. */
+  readonly elsewhere?: boolean | undefined
 }> {
   /** Why, for a person: how long the queue is and what to do. */
   get reason(): string {
     const left = `the ${Math.max(0, Math.round(this.leftMillis / 1000))} s left before this call's deadline`
+    const answer = this.answerMillis === undefined || this.answerMillis < 1000
+      ? ""
+      : ` and about ${Math.round(this.answerMillis / 1000)} s for its answer`
     if (this.heldMillis >= this.waitMillis && this.heldMillis > 0) {
-      return `it asked this process to wait ${Math.ceil(this.heldMillis / 1000)} s (Retry-After), longer than ${left}`
+      return `it asked ${this.elsewhere === true ? "every process of yours" : "this process"} to wait ${
+        Math.ceil(this.heldMillis / 1000)
+      } s (Retry-After), longer than ${left}`
+    }
+    if (this.elsewhere === true) {
+      return `another arxiv-companion process of yours is using ${this.service} (one request every ${
+        spoken(this.intervalMillis)
+      } for all of them${answer}), longer than ${left}; try again in a minute`
     }
     return `${plural(this.ahead, "request")} of this process ${this.ahead === 1 ? "is" : "are"} queued ahead of this one ` +
-      `(about ${Math.ceil(this.waitMillis / 1000)} s at one request every ${spoken(this.intervalMillis)}), longer than ${left}; ` +
+      `(about ${Math.ceil(this.waitMillis / 1000)} s at one request every ${spoken(this.intervalMillis)}${answer}), longer than ${left}; ` +
       "ask for less at once, or try again in a minute"
   }
 }
@@ -153,6 +188,10 @@ const aboutSeconds = (millis: number) => `about ${Math.max(1, Math.ceil(millis /
 export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
   /** Lengthen the interval to at least `interval` (never shortens it). */
   readonly widen: (interval: Duration.DurationInput) => void
+  /** Share the budget with the user's other processes from now on (once; later leases are ignored). */
+  readonly useLease: (lease: UpstreamLease) => void
+  /** Whether the budget is shared with the user's other processes. */
+  readonly leased: boolean
 } => {
   const service = options.service
   let interval = Duration.decode(options.interval)
@@ -160,6 +199,10 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1))
   const spacing = options.spacing ?? "start"
   const reportEvery = Duration.decode(options.reportEvery ?? "5 seconds")
+  const marginMillis = Duration.toMillis(Duration.decode(options.margin ?? 0))
+  let lease = options.lease
+  // how long the last answer took, start to end (ms): a request that cannot be answered before its deadline is not sent
+  let answerMillis = 0
   const queue: Array<Deferred.Deferred<void>> = []
   let inFlight = 0
   // holders of a permit still waiting for their start
@@ -206,7 +249,7 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
     const rounds = Math.floor((queued + pending) / concurrency)
     return {
       ahead: queued + inFlight,
-      waitMillis: Math.max(0, free - now) + rounds * intervalMillis,
+      waitMillis: Math.max(0, free - now) + rounds * (intervalMillis + marginMillis),
       heldMillis: Math.max(0, heldUntil - now)
     }
   }
@@ -232,10 +275,8 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
     Effect.suspend((): Effect.Effect<void, QueueTooLong> => {
       if (deadline !== undefined) {
         const state = stateAt(startedAt, queue.length)
-        if (state.waitMillis > 0 && startedAt + state.waitMillis >= deadline) {
-          return Effect.fail(
-            new QueueTooLong({ service, ...state, leftMillis: deadline - startedAt, intervalMillis })
-          )
+        if (state.waitMillis > 0 && startedAt + state.waitMillis + answerMillis >= deadline) {
+          return Effect.fail(tooLong(state, deadline - startedAt))
         }
       }
       if (inFlight < concurrency && queue.length === 0) {
@@ -278,13 +319,23 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
    * never take the same slot; the loop re-checks after each sleep, since the
    * upstream may have asked for more meanwhile and a timer may fire early.
    */
-  const slot = (startedAt: number) =>
+  const slot = (startedAt: number, deadline: number | undefined) =>
     Effect.suspend(() => {
       pending++
-      return waitForStart(startedAt).pipe(Effect.ensuring(Effect.sync(() => void pending--)))
+      return waitForStart(startedAt, deadline).pipe(Effect.ensuring(Effect.sync(() => void pending--)))
     })
 
-  const waitForStart = (startedAt: number) =>
+  const tooLong = (state: QueueState, leftMillis: number, elsewhere = false) =>
+    new QueueTooLong({
+      service,
+      ...state,
+      leftMillis,
+      intervalMillis,
+      ...(answerMillis > 0 ? { answerMillis } : {}),
+      ...(elsewhere ? { elsewhere } : {})
+    })
+
+  const waitForStart = (startedAt: number, deadline: number | undefined) =>
     Effect.gen(function*() {
       let reported = false
       for (;;) {
@@ -292,7 +343,11 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
         sane(now)
         const at = Math.max(now, nextAt, heldUntil)
         if (at <= now) {
-          nextAt = Math.max(nextAt, now + intervalMillis)
+          // an answer that would come after the call's deadline is of no use: the request is not sent
+          if (deadline !== undefined && now + answerMillis >= deadline) {
+            return yield* Effect.fail(tooLong({ ahead: 0, waitMillis: 0, heldMillis: 0 }, deadline - now))
+          }
+          nextAt = Math.max(nextAt, now + intervalMillis + marginMillis)
           return
         }
         if (at - now > 1000 || reported) {
@@ -304,12 +359,46 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
       }
     })
 
+  /** The next slot also counts from the moment the headers went out, when the client says (later than counted). */
+  const spaceFromHeaders = (since: number) =>
+    Effect.suspend(() => {
+      const sent = options.origin === undefined ? undefined : sentSince(options.origin, since)
+      if (sent === undefined) return Effect.void
+      return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.sync(() => {
+          sane(now)
+          // the wall-clock moment on this fiber's Clock; never later than now
+          nextAt = Math.max(nextAt, Math.min(now, now - (Date.now() - sent)) + intervalMillis + marginMillis)
+        }))
+    })
+
   /** The next slot counts from now (the answer began to arrive, or the request ended unanswered). */
   const spaceFromNow = Effect.flatMap(Clock.currentTimeMillis, (now) =>
     Effect.sync(() => {
       sane(now)
-      nextAt = Math.max(nextAt, now + intervalMillis)
+      nextAt = Math.max(nextAt, now + intervalMillis + marginMillis)
     }))
+
+  /** Waiting for the user's other processes: give up when the answer would come after the call's deadline. */
+  const leaseCheck = (wait: LeaseWait, deadline: number | undefined): Effect.Effect<void, QueueTooLong> =>
+    deadline === undefined ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      now + wait.waitMillis + answerMillis >= deadline
+        ? Effect.fail(tooLong({ ahead: 0, waitMillis: wait.waitMillis, heldMillis: wait.heldMillis }, deadline - now, true))
+        : Effect.void)
+
+  const leaseReport = (wait: LeaseWait, startedAt: number): Effect.Effect<void> =>
+    wait.waitMillis <= 1000 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      reportWait({
+        service,
+        reason: wait.heldMillis > 0 ? "held" : "queued",
+        ahead: 0,
+        remainingMillis: wait.waitMillis,
+        waitedMillis: now - startedAt,
+        message: wait.heldMillis > 0
+          ? `Waiting for ${service}: it asked to wait ${aboutSeconds(wait.heldMillis)} (Retry-After, told another process of yours)`
+          : `Waiting for ${service}: another arxiv-companion process of yours is using it, ${aboutSeconds(wait.waitMillis)} ` +
+            `(${service} allows one request every ${spoken(intervalMillis)} for all of them)`
+      }))
 
   const withPermit = <A, E, R>(
     request: (answered: Effect.Effect<void>) => Effect.Effect<A, E, R>
@@ -323,10 +412,23 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
           return spaceFromNow
         })
         : Effect.void
+      const timed = Effect.flatMap(Clock.currentTimeMillis, (sentAt) => {
+        const wallSent = Date.now()
+        return Effect.tap(
+          sending(request(answered)),
+          () => Effect.map(Clock.currentTimeMillis, (now) => void (answerMillis = Math.max(0, now - sentAt)))
+        ).pipe(Effect.ensuring(spaceFromHeaders(wallSent)))
+      })
+      const send = lease === undefined ? timed : lease.run({
+        intervalMillis: intervalMillis + marginMillis,
+        exclusive: concurrency === 1,
+        check: (wait) => leaseCheck(wait, deadline),
+        onWait: (wait) => leaseReport(wait, startedAt)
+      }, timed)
       return Effect.uninterruptibleMask((restore) =>
         Effect.zipRight(
           restore(acquire(startedAt, deadline)),
-          restore(Effect.zipRight(slot(startedAt), sending(request(answered)))).pipe(
+          restore(Effect.zipRight(slot(startedAt, deadline), send)).pipe(
             // one connection at a time: an unanswered request (a timeout, a reset) spaces from its end
             Effect.ensuring(answered),
             Effect.ensuring(release)
@@ -348,19 +450,28 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
         intervalMillis = Duration.toMillis(d)
       }
     },
+    useLease: (l) => {
+      lease ??= l
+    },
+    get leased() {
+      return lease !== undefined
+    },
     withPermit,
     holdBack: (millis) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.sync(() => {
-          sane(now)
-          heldUntil = Math.max(heldUntil, now + millis)
-        })),
+      Effect.zipRight(
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.sync(() => {
+            sane(now)
+            heldUntil = Math.max(heldUntil, now + millis)
+          })),
+        Effect.suspend(() => lease === undefined || millis <= 0 ? Effect.void : lease.holdBack(Date.now() + millis))
+      ),
     state: Effect.map(Clock.currentTimeMillis, (now) => stateAt(now, queue.length))
   }
 }
 
 const registry = globalValue(
-  Symbol.for("arxiv-companion/upstreamLimiters"),
+  Symbol.for("arxiv-companion/upstreamLimiters/v2"),
   () => new Map<string, ReturnType<typeof make>>()
 )
 
@@ -378,14 +489,14 @@ export const originOf = (url: string): string => {
  * first use; a later caller asking for a longer interval widens it (never
  * narrows it); the first caller's concurrency and spacing stay.
  */
-export const shared = (url: string, options: UpstreamLimiterOptions): UpstreamLimiter => {
+export const shared = (url: string, options: UpstreamLimiterOptions): ReturnType<typeof make> => {
   const key = `${options.service} ${originOf(url)}`
   const existing = registry.get(key)
   if (existing !== undefined) {
     existing.widen(options.interval)
     return existing
   }
-  const limiter = make(options)
+  const limiter = make({ ...options, origin: originOf(url) })
   registry.set(key, limiter)
   return limiter
 }
@@ -402,12 +513,42 @@ export class OpenAlexLimiter extends Context.Tag("arxiv-companion/OpenAlexLimite
 /** The LLM judge's endpoint. */
 export class JudgeLimiter extends Context.Tag("arxiv-companion/JudgeLimiter")<JudgeLimiter, UpstreamLimiter>() {}
 
-/** A service's process-wide limiter (see {@link shared}) as the layer of its tag. */
+const leaseProblems = globalValue(Symbol.for("arxiv-companion/upstreamLeaseProblems"), () => new Set<string>())
+
+/**
+ * A service's process-wide limiter (see {@link shared}) as the layer of its
+ * tag. With `leaseDir` its budget is shared with every process of the user
+ * through the service's lease in that folder (UpstreamLease.ts); a folder
+ * that cannot be used leaves the process to its own limiter, with one warning.
+ */
 export const layerShared = <I>(
   tag: Context.Tag<I, UpstreamLimiter>,
   url: string,
-  options: UpstreamLimiterOptions
-): Layer.Layer<I> => Layer.sync(tag, () => shared(url, options))
+  options: UpstreamLimiterOptions,
+  leaseDir?: string | undefined
+): Layer.Layer<I> =>
+  Layer.effect(
+    tag,
+    Effect.suspend(() => {
+      const limiter = shared(url, options)
+      if (leaseDir === undefined || limiter.leased) return Effect.succeed(limiter)
+      const opened = Lease.open(leaseDir, options.service, originOf(url))
+      if (opened.lease !== undefined) {
+        limiter.useLease(opened.lease)
+        return Effect.succeed(limiter)
+      }
+      const key = `${options.service} ${leaseDir}`
+      if (leaseProblems.has(key)) return Effect.succeed(limiter)
+      leaseProblems.add(key)
+      return Effect.as(
+        Effect.logWarning(
+          `${options.service}: requests are spaced for this process only, not shared with your other processes: ` +
+            `${opened.problem}; set ARXIV_COMPANION_LEASE_DIR to a folder of your own`
+        ),
+        limiter
+      )
+    })
+  )
 
 /** A limiter of its own, shared with nobody (tests, or a caller that wants separate accounting). */
 export const layerUnshared = <I>(tag: Context.Tag<I, UpstreamLimiter>, options: UpstreamLimiterOptions): Layer.Layer<I> =>

@@ -21,7 +21,7 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { Clock, Data, Duration, Effect, FiberRef, Schedule } from "effect"
+import { Cause, Chunk, Clock, Data, Duration, Effect, FiberRef, Schedule, Stream } from "effect"
 import { globalValue } from "effect/GlobalValue"
 import { UpstreamUnavailable } from "../../core/errors.js"
 import { reportWait, type UpstreamWait, withWaitReporter } from "../../core/waiting.js"
@@ -65,6 +65,27 @@ export class TransientFailure extends Data.TaggedError("TransientFailure")<{
   readonly attempts?: number | undefined
 }> {}
 
+/**
+ * An answer larger than the cap: reading stopped when the cap was passed (or
+ * at once, when Content-Length said so). Not worth another attempt: the next
+ * answer would be as large.
+ */
+export class AnswerTooLarge extends Data.TaggedError("AnswerTooLarge")<{
+  readonly maxBytes: number
+  /** What Content-Length announced, when it did. */
+  readonly announcedBytes?: number | undefined
+}> {
+  get reason(): string {
+    const cap = `${Math.round(this.maxBytes / 1_000_000)} MB`
+    return this.announcedBytes === undefined
+      ? `its answer is larger than ${cap}, more than any answer this client reads; not read further, not asked again`
+      : `its answer is ${Math.round(this.announcedBytes / 1_000_000)} MB, more than the ${cap} this client reads; not read, not asked again`
+  }
+}
+
+/** The default cap on one answer (bytes). */
+export const MAX_BODY_BYTES = 64_000_000
+
 /** 408, 425, 429 and every 5xx are worth another attempt. */
 export const isTransientStatus = (status: number): boolean =>
   status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599)
@@ -106,7 +127,7 @@ export const defaultRetryPolicy: RetryPolicy = {
 }
 
 /** Everything the policy's client can fail with before an adapter translates it. */
-export type PolicyError = HttpClientError.HttpClientError | TransientFailure | QueueTooLong
+export type PolicyError = HttpClientError.HttpClientError | TransientFailure | QueueTooLong | AnswerTooLarge
 
 const NULL_BODY = new Set([101, 204, 205, 304])
 
@@ -134,8 +155,42 @@ export interface PoliteOptions {
    * 200. Runs inside the slot, before the Retry-After check.
    */
   readonly adjust?: ((response: HttpClientResponse.HttpClientResponse, body: Uint8Array) => number) | undefined
-  /** Largest body read (bytes); a longer one is a transient failure. Default 64 MB. */
+  /** Largest body read (bytes): reading stops as soon as it is passed (`AnswerTooLarge`, not retried). Default 64 MB. */
   readonly maxBodyBytes?: number | undefined
+}
+
+/**
+ * The body of `response`, read as it arrives and never more than `maxBytes`
+ * of it: a Content-Length above the cap fails before reading, and a body
+ * that passes it fails at the chunk that does (the rest is not downloaded).
+ */
+export const readCapped = (
+  response: HttpClientResponse.HttpClientResponse,
+  maxBytes: number
+): Effect.Effect<Uint8Array, HttpClientError.ResponseError | AnswerTooLarge> => {
+  const announced = Number(response.headers["content-length"])
+  if (Number.isFinite(announced) && announced > maxBytes) {
+    return Effect.zipRight(
+      // let the connection go without reading it
+      Stream.runDrain(Stream.take(response.stream, 0)).pipe(Effect.ignore),
+      Effect.fail(new AnswerTooLarge({ maxBytes, announcedBytes: announced }))
+    )
+  }
+  return response.stream.pipe(
+    Stream.runFoldEffect({ chunks: Chunk.empty<Uint8Array>(), size: 0 }, (acc, chunk) =>
+      acc.size + chunk.length > maxBytes
+        ? Effect.fail(new AnswerTooLarge({ maxBytes }))
+        : Effect.succeed({ chunks: Chunk.append(acc.chunks, chunk), size: acc.size + chunk.length })),
+    Effect.map(({ chunks, size }) => {
+      const bytes = new Uint8Array(size)
+      let at = 0
+      for (const chunk of chunks) {
+        bytes.set(chunk, at)
+        at += chunk.length
+      }
+      return bytes
+    })
+  )
 }
 
 /**
@@ -152,7 +207,7 @@ export const politeClient = (
 ): HttpClient.HttpClient.With<PolicyError> => {
   const timeout = Duration.decode(options.timeout)
   const limiter = options.limiter
-  const maxBody = options.maxBodyBytes ?? 64_000_000
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES
   return HttpClient.transform(
     client,
     (effect, request): Effect.Effect<HttpClientResponse.HttpClientResponse, PolicyError> =>
@@ -160,11 +215,7 @@ export const politeClient = (
         effect.pipe(
           Effect.tap(() => answered),
           Effect.flatMap((response) =>
-            Effect.flatMap(response.arrayBuffer, (buffer) => {
-              const bytes = new Uint8Array(buffer)
-              if (bytes.length > maxBody) {
-                return Effect.fail(new TransientFailure({ reason: `the answer is too large (${bytes.length} bytes)` }))
-              }
+            Effect.flatMap(readCapped(response, maxBody), (bytes) => {
               const status = options.adjust?.(response, bytes) ?? response.status
               return Effect.succeed(HttpClientResponse.fromWeb(
                 request,
@@ -218,8 +269,9 @@ export const retrySchedule = (
     Schedule.jitteredWith({ min: 0.5, max: 1 }),
     Schedule.intersect(Schedule.recurs(Math.max(0, policy.maxAttempts - 1))),
     Schedule.intersect(Schedule.identity<unknown>()),
+    // decided before the retry is announced: a failure no retry can change is never "tried again"
     Schedule.whileInputEffect((error) =>
-      Effect.map(Clock.currentTimeMillis, (now) => (retryAfterOf(error, now) ?? 0) <= maxRetryAfter)
+      Effect.map(Clock.currentTimeMillis, (now) => isRetryable(error) && (retryAfterOf(error, now) ?? 0) <= maxRetryAfter)
     ),
     Schedule.modifyDelayEffect(([[, retries], error], delay) =>
       Effect.gen(function*() {
@@ -298,10 +350,12 @@ export const retryTransientFailures = (policy: RetryPolicy, service: string) =>
     return Effect.mapError(retried, (e): E => (e instanceof TransientFailure ? new TransientFailure({ reason: e.reason, status: e.status, retryAfterMillis: e.retryAfterMillis, attempts }) as E : e))
   })
 
-/** A `TransientFailure`, or a refused response whose status is worth another attempt. */
+/** A `TransientFailure`, a transport error, or a refused response whose status is worth another attempt. */
 const isRetryable = (e: unknown): boolean =>
   e instanceof TransientFailure ||
-  (HttpClientError.isHttpClientError(e) && e._tag === "ResponseError" && isTransientStatus(e.response.status))
+  Cause.isTimeoutException(e) ||
+  (HttpClientError.isHttpClientError(e) &&
+    (e._tag === "RequestError" ? e.reason === "Transport" : isTransientStatus(e.response.status)))
 
 const describeHttpError = (error: HttpClientError.HttpClientError): string => {
   const cause = error.cause
@@ -331,6 +385,7 @@ export const failureOf = (
   if (error instanceof QueueTooLong) {
     return { reason: error.reason, retryAfterMillis: error.heldMillis > 0 ? error.heldMillis : undefined }
   }
+  if (error instanceof AnswerTooLarge) return { reason: error.reason }
   if (HttpClientError.isHttpClientError(error)) {
     if (error._tag === "ResponseError") {
       return {
@@ -355,9 +410,13 @@ export const unavailable = (service: string, error: unknown, nowMillis?: number)
     service,
     reason: f.reason,
     ...(f.status === undefined ? {} : { status: f.status }),
-    ...(f.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(f.retryAfterMillis / 1000) })
+    ...retryAfterField(f.retryAfterMillis)
   })
 }
+
+/** `retryAfterSeconds` for an error, only for a real wait: none, or one of 0 s, says nothing. */
+export const retryAfterField = (millis: number | undefined): { readonly retryAfterSeconds?: number } =>
+  millis === undefined || millis <= 0 ? {} : { retryAfterSeconds: Math.ceil(millis / 1000) }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 

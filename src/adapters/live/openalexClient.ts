@@ -26,6 +26,7 @@ import {
   failureOf,
   isTransientStatus,
   politeClient,
+  retryAfterField,
   type RetryPolicy,
   TransientFailure,
   unavailable,
@@ -34,6 +35,7 @@ import {
   withRetries
 } from "./http.js"
 import { requestKey, ResponseCache } from "./ResponseCache.js"
+import { leaseDirConfig } from "./UpstreamLease.js"
 import { layerShared, OpenAlexLimiter, QueueTooLong } from "./UpstreamLimiter.js"
 
 /** Where OpenAlex lives unless OPENALEX_API_URL says otherwise. */
@@ -64,6 +66,12 @@ export interface OpenAlexClientOptions {
    * saying why. Default 50 s.
    */
   readonly deadline?: Duration.DurationInput | undefined
+  /**
+   * The folder of the lease that shares OpenAlex's spacing and Retry-After
+   * with the user's other processes (UpstreamLease.ts); `optionsConfig` sets
+   * it (ARXIV_COMPANION_LEASE_DIR, else `leases/` in the user's cache folder).
+   */
+  readonly leaseDir?: string | undefined
 }
 
 /** The deadline of one OpenAlex call unless OPENALEX_DEADLINE says otherwise. */
@@ -78,7 +86,8 @@ export const optionsConfig: Config.Config<OpenAlexClientOptions> = Config.all({
   mailto: Config.option(Config.string("OPENALEX_MAILTO")).pipe(
     Config.map((o) => Option.getOrUndefined(Option.filter(o, (m) => m.trim() !== "")))
   ),
-  deadline: Config.duration("OPENALEX_DEADLINE").pipe(Config.withDefault(DEFAULT_DEADLINE))
+  deadline: Config.duration("OPENALEX_DEADLINE").pipe(Config.withDefault(DEFAULT_DEADLINE)),
+  leaseDir: leaseDirConfig
 })
 
 // ---------------------------------------------------------------------------
@@ -295,13 +304,17 @@ export interface OpenAlexClient {
   ) => Effect.Effect<A, OpenAlexError>
 }
 
-/** OpenAlex allows 100 requests per second per key: stay well under it, process-wide (8 at once, 20 ms apart). */
-export const limiterLayer = (options: Pick<OpenAlexClientOptions, "apiUrl"> = {}): Layer.Layer<OpenAlexLimiter> =>
+/**
+ * OpenAlex allows 100 requests per second per key: stay well under it,
+ * process-wide (8 at once, 20 ms apart), and with `leaseDir` starts 20 ms
+ * apart and Retry-After shared by every process of the user.
+ */
+export const limiterLayer = (options: Pick<OpenAlexClientOptions, "apiUrl" | "leaseDir"> = {}): Layer.Layer<OpenAlexLimiter> =>
   layerShared(OpenAlexLimiter, options.apiUrl ?? DEFAULT_OPENALEX_URL, {
     service: SERVICE,
     interval: Duration.millis(20),
     concurrency: 8
-  })
+  }, options.leaseDir)
 
 /** Build the client from the context's HttpClient and OpenAlexLimiter (and ResponseCache, if any). */
 export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: OpenAlexClientOptions) {
@@ -391,7 +404,7 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
             reason: isTransientStatus(status)
               ? `${status === 429 ? "rate limit or daily budget exceeded" : "server error"} (${said})${retried}`
               : `unexpected answer: ${said}`,
-            ...(f.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(f.retryAfterMillis / 1000) })
+            ...retryAfterField(f.retryAfterMillis)
           })
         )
       })
@@ -402,7 +415,7 @@ export const makeClient = Effect.fn("OpenAlex.makeClient")(function*(options: Op
         service: SERVICE,
         reason: `${scrub(f.reason)}${retried}`,
         ...(f.status === undefined ? {} : { status: f.status }),
-        ...(f.retryAfterMillis === undefined ? {} : { retryAfterSeconds: Math.ceil(f.retryAfterMillis / 1000) })
+        ...retryAfterField(f.retryAfterMillis)
       })
     )
   }
