@@ -45,7 +45,7 @@ const runEnded = (page: Page) => page.locator("#find:enabled").waitFor()
 
 /** The results are drawn and the run that drew them is over. */
 const resultsShown = async (page: Page) => {
-  await page.getByRole("heading", { name: "Results" }).waitFor()
+  await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
   await runEnded(page)
 }
 

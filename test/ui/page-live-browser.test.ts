@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     await page.getByLabel("Search your notes by title").fill("Transformers")
     await page.getByRole("radio", { name: "Transformers Concept Note" }).check()
     await page.getByRole("button", { name: "Find papers" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor({ timeout: 60_000 })
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor({ timeout: 60_000 })
     expect(arxiv.requests.length).toBe(1)
     expect(arxiv.requests[0]!.headers["user-agent"]).toContain("tests@example.org")
     expect(llm.completions().length).toBeGreaterThan(0)
@@ -117,7 +117,7 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     await page.getByRole("button", { name: "Ask arXiv" }).click()
     // the hung request itself is the response cache's: it goes on (for any other caller waiting on the
     // same answer) until ARXIV_TIMEOUT, holding arXiv's one connection; then the retry answers this run
-    await page.getByRole("heading", { name: "Results" }).waitFor({ timeout: 60_000 })
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor({ timeout: 60_000 })
     expect(await page.locator("#cards article").count()).toBeGreaterThan(0)
     expect(arxiv.requests.length).toBe(before + 2)
     await page.close()
@@ -130,7 +130,7 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     await waiting.waitFor({ timeout: 30_000 })
     expect(await page.locator("#results").isHidden()).toBe(true)
     expect(await waiting.textContent()).toMatch(/^arXiv: HTTP 429; trying again in [23] s \(attempt 2 of \d+\)$/)
-    await page.getByRole("heading", { name: "Results" }).waitFor({ timeout: 60_000 })
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor({ timeout: 60_000 })
     expect(await page.locator("#cards article").count()).toBeGreaterThan(0)
     expect(arxiv.requests.length).toBe(before + 2)
     expect(arxiv.requests[before]!.status).toBe(429)
