@@ -158,7 +158,8 @@ const impactLine = (s: ScoredPaper): string => {
 const UNRESOLVED_SHOWN = 5
 
 const foundationLines = (f: Foundations | undefined): ReadonlyArray<string> => {
-  if (f === undefined || f.status === "not-recorded") return ["- Builds on: no reference list recorded for this paper"]
+  // a paper without a recorded list says nothing here: one line under the kept papers names them all
+  if (f === undefined || f.status === "not-recorded") return []
   if (f.status === "unavailable") {
     return [`- Builds on: unavailable this time — ${mdInline(f.reason ?? "the citation lookup failed")} Run the companion again to fill it in.`]
   }
