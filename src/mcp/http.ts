@@ -144,27 +144,27 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
   /**
    * Make room for a new session of `client`: at its own limit, its oldest idle
    * session goes; when every place is taken, the oldest idle session of
-   * anyone (one never used before one in use). False when nothing can go:
-   * every candidate has a request in flight.
+   * anyone (one never used before one in use). Otherwise why not: every
+   * candidate has a request in flight.
    */
-  const makeRoom = (client: string): boolean => {
+  const makeRoom = (client: string): string | undefined => {
     const idle = (of?: string) =>
       [...sessions].filter(([, s]) => s.active === 0 && (of === undefined || s.client === of))
         .sort(([, a], [, b]) => Number(a.used) - Number(b.used) || a.lastSeen - b.lastSeen)[0]
     const own = [...sessions.values()].filter((s) => s.client === client).length
     if (own >= perClient) {
       const oldest = idle(client)
-      if (oldest === undefined) return false
+      if (oldest === undefined) return `Too many sessions for this client (${perClient}, each with a request in flight): try again when one ends`
       log(`closed session ${oldest[0].slice(0, 8)}…: its client opened another (at most ${perClient} per client)`)
       closeSession(...oldest)
     }
     if (sessions.size + pending >= maxSessions) {
       const oldest = idle()
-      if (oldest === undefined) return false
+      if (oldest === undefined) return `Too many sessions (${maxSessions} open, each with a request in flight): try again when one ends`
       log(`closed session ${oldest[0].slice(0, 8)}… (${oldest[1].used ? "idle" : "unused"}) to make room for a new client`)
       closeSession(...oldest)
     }
-    return sessions.size + pending < maxSessions
+    return sessions.size + pending < maxSessions ? undefined : `Too many sessions (${maxSessions} open): try again when one ends`
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -217,15 +217,8 @@ export const serveHttp = (makeServer: () => McpServer, options: HttpOptions): Pr
       if (sessionId !== undefined) return jsonError(res, 404, -32001, "Session not found: initialize again")
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, "Bad Request: no session; send initialize first")
       const client = `${req.socket.remoteAddress ?? ""} ${clientName(body)}`
-      if (!makeRoom(client)) {
-        return jsonError(
-          res,
-          503,
-          -32000,
-          `Too many sessions (${maxSessions} open, each with a request in flight): try again when one ends`,
-          { "retry-after": "10" }
-        )
-      }
+      const full = makeRoom(client)
+      if (full !== undefined) return jsonError(res, 503, -32000, full, { "retry-after": "10" })
       pending++
       let counted = true
       const uncount = () => {
