@@ -52,9 +52,12 @@ export default defineConfig({
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "src/index.ts" } },
+  // the declarations (a minute or two of rollup-plugin-dts) are built by `npm run build:types`,
+  // which `prepack` runs: the quick start and the tests run JavaScript only
+  dts: false,
   clean: true,
-  sourcemap: true,
+  // no source maps: they doubled dist/ and nothing ships or reads them
+  sourcemap: false,
   splitting: true,
   treeshake: true,
   esbuildPlugins: [deepImportsPlugin],
