@@ -86,6 +86,11 @@ const baselineOf = (spec: string | undefined): string | undefined => {
   return builtBaseline(s)
 }
 const BASELINE = baselineOf(process.env["BENCH_BASELINE"])
+/** A baseline's commit when it is a git checkout, else its directory's name (a `git archive` copy names its commit). */
+const baselineName = (dir: string): string => {
+  const r = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" })
+  return r.status === 0 && fs.existsSync(path.join(dir, ".git")) ? `${r.stdout.trim()} (${dir})` : path.basename(dir)
+}
 /** The checkouts measured: this one, then the baseline if there is one. */
 const TREES: ReadonlyArray<string> = BASELINE === undefined ? [ROOT] : [ROOT, BASELINE]
 const dist = (root: string) => path.join(root, "dist")
@@ -416,7 +421,7 @@ export default async function footprintBench(): Promise<void> {
     cpus: os.cpus().length,
     runs: RUNS,
     commit: git("rev-parse", "--short", "HEAD"),
-    baseline: BASELINE === undefined ? null : path.basename(BASELINE),
+    baseline: BASELINE === undefined ? null : baselineName(BASELINE),
     rows,
     tools: lists[0],
     toolsBaseline: lists[1] ?? null
