@@ -1,7 +1,7 @@
-import { cpSync, readFileSync } from "node:fs"
+import { cpSync, readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import type { Plugin } from "esbuild"
-import { defineConfig } from "tsup"
+import { defineConfig, type Options } from "tsup"
 
 const require = createRequire(import.meta.url)
 
@@ -47,21 +47,61 @@ const deepImportsPlugin: Plugin = {
   }
 }
 
-export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/cli/main.ts", mcp: "src/mcp/main.ts" },
+/** Packages the library leaves to the user's app: peer dependencies (one copy of Effect) and its own dependencies. */
+const LIBRARY_EXTERNAL = [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer"]
+
+/**
+ * Loaded on demand only (a PDF's text, a Notion page, an Obsidian MCP server's client), large, or
+ * resolved from node_modules at run time: the bins import them as installed.
+ */
+const BIN_EXTERNAL = ["unpdf", "@notionhq/client", "mermaid", /^@modelcontextprotocol\/sdk\/client\//]
+
+const common = {
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "src/index.ts" } },
-  clean: true,
-  sourcemap: true,
+  // no source maps: they doubled dist/ and nothing ships or reads them
+  sourcemap: false,
   splitting: true,
   treeshake: true,
-  esbuildPlugins: [deepImportsPlugin],
-  // effect and @effect/* are peer dependencies: never bundle a second copy
-  external: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "proper-lockfile", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer"],
-  // the local page's files (`arxiv-companion ui`), served as they are
-  onSuccess: async () => {
-    cpSync("src/ui/static", "dist/ui/static", { recursive: true })
-  }
+  esbuildPlugins: [deepImportsPlugin]
+} satisfies Options
+
+export default defineConfig((flags): Array<Options> => {
+  // `tsup --dts-only` (npm run build:types): the library's declarations, nothing else
+  if (flags.dts !== undefined) return [{ ...common, entry: { index: "src/index.ts" }, external: LIBRARY_EXTERNAL }]
+  // one clean before both builds (each build's own `clean` would race the other's output)
+  rmSync("dist", { recursive: true, force: true })
+  return [
+    {
+      ...common,
+      // the declarations (a minute or two of rollup-plugin-dts) are built by `npm run build:types`,
+      // which `prepack` runs: the quick start and the tests run JavaScript only
+      entry: { index: "src/index.ts" },
+      dts: false,
+      // effect and @effect/* are peer dependencies: the library never bundles a second copy
+      external: LIBRARY_EXTERNAL
+    },
+    {
+      ...common,
+      /**
+       * The bins are programs, not a library: each runs in a process of its own, where no second copy
+       * of Effect can meet the user's. Bundled with Effect, @effect/*, the MCP SDK server and zod, a
+       * start reads a few dozen files instead of 600–750 modules (Effect's Schema alone pulls in
+       * fast-check's 239), which was most of a CLI run's and the first MCP answer's time.
+       */
+      entry: { cli: "src/cli/main.ts", mcp: "src/mcp/main.ts" },
+      dts: false,
+      // esbuild's own tree shaking; tsup's (a Rollup pass over the output) took minutes over bundled Effect
+      treeshake: false,
+      noExternal: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\/sdk\/server\//, /^@modelcontextprotocol\/sdk\/(types|shared)/, "zod", "zod-to-json-schema", "htmlparser2", "stemmer"],
+      external: BIN_EXTERNAL,
+      // bundled CommonJS dependencies (of @effect/platform-node) require Node's built-ins: give them `require`
+      banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` },
+      // the local page's files (`arxiv-companion ui`), served as they are
+      onSuccess: async () => {
+        cpSync("src/ui/static", "dist/ui/static", { recursive: true })
+      }
+    }
+  ]
 })

@@ -20,9 +20,15 @@
  * wall time where the goal is a wall time.
  *
  * `npm run bench -- footprint` runs this file alone; BENCH_RUNS=n sets the runs.
- * BENCH_BASELINE=<dir> (another checkout, built, e.g. an older commit from
- * `git archive`) measures it in the same run, sample for sample in turn with
- * this one, so both see the same load: its medians stand in a column of their own.
+ * A baseline is measured in the same run, sample for sample in turn with this
+ * checkout, so both see the same load: its medians stand in a column of their
+ * own. By default it is BASELINE_COMMIT, the commit before the start-up work,
+ * extracted with `git archive` into a cache directory and built there once;
+ * BENCH_BASELINE=<commit> picks another commit, BENCH_BASELINE=<dir> a built
+ * checkout, BENCH_BASELINE=none none.
+ *
+ * The figures are also written to bench/results/footprint.json, from which
+ * `npm run readme:figures` rewrites the README's marked figures.
  */
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -31,7 +37,60 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const BASELINE = process.env["BENCH_BASELINE"] ? path.resolve(process.env["BENCH_BASELINE"]) : undefined
+/** The commit before the start-up and size work of issue 25: the default baseline. */
+const BASELINE_COMMIT = "2251ffd"
+const RESULTS = path.join(ROOT, "bench", "results", "footprint.json")
+
+const git = (...args: ReadonlyArray<string>): string => {
+  const r = spawnSync("git", args, { cwd: ROOT, encoding: "utf8" })
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.trim()}`)
+  return r.stdout.trim()
+}
+
+/**
+ * A built copy of `commit`, cached by its hash under the temp directory: the sources from `git archive`,
+ * this checkout's node_modules linked in, the corpus index copied when the corpus is the same (a
+ * deterministic build output) or built, and its own `tsup` run.
+ */
+const builtBaseline = (commit: string): string => {
+  const sha = git("rev-parse", "--verify", `${commit}^{commit}`)
+  const dir = path.join(os.tmpdir(), `arxiv-companion-baseline-${sha.slice(0, 12)}`)
+  if (fs.existsSync(path.join(dir, "dist", "cli.js"))) return dir
+  console.log(`building the baseline ${sha.slice(0, 12)} in ${dir} (once; a minute or more)`)
+  fs.rmSync(dir, { recursive: true, force: true })
+  fs.mkdirSync(dir, { recursive: true })
+  const archive = spawnSync("git", ["archive", "--format=tar", sha], { cwd: ROOT, maxBuffer: 1 << 30 })
+  if (archive.status !== 0) throw new Error(`git archive ${sha} failed`)
+  const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout })
+  if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`)
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir")
+  const offline = (root: string, f: string) => path.join(root, "fixtures", "offline", f)
+  const same = (f: string) => fs.readFileSync(offline(ROOT, f)).equals(fs.readFileSync(offline(dir, f)))
+  const build = (args: ReadonlyArray<string>) => {
+    const r = spawnSync(process.execPath, args, { cwd: dir, stdio: ["ignore", "ignore", "inherit"] })
+    if (r.status !== 0) throw new Error(`baseline build: node ${args.join(" ")} exited ${r.status}`)
+  }
+  if (fs.existsSync(offline(ROOT, "arxiv-corpus.idx")) && same("arxiv-corpus.tsv.gz")) {
+    fs.copyFileSync(offline(ROOT, "arxiv-corpus.idx"), offline(dir, "arxiv-corpus.idx"))
+  } else {
+    build(["--import", "tsx", "scripts/build-corpus-index.ts"])
+  }
+  build([path.join(dir, "node_modules", "tsup", "dist", "cli-default.js")])
+  return dir
+}
+
+const baselineOf = (spec: string | undefined): string | undefined => {
+  const s = spec === undefined || spec === "" ? BASELINE_COMMIT : spec
+  if (s === "none") return undefined
+  if (fs.existsSync(s) && fs.statSync(s).isDirectory()) return path.resolve(s)
+  return builtBaseline(s)
+}
+const BASELINE = baselineOf(process.env["BENCH_BASELINE"])
+/** A baseline's commit when it is a git checkout, else its directory's name (a `git archive` copy names its commit). */
+const baselineName = (dir: string): string => {
+  const r = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" })
+  return r.status === 0 && fs.existsSync(path.join(dir, ".git")) ? `${r.stdout.trim()} (${dir})` : path.basename(dir)
+}
 /** The checkouts measured: this one, then the baseline if there is one. */
 const TREES: ReadonlyArray<string> = BASELINE === undefined ? [ROOT] : [ROOT, BASELINE]
 const dist = (root: string) => path.join(root, "dist")
@@ -46,12 +105,17 @@ const median = (xs: ReadonlyArray<number>): number => {
 }
 
 interface Row {
+  /** A stable key, for the README's marked figures. */
+  readonly id: string
   readonly figure: string
   readonly value: string
   readonly baseline: string
   readonly goal: string
   readonly met: boolean | undefined
   readonly load: string
+  /** The medians as numbers (this checkout, the baseline), in the row's unit. */
+  readonly median?: number | undefined
+  readonly baselineMedian?: number | undefined
 }
 
 const rows: Array<Row> = []
@@ -78,6 +142,7 @@ const spread = (xs: ReadonlyArray<number>, unit: (x: number) => string) =>
   `${unit(median(xs))} (${unit(Math.min(...xs))}–${unit(Math.max(...xs))}, n=${xs.length})`
 
 const row = <A>(
+  id: string,
   figure: string,
   m: { readonly samples: ReadonlyArray<A>; readonly baseline: ReadonlyArray<A>; readonly load: string },
   pick: (a: A) => number,
@@ -85,13 +150,17 @@ const row = <A>(
   goal: number | undefined
 ) => {
   const xs = m.samples.map(pick)
+  console.error(`measured: ${figure}: median ${unit(median(xs))}`)
   rows.push({
+    id,
     figure,
     value: spread(xs, unit),
     baseline: m.baseline.length === 0 ? "" : spread(m.baseline.map(pick), unit),
     goal: goal === undefined ? "—" : `≤ ${unit(goal)}`,
     met: goal === undefined ? undefined : median(xs) <= goal,
-    load: m.load
+    load: m.load,
+    median: median(xs),
+    baselineMedian: m.baseline.length === 0 ? undefined : median(m.baseline.map(pick))
   })
 }
 
@@ -171,6 +240,39 @@ const mcpStart = (root: string): Promise<{ initMs: number; toolMs: number; searc
       }
     })
     child.on("error", reject)
+    // settled already when it was killed after its answers; else it died on the way
+    child.on("exit", (code, signal) => reject(new Error(`${root}/dist/mcp.js exited (${code ?? signal}) before its answers`)))
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } }
+    })
+  })
+
+/** The `tools/list` answer of a checkout's MCP bin (offline): its tools and its length in characters. */
+const toolsList = (root: string): Promise<{ tools: number; chars: number }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(dist(root), "mcp.js"), "--offline"], { cwd: root, stdio: ["pipe", "pipe", "ignore"] })
+    const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n")
+    let buffer = ""
+    child.stdout.on("data", (d: Buffer) => {
+      buffer += d.toString("utf8")
+      let nl: number
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffer.slice(0, nl)) as { id?: number; result?: { tools: Array<unknown> } }
+        buffer = buffer.slice(nl + 1)
+        if (message.id === 1) {
+          send({ jsonrpc: "2.0", method: "notifications/initialized" })
+          send({ jsonrpc: "2.0", id: 2, method: "tools/list" })
+        } else if (message.id === 2) {
+          child.kill()
+          resolve({ tools: message.result!.tools.length, chars: JSON.stringify(message.result).length })
+        }
+      }
+    })
+    child.on("error", reject)
+    child.on("exit", (code, signal) => reject(new Error(`${root}/dist/mcp.js exited (${code ?? signal}) before tools/list`)))
     send({
       jsonrpc: "2.0",
       id: 1,
@@ -199,20 +301,20 @@ export default async function footprintBench(): Promise<void> {
 
   // bare Node, for reference
   const bare = await measure((root) => runProcess(["-e", "0"], root))
-  row("bare `node -e 0` wall (reference)", bare, (s) => s.wallMs, ms, undefined)
-  row("bare `node -e 0` CPU time (reference)", bare, (s) => s.cpuMs, ms, undefined)
+  row("bare-wall", "bare `node -e 0` wall (reference)", bare, (s) => s.wallMs, ms, undefined)
+  row("bare-cpu", "bare `node -e 0` CPU time (reference)", bare, (s) => s.cpuMs, ms, undefined)
 
   const help = await measure((root) => runProcess([path.join(dist(root), "cli.js"), "--help"], root))
-  row("`arxiv-companion --help` wall", help, (s) => s.wallMs, ms, 250)
-  row("`arxiv-companion --help` CPU time", help, (s) => s.cpuMs, ms, undefined)
+  row("help-wall", "`arxiv-companion --help` wall", help, (s) => s.wallMs, ms, 250)
+  row("help-cpu", "`arxiv-companion --help` CPU time", help, (s) => s.cpuMs, ms, undefined)
 
   const imp = await measure((root) => runProcess([CHILD, "import"], root))
-  row("`import(\"arxiv-companion\")`", imp, (s) => lastJson<{ importMs: number }>(s.stdout).importMs, ms, 300)
+  row("import", "`import(\"arxiv-companion\")`", imp, (s) => lastJson<{ importMs: number }>(s.stdout).importMs, ms, 300)
 
   const mcp = await measure(mcpStart)
-  row("MCP: spawn → initialize answer", mcp, (s) => s.initMs, ms, undefined)
-  row("MCP: first tool answer after initialize (list_categories)", mcp, (s) => s.toolMs, ms, 300)
-  row("MCP: first search answer after initialize (offline)", mcp, (s) => s.searchMs, ms, undefined)
+  row("mcp-init", "MCP: spawn → initialize answer", mcp, (s) => s.initMs, ms, undefined)
+  row("mcp-first-tool", "MCP: first tool answer after initialize (list_categories)", mcp, (s) => s.toolMs, ms, 300)
+  row("mcp-first-search", "MCP: first search answer after initialize (offline)", mcp, (s) => s.searchMs, ms, undefined)
 
   const offline = await measure(async (root) => {
     const { dir, vault } = freshVault()
@@ -222,15 +324,15 @@ export default async function footprintBench(): Promise<void> {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
-  row("offline `run` (demo note) wall", offline, (s) => s.wallMs, ms, 1000)
-  row("offline `run` (demo note) CPU time", offline, (s) => s.cpuMs, ms, undefined)
-  row("offline `run` (demo note) peak RSS", offline, (s) => s.rssKb / 1024, mib, 200)
+  row("run-wall", "offline `run` (demo note) wall", offline, (s) => s.wallMs, ms, 1000)
+  row("run-cpu", "offline `run` (demo note) CPU time", offline, (s) => s.cpuMs, ms, undefined)
+  row("run-rss", "offline `run` (demo note) peak RSS", offline, (s) => s.rssKb / 1024, mib, 200)
 
   type Corpus = { loadMs: number; newMs: Array<number>; repeatedMs: Array<number> }
   const corpus = await measure((root) => runProcess([CHILD, "corpus"], root))
-  row("offline corpus: load (first lookup)", corpus, (s) => lastJson<Corpus>(s.stdout).loadMs, ms, 150)
-  row("offline corpus: query of new terms (median per process)", corpus, (s) => median(lastJson<Corpus>(s.stdout).newMs), ms, 20)
-  row("offline corpus: same query again", corpus, (s) => median(lastJson<Corpus>(s.stdout).repeatedMs), (x) => `${x.toFixed(1)} ms`, 2)
+  row("corpus-load", "offline corpus: load (first lookup)", corpus, (s) => lastJson<Corpus>(s.stdout).loadMs, ms, 150)
+  row("corpus-new", "offline corpus: query of new terms (median per process)", corpus, (s) => median(lastJson<Corpus>(s.stdout).newMs), ms, 20)
+  row("corpus-again", "offline corpus: same query again", corpus, (s) => median(lastJson<Corpus>(s.stdout).repeatedMs), (x) => `${x.toFixed(1)} ms`, 2)
 
   const twice = await measure(async (root) => {
     const { dir, vault } = freshVault()
@@ -241,8 +343,8 @@ export default async function footprintBench(): Promise<void> {
     }
   })
   type Twice = { firstMs: number; secondMs: number }
-  row("`runCompanion` offline, first call in a process", twice, (s) => lastJson<Twice>(s.stdout).firstMs, ms, undefined)
-  row("`runCompanion` offline, second call in the same process", twice, (s) => lastJson<Twice>(s.stdout).secondMs, ms, undefined)
+  row("twice-first", "`runCompanion` offline, first call in a process", twice, (s) => lastJson<Twice>(s.stdout).firstMs, ms, undefined)
+  row("twice-second", "`runCompanion` offline, second call in the same process", twice, (s) => lastJson<Twice>(s.stdout).secondMs, ms, undefined)
 
   // the package as `npm pack` would publish it
   const sizes = TREES.map((root) => {
@@ -252,25 +354,46 @@ export default async function footprintBench(): Promise<void> {
     const maps = sizeOf(dist(root), (f) => f.endsWith(".map"))
     return {
       packed: packed.size,
+      maps,
       pack: `${mb(packed.size)} / ${mb(packed.unpackedSize)} (${packed.entryCount} files)`,
       dist: `${mb(all)}, maps ${mb(maps)} (${((100 * maps) / all).toFixed(0)} %)`
     }
   })
   rows.push({
+    id: "package",
     figure: "package (`npm pack`): packed / unpacked",
     value: sizes[0]!.pack,
     baseline: sizes[1]?.pack ?? "",
-    goal: "≤ 10.0 MB packed",
-    met: sizes[0]!.packed <= 10e6,
-    load: "—"
+    goal: "known and justified (README)",
+    met: undefined,
+    load: "—",
+    median: sizes[0]!.packed,
+    baselineMedian: sizes[1]?.packed
   })
   rows.push({
+    id: "dist",
     figure: "dist/: size, of which source maps",
     value: sizes[0]!.dist,
     baseline: sizes[1]?.dist ?? "",
-    goal: "no maps of generated data",
-    met: undefined,
+    goal: "no source maps",
+    met: sizes[0]!.maps === 0,
     load: "—"
+  })
+
+  // tools/list: deterministic, one answer per checkout
+  const lists = await Promise.all(TREES.map(toolsList))
+  const listText = (l: { tools: number; chars: number }) =>
+    `${l.tools} tools, ${l.chars.toLocaleString("en-US")} characters (${Math.round(l.chars / l.tools)} a tool)`
+  rows.push({
+    id: "tools-list",
+    figure: "MCP `tools/list` (offline)",
+    value: listText(lists[0]!),
+    baseline: lists[1] === undefined ? "" : listText(lists[1]),
+    goal: "≤ 850 characters a tool",
+    met: lists[0]!.chars / lists[0]!.tools <= 850,
+    load: "—",
+    median: lists[0]!.chars,
+    baselineMedian: lists[1]?.chars
   })
 
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs per figure after one warm-up; ` +
@@ -290,4 +413,18 @@ export default async function footprintBench(): Promise<void> {
   console.log(line(header))
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`)
   for (const r of cells) console.log(line(r))
+
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true })
+  fs.writeFileSync(RESULTS, JSON.stringify({
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    runs: RUNS,
+    commit: git("rev-parse", "--short", "HEAD"),
+    baseline: BASELINE === undefined ? null : baselineName(BASELINE),
+    rows,
+    tools: lists[0],
+    toolsBaseline: lists[1] ?? null
+  }, null, 2) + "\n")
+  console.log(`figures written to ${path.relative(ROOT, RESULTS)} (npm run readme:figures puts them in the README)`)
 }

@@ -46,7 +46,7 @@ export default async () => {
     await page.locator("#note-list input").first().waitFor()
     const loads: Array<{ load: number; dom: number; ready: number; notes: number }> = []
     for (let i = 0; i < REPS; i++) {
-      await page.goto(`${ui.origin}/?rep=${i}#token=${ui.token}`)
+      await page.goto(`${ui.origin}/?rep=${i}&token=${ui.token}`)
       await page.locator("#note-list input").first().waitFor()
       loads.push(await page.evaluate(() => {
         const p = (globalThis as unknown as {

@@ -41,9 +41,12 @@ const live = flag("--live")
 const noteTitle = value("--note") ?? "Transformers Concept Note"
 const screenshot = value("--screenshot")
 
+// the --json report of a pool of 1000 candidates is 2–3 MB; execFile's default 1 MiB cut it off
+const REPORT_BUFFER = 256 * 1024 * 1024
+
 const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-    execFile(process.execPath, [join(ROOT, "dist", "cli.js"), ...args], { env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 120_000 }, (e, stdout, stderr) =>
+    execFile(process.execPath, [join(ROOT, "dist", "cli.js"), ...args], { env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 120_000, maxBuffer: REPORT_BUFFER }, (e, stdout, stderr) =>
       done({ code: e === null ? 0 : typeof e.code === "number" ? e.code : 1, stdout, stderr }))
   )
 

@@ -7,9 +7,10 @@
  * Safe by default: loopback only; every request's `Host` must name this
  * server (DNS rebinding) and its `Origin`, when sent, must be this server's;
  * every API call carries the random token printed at start
- * (`Authorization: Bearer`). The page itself holds no data, so it loads
- * without the token (the token travels in the URL's fragment, which browsers
- * never send).
+ * (`Authorization: Bearer`). The page loads without the token but then holds
+ * no data; the printed address carries the token in its query, and the page
+ * served with it holds the note list in its first HTML (the page then moves
+ * the token to the fragment, which browsers never send).
  *
  * @since 0.1.0
  */
@@ -24,7 +25,7 @@ import { fileURLToPath } from "node:url"
 import { InvalidArgument } from "../core/errors.js"
 import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
-import { announcesTooLarge, BodyTooLarge, loopbackHosts, loopbackOrigins, MAX_BODY_BYTES, newToken, readBody, refuse } from "../http/guard.js"
+import { announcesTooLarge, BodyTooLarge, loopbackHosts, loopbackOrigins, MAX_BODY_BYTES, newToken, readBody, refuse, tokenMatches } from "../http/guard.js"
 import { companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
 import { VaultPort } from "../core/ports/VaultPort.js"
@@ -50,7 +51,7 @@ export interface UiOptions {
 
 /** A running page server. */
 export interface UiServer {
-  /** The address to open: the page, with the token in the fragment. */
+  /** The address to open: the page, with the token in the query. */
   readonly url: string
   /** `http://127.0.0.1:<port>` */
   readonly origin: string
@@ -195,6 +196,13 @@ const askProgress = (emit: (tag: string, text: string) => Effect.Effect<void>) =
       })
     )
   })
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+
+/** The page's first line (as app.js writes it from `/api/info`). */
+const modeLine = (info: { readonly vault: string; readonly offline: boolean }): string =>
+  `Vault: ${info.vault} · ${info.offline ? "offline (recorded data)" : "live arXiv and OpenAlex"}`
 
 /** The static files of the page, read once at start. */
 interface Assets {
@@ -368,6 +376,48 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
 
     const normalize = (s: string) => s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
 
+    /** The concept notes whose title holds `query` (generated notes left out): the first 50, and how many match. */
+    const listNotes = (query: string) =>
+      Effect.gen(function*() {
+        const q = normalize(query).trim()
+        const notes = yield* vault.listNotes()
+        const generated = / — Related Papers( \(\d{4}-\d{2}-\d{2}( \d+)?\))?$/u
+        const matching = notes
+          .filter((n) => !generated.test(n.title))
+          .map((n) => ({ n, at: normalize(n.title).indexOf(q) }))
+          .filter((m) => q === "" || m.at >= 0)
+          .sort((a, b) => (a.at === 0 ? 0 : 1) - (b.at === 0 ? 0 : 1) || a.n.title.localeCompare(b.n.title))
+        return { total: matching.length, notes: matching.slice(0, 50).map(({ n }) => ({ title: n.title, path: n.path })) }
+      })
+
+    /**
+     * The page, with the vault's note list and the mode already in its HTML when the address's token
+     * comes with it (`/?token=…`, the printed address), so the first paint shows the notes to pick from
+     * instead of an empty list that fills after two API calls. Without the token the page holds no data.
+     */
+    const indexHtml = new TextDecoder().decode(assets.files.get("/")!.body)
+    const filledPage = (search: URLSearchParams) =>
+      Effect.gen(function*() {
+        const presented = search.get("token")
+        if (presented === null || !tokenMatches(presented, token)) return undefined
+        const listed = yield* listNotes("").pipe(Effect.option)
+        if (listed._tag === "None") return undefined
+        const info = { vault: vault.name, offline: options.setup.offline === true, mermaid: assets.mermaid !== undefined }
+        const { notes, total } = listed.value
+        const items = notes.map((n, i) =>
+          `<li><label for="note-${i}"><input type="radio" name="note" value="${escapeHtml(n.title)}" id="note-${i}"${notes.length === 1 ? " checked" : ""}><span>${escapeHtml(n.title)}</span></label></li>`
+        ).join("")
+        const count = total === 0 ? "The vault has no notes." : total > notes.length
+          ? `${total} notes match; the first ${notes.length} are listed.`
+          : `${total} note${total === 1 ? "" : "s"}.`
+        const boot = JSON.stringify({ info, notes, total }).replace(/</g, "\\u003c")
+        return indexHtml
+          .replace(`<p id="mode" class="hint">Connecting…</p>`, () => `<p id="mode" class="hint">${escapeHtml(modeLine(info))}</p>`)
+          .replace(`<p id="note-count" class="hint" aria-live="polite"></p>`, () => `<p id="note-count" class="hint" aria-live="polite">${escapeHtml(count)}</p>`)
+          .replace(`<ul id="note-list"></ul>`, () => `<ul id="note-list">${items}</ul>`)
+          .replace(`</head>`, () => `<script type="application/json" id="boot">${boot}</script>\n</head>`)
+      })
+
     const routes = HttpRouter.empty.pipe(
       HttpRouter.get(
         "/api/info",
@@ -384,15 +434,7 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
         "/api/notes",
         Effect.gen(function*() {
           const req = yield* HttpServerRequest.HttpServerRequest
-          const q = normalize(new URL(req.url, "http://x").searchParams.get("q") ?? "").trim()
-          const notes = yield* vault.listNotes()
-          const generated = / — Related Papers( \(\d{4}-\d{2}-\d{2}( \d+)?\))?$/u
-          const matching = notes
-            .filter((n) => !generated.test(n.title))
-            .map((n) => ({ n, at: normalize(n.title).indexOf(q) }))
-            .filter((m) => q === "" || m.at >= 0)
-            .sort((a, b) => (a.at === 0 ? 0 : 1) - (b.at === 0 ? 0 : 1) || a.n.title.localeCompare(b.n.title))
-          return json({ total: matching.length, notes: matching.slice(0, 50).map(({ n }) => ({ title: n.title, path: n.path })) })
+          return json(yield* listNotes(new URL(req.url, "http://x").searchParams.get("q") ?? ""))
         })
       ),
       HttpRouter.post("/api/runs", decodeBody(RunRequest).pipe(Effect.flatMap(startRun))),
@@ -455,6 +497,15 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
             })
           }
         }
+        if (path === "/") {
+          const filled = yield* filledPage(new URL(req.url, "http://x").searchParams)
+          if (filled !== undefined) {
+            return HttpServerResponse.text(filled, {
+              contentType: "text/html; charset=utf-8",
+              headers: { ...SECURITY_HEADERS, "content-security-policy": PAGE_CSP }
+            })
+          }
+        }
         return page(path) ?? jsonError(404, "NotFound", `Nothing at ${path}.`)
       }
       if (announcesTooLarge(req.headers["content-length"])) {
@@ -490,5 +541,6 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
       )
     }
     const origin = `http://127.0.0.1:${port}`
-    return { url: `${origin}/#token=${token}`, origin, port, token }
+    // the token in the query lets the first HTML carry the note list; the page then moves it to the fragment
+    return { url: `${origin}/?token=${token}`, origin, port, token }
   })

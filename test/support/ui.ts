@@ -46,7 +46,7 @@ export const startUi = (args: ReadonlyArray<string>, env: Record<string, string>
     })
     child.stdout.on("data", (c: Buffer) => {
       stdout += c.toString()
-      const match = /^(http:\/\/127\.0\.0\.1:\d+)\/#token=([\w-]+)$/m.exec(stdout)
+      const match = /^(http:\/\/127\.0\.0\.1:\d+)\/\?token=([\w-]+)$/m.exec(stdout)
       if (match === null) return
       clearTimeout(timer)
       resolve({

@@ -69,8 +69,26 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     rmSync(work, { recursive: true, force: true })
   })
 
+  it("serves the note list in the first HTML of the printed address, and none without the token", async () => {
+    const filled = await request(ui.url)
+    expect(filled.status).toBe(200)
+    expect(filled.body).toContain(`<input type="radio" name="note" value="Transformers Concept Note" id="note-`)
+    expect(filled.body).toContain(`<p id="note-count" class="hint" aria-live="polite">5 notes.</p>`)
+    expect(filled.body).toMatch(/<p id="mode" class="hint">Vault: .* · offline \(recorded data\)<\/p>/)
+    for (const url of [`${ui.origin}/`, `${ui.origin}/?token=not-the-token`]) {
+      const bare = await request(url)
+      expect(bare.status).toBe(200)
+      expect(bare.body).not.toContain("Transformers Concept Note")
+      expect(bare.body).not.toContain(`id="boot"`)
+    }
+  })
+
   it("picks the demo note, shows progress as it happens and the cards, and writes the note only when asked", async () => {
     const { page, errors } = await openPage(browser.context)
+    // the note list is painted with the page, not after it: it is there before any script could fetch it
+    expect(await page.evaluate(() => (globalThis as unknown as { location: { search: string; hash: string } }).location.search)).toBe("")
+    expect(await page.locator("#note-list input").count()).toBe(5)
+    await page.setViewportSize({ width: 1280, height: 900 })
     await expect.poll(() => page.locator("#mode").textContent()).toContain("offline")
     await page.getByLabel("Search your notes by title").fill("transf")
     await page.getByRole("radio", { name: "Transformers Concept Note" }).check()
@@ -87,6 +105,12 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     const titles = await cardTitles(page)
     expect(titles.length).toBeGreaterThan(0)
     const first = page.locator("#cards article").first()
+    // at 1280×900 the first card starts above the fold, without scrolling
+    const fold = await first.evaluate((card) => ({
+      top: card.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY,
+      height: (globalThis as unknown as { innerHeight: number }).innerHeight
+    }))
+    expect(fold.top).toBeLessThan(fold.height - 100)
     const text = (await first.textContent()) ?? ""
     expect(text).toMatch(/Relevance\s*0\.\d\d/)
     expect(text).toMatch(/Impact(\d+\.\d citations\/year: [\d,]+ citations in \d+\.\d years to|No citation count recorded; a new paper \(\d\.\d years old on) \d{4}-\d{2}-\d{2}/)

@@ -10,7 +10,8 @@
  * @since 0.1.0
  */
 import { Either, ParseResult, Schema } from "effect"
-import { XMLParser, XMLValidator } from "fast-xml-parser"
+import type * as Fxp from "fast-xml-parser"
+import { createRequire } from "node:module"
 import { parseArxivId } from "../../core/arxiv.js"
 import { Paper } from "../../core/models.js"
 import { firstChars } from "../../core/text.js"
@@ -45,17 +46,28 @@ export class AtomParseError extends Error {
   }
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  textNodeName: "#text",
-  isArray: (name, jpath) =>
-    jpath === "feed.entry" || name === "author" || name === "link" || name === "category"
-})
+/**
+ * fast-xml-parser (its one-file CommonJS build) is loaded at the first feed parsed, not when the
+ * package is imported: only the live arXiv adapter reads Atom, and a library import that never
+ * goes live should not open its ~30 modules.
+ */
+let fxp: { readonly parser: Fxp.XMLParser; readonly validator: typeof Fxp.XMLValidator } | undefined
+const xml = () => {
+  if (fxp !== undefined) return fxp
+  const { XMLParser, XMLValidator } = createRequire(import.meta.url)("fast-xml-parser") as typeof Fxp
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@_",
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    textNodeName: "#text",
+    isArray: (name, jpath) =>
+      jpath === "feed.entry" || name === "author" || name === "link" || name === "category"
+  })
+  return (fxp = { parser, validator: XMLValidator })
+}
 
 /** An element's text, whether it came as a string or as `{ "#text": ..., "@_type": ... }`. */
 const Text = Schema.transform(
@@ -160,13 +172,13 @@ export const parseFeed = (body: string): Either.Either<AtomFeed, AtomParseError>
     const preview = firstChars(collapse(text), 60)
     return Either.left(new AtomParseError(preview === "" ? "empty body" : `body starts with "${preview}"`))
   }
-  const valid = XMLValidator.validate(text)
+  const valid = xml().validator.validate(text)
   if (valid !== true) {
     return Either.left(new AtomParseError(`${valid.err.msg} (line ${valid.err.line})`))
   }
   let raw: unknown
   try {
-    raw = parser.parse(text)
+    raw = xml().parser.parse(text)
   } catch (e) {
     return Either.left(new AtomParseError(e instanceof Error ? e.message : String(e)))
   }

@@ -3,7 +3,18 @@
 // Mermaid draws in strict mode.
 
 const $ = (id) => document.getElementById(id)
-const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? ""
+// the printed address carries the token in its query (so the first HTML can hold the note list);
+// it moves to the fragment at once, which the browser never sends, for reloads and the history
+const token = new URLSearchParams(location.search).get("token") ?? new URLSearchParams(location.hash.slice(1)).get("token") ?? ""
+if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", `/#token=${token}`)
+/** What the server put in the first HTML (the mode and the note list), when it did. */
+const boot = (() => {
+  try {
+    return JSON.parse(document.getElementById("boot")?.textContent ?? "null")
+  } catch {
+    return null
+  }
+})()
 
 /** A labelled element with text. */
 const el = (tag, props = {}, ...children) => {
@@ -109,6 +120,8 @@ const loadNotes = async () => {
 
 const addProgress = (text) => {
   $("progress").append(el("li", { text }))
+  // on a wide screen the log is a short scrolling box: keep its newest line in view
+  $("progress").scrollTop = $("progress").scrollHeight
 }
 
 const handle = (event) => {
@@ -391,6 +404,13 @@ const start = async () => {
   $("bibtex-all").addEventListener("click", () => {
     if (result !== undefined) copyBibtex(result.view.papers.map((p) => p.arxivId))
   })
+  if (boot !== null) {
+    // the mode and the note list came with the HTML: nothing to wait for
+    info = boot.info
+    performance.mark("ready")
+    performance.mark("notes-listed")
+    return
+  }
   try {
     info = await api("/api/info")
     performance.mark("ready")
