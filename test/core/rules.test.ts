@@ -369,7 +369,7 @@ describe("survivors", () => {
       scored("1701.06538", 0.8, 6), // closest, barely above the impact bar
       scored("1409.0473", 0.79, 2584), // near-equal relevance, a landmark: the tie goes to it
       scored("1508.07909", 0.7, 300), // clearly less relevant than both
-      scored("1512.03385", 0.66, 150_000) // famous, and clearly less relevant still
+      scored("1512.03385", 0.6, 150_000) // famous, and clearly less relevant still
     ]
     assert.deepStrictEqual(survivors(all).map((s) => s.paper.arxivId), ["1409.0473", "1701.06538", "1508.07909", "1512.03385"])
   })
@@ -395,7 +395,7 @@ describe("keepBest", () => {
   it("keeps the most relevant of the papers that clear both bars: a famous, less relevant one does not displace them", () => {
     const all = [
       scored("1701.06538", 0.8, 6), // closest, barely above the impact bar
-      scored("1409.0473", 0.75, 2584), // a landmark, clearly less relevant
+      scored("1409.0473", 0.74, 2584), // a landmark, clearly less relevant
       scored("1508.07909", 0.7, 300),
       scored("1609.08144", 0.4, 800) // irrelevant: never kept
     ]
@@ -407,9 +407,11 @@ describe("keepBest", () => {
     assert.deepStrictEqual(ids(keepBest(famous, t(1)).kept), ["1508.07909"])
   })
 
-  it("lets a new paper with no count compete on relevance", () => {
+  it("lets a new paper with no count compete on relevance: it loses only a near tie", () => {
     const all = [scored("1701.06538", 0.9, undefined, { exempt: true }), scored("1409.0473", 0.7, 2584)]
     assert.deepStrictEqual(ids(keepBest(all, t(1)).kept), ["1701.06538"])
+    const near = [scored("1409.0473", 0.87, 14), scored("1701.06538", 0.9, undefined, { exempt: true })]
+    assert.deepStrictEqual(ids(keepBest(near, t(1)).kept), ["1409.0473"])
   })
 
   it("gives a paper past the cap its own decision, with its rank among those that cleared both bars", () => {
