@@ -62,7 +62,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.getByLabel("Search your notes by title").fill("transf")
     await page.getByRole("radio", { name: "Transformers Concept Note" }).check()
     await page.getByRole("button", { name: "Find papers" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
 
     const progress = await page.getByRole("log").locator("li").allTextContents()
     expect(progress[0]).toBe("Looking for “Transformers Concept Note” in the vault")
@@ -79,6 +79,10 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     expect(text).toMatch(/Impact(\d+\.\d citations\/year: [\d,]+ citations in \d+\.\d years to|No citation count recorded; a new paper \(\d\.\d years old on) \d{4}-\d{2}-\d{2}/)
     expect(text).toMatch(/· (19|20)\d\d ·/)
     expect(text).toMatch(/Found by(the arXiv search|the most cited works on the note's phrases)/)
+    // the run's counts, as the note and the CLI give them
+    expect(await page.locator("#summary").textContent()).toMatch(
+      /candidates kept for “Transformers Concept Note”: \d+ kept (of the \d+ that cleared both bars )?\(relevance ≥ 0\.50, ≥ 5 citations\/year unless younger than 1 y\)/
+    )
     // papers the note already names are recognised, and said so, not suggested again
     expect(await page.locator("#summary").textContent()).toContain(
       "Already in your note, so not suggested again: Neural Machine Translation by Jointly Learning to Align and Translate"
@@ -135,7 +139,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     const { page, errors } = await openPage(browser.context)
     await page.getByLabel("Your question").fill(question)
     await page.getByRole("button", { name: "Ask arXiv" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
     expect(await cardTitles(page)).toEqual(cli.papers.map((p) => p.title))
     expect(await page.locator("#cards article .summary").allTextContents()).toEqual(cli.papers.map((p) => p.summary))
     const progress = await page.getByRole("log").locator("li").allTextContents()
@@ -172,7 +176,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.getByLabel("Search your notes by title").fill("adversarial")
     await page.getByRole("radio", { name: "Generative Adversarial Networks" }).check()
     await page.getByRole("button", { name: "Find papers" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
     // meanwhile, the user writes their own note at that path
     const mine = "# My own notes on GAN papers\n\nNot the companion's.\n"
     writeFileSync(target, mine)
@@ -190,7 +194,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     expect(await focused(page)).toBe("error")
     // run again: this run sees the user's note and merges with it (every byte of theirs kept)
     await page.getByRole("button", { name: "Find papers" }).click()
-    await page.getByRole("heading", { name: "Results" }).waitFor()
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
     expect(await page.locator("#error").isHidden()).toBe(true)
     const again = page.getByRole("button", { name: /^Write “.+” to the vault$/ })
     const path = /^Write “(.+)” to the vault$/.exec((await again.textContent()) ?? "")![1]!
@@ -221,7 +225,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
       await page.keyboard.press("Tab")
       expect(await focused(page)).toBe("find")
       await page.keyboard.press("Enter")
-      await page.getByRole("heading", { name: "Results" }).waitFor()
+      await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
       // results take the focus, so a screen reader lands on them
       expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe("results-title")
       expect((await cardTitles(page)).length).toBeGreaterThan(0)
