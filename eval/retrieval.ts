@@ -111,6 +111,10 @@ interface NoteScore {
   readonly candidates: number
   readonly relevant: number
   readonly kept: number
+  /** Landmarks kept or listed right after the kept (relevant, impact not recorded, placed among them by relevance). */
+  readonly shown: number
+  /** Landmarks that cleared both bars but were cut by the cap. */
+  readonly cut: number
   readonly keptPapers: number
   /** Candidates judged (the pool, every channel merged): what a gain in recall costs in papers to read. */
   readonly pool: number
@@ -132,7 +136,7 @@ interface NoteScore {
 interface LandmarkOutcome {
   readonly id: string
   readonly title: string
-  readonly stage: "absent" | "candidate" | "relevant" | "kept" | "already in note"
+  readonly stage: "absent" | "candidate" | "relevant" | "cut by the cap" | "not recorded" | "kept" | "already in note"
   readonly relevance: number | undefined
   readonly reasons: ReadonlyArray<string>
 }
@@ -175,6 +179,8 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
       candidates: 0,
       relevant: 0,
       kept: 0,
+      shown: 0,
+      cut: 0,
       keptPapers: 0,
       pool: 0,
       onlyBy: {},
@@ -193,6 +199,9 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
     report.candidates.filter((c) => c.judgement.relevance >= threshold).map((c) => c.paper.arxivId)
   )
   const kept = new Set(report.survivors)
+  // fields a report of an older build may lack
+  const unrecorded = new Set((report as { unrecordedAmongKept?: ReadonlyArray<string> }).unrecordedAmongKept ?? [])
+  const cut = new Set((report as { cutByCap?: ReadonlyArray<string> }).cutByCap ?? [])
   const already = alreadyInReport(report)
   const recognised = (id: string) => already !== undefined && note.alreadyInNote.includes(id) && already.has(id)
   const hits = (set: Set<string>) => note.landmarks.filter((l) => set.has(l.id) || recognised(l.id)).length
@@ -201,6 +210,8 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
     candidates: hits(candidates),
     relevant: hits(relevant),
     kept: hits(kept),
+    shown: hits(new Set([...kept, ...unrecorded])),
+    cut: hits(cut),
     keptPapers: kept.size,
     pool: report.candidates.length,
     onlyBy: onlyBy(report, note),
@@ -214,6 +225,10 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
         ? "already in note"
         : kept.has(l.id)
         ? "kept"
+        : unrecorded.has(l.id)
+        ? "not recorded"
+        : cut.has(l.id)
+        ? "cut by the cap"
         : relevant.has(l.id)
         ? "relevant"
         : c !== undefined
@@ -238,6 +253,9 @@ interface Total {
   /** Bootstrap 95 % interval over notes (landmarks pooled within each resample). */
   readonly interval: Record<Stage, readonly [number, number]>
   readonly meanKeptPapers: number
+  /** Landmarks kept or listed right after the kept; landmarks cut by the cap. */
+  readonly shown: number
+  readonly cut: number
   /** Mean candidates judged per note. */
   readonly meanPool: number
   /** Landmarks only one channel found, by channel, summed over notes. */
@@ -285,6 +303,8 @@ const total = (rows: ReadonlyArray<NoteScore>): Total => {
       return [percentile(sorted, 0.025), percentile(sorted, 0.975)] as const
     }),
     meanKeptPapers: rows.length === 0 ? 0 : rows.reduce((k, r) => k + r.keptPapers, 0) / rows.length,
+    shown: rows.reduce((k, r) => k + r.shown, 0),
+    cut: rows.reduce((k, r) => k + r.cut, 0),
     meanPool: rows.length === 0 ? 0 : rows.reduce((k, r) => k + r.pool, 0) / rows.length,
     medianRelevantShare: median(rows.map((r) => (r.pool === 0 ? 0 : r.relevantPapers / r.pool))),
     medianRelevantPapers: median(rows.map((r) => r.relevantPapers)),
@@ -349,6 +369,13 @@ const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total
         `${lpad(t.meanPool.toFixed(0), 9)}  ` +
         `${lpad(`${(100 * t.medianRelevantShare).toFixed(1)} %, ${t.medianRelevantPapers} papers`, 22)}  ` +
         `${lpad(t.notesWithZeroKept, 6)}  ${lpad(t.flagged.length, 7)}  ${t.alreadyRecognised}`
+    )
+  }
+  console.log("")
+  for (const [name, t] of Object.entries(totals)) {
+    console.log(
+      `${pad(name, 8)} landmarks kept or listed right after the kept (relevant, impact not recorded): ${t.shown} of ${t.landmarks} ` +
+        `(${pct(t.landmarks === 0 ? 0 : t.shown / t.landmarks)}); cut by the cap: ${t.cut}`
     )
   }
   console.log("")

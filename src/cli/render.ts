@@ -2,14 +2,18 @@
  * Human-readable output of the CLI.
  */
 import { CHANNEL_LABELS } from "../core/channels.js"
+import { Schema } from "effect"
+import { countsLine } from "../core/compose.js"
+import { CompanionOptions } from "../core/models.js"
+import { ordinal } from "../core/rules.js"
 import type { CompanionReportData } from "../promise.js"
+import { DROPPED_LISTED, notKept } from "../tools/companion.js"
 
 const num = (n: number, d = 2) => n.toFixed(d)
 
 /** A readable summary of what was kept and why. */
 export const renderReport = (r: CompanionReportData): string => {
   const lines: Array<string> = []
-  const kept = r.candidates.filter((c) => c.decision.kept)
   const byId = new Map(r.candidates.map((c) => [c.paper.arxivId, c]))
   lines.push(`Concept note: ${r.note.title} (${r.note.path})`)
   lines.push(`Keywords: ${r.keywords.join(", ")}`)
@@ -20,11 +24,8 @@ export const renderReport = (r: CompanionReportData): string => {
   if (r.citedAuthors.length > 0) lines.push(`Authors the note cites: ${r.citedAuthors.map((a) => a.surname).join(", ")}`)
   if (r.relatedTerms !== undefined) lines.push(`Related terms (from the first search's best papers): ${r.relatedTerms.join(", ")}`)
   if (r.citedQuery !== undefined) lines.push(`Most-cited search: ${r.citedQuery}`)
-  // more papers may clear both bars than are kept: the best `maxResults` of them are
-  const more = kept.length > r.survivors.length
-    ? ` (${kept.length} cleared both bars; the best ${r.options.maxResults} are kept)`
-    : ""
-  lines.push(`${r.candidates.length} candidates, ${r.survivors.length} kept${more}.`)
+  // the note's own counts line, over the whole pool
+  lines.push(`${r.counts.candidates} candidates, ${countsLine(r.counts, Schema.decodeSync(CompanionOptions)(r.options))}.`)
   lines.push("")
   r.survivors.forEach((id, i) => {
     const c = byId.get(id)!
@@ -42,6 +43,14 @@ export const renderReport = (r: CompanionReportData): string => {
       lines.push(`   builds on: ${f.citations.map((x) => `${x.title} (${x.citedByCount} citations)`).join("; ")}`)
     }
   })
+  if (r.unrecordedAmongKept.length > 0) {
+    lines.push("", "Relevant, impact not recorded (their relevance places them among the kept; no citation count to check):")
+    for (const id of r.unrecordedAmongKept) {
+      const c = byId.get(id)!
+      const place = c.decision.rank === undefined ? "" : `, ${ordinal(c.decision.rank)} of the kept by relevance`
+      lines.push(`  - ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${id}, ${c.paper.published}): relevance ${num(c.judgement.relevance)}${place}`)
+    }
+  }
   if (r.alreadyInNote.length > 0) {
     lines.push("", "Already in your note (not recommended again):")
     for (const n of r.alreadyInNote) {
@@ -53,12 +62,21 @@ export const renderReport = (r: CompanionReportData): string => {
     lines.push("", "Shared foundations:")
     for (const w of shared) lines.push(`  - ${(w.title ?? `OpenAlex ${w.openalexId}`).replace(/\s+/g, " ")} (cited by ${w.citedBy.length} kept papers)`)
   }
-  const dropped = r.candidates.filter((c) => !c.decision.kept)
-  if (dropped.length > 0) {
-    lines.push("", "Dropped:")
-    for (const c of dropped) {
+  // the most relevant of the rest, as the note, the MCP result and the page list them: a pool of 1000 is not a list to read
+  const rest = notKept(r.candidates, r.unrecordedAmongKept)
+  if (rest.length > 0) {
+    const shown = rest.slice(0, DROPPED_LISTED)
+    const others = r.unrecordedAmongKept.length > 0 ? "other " : ""
+    lines.push(
+      "",
+      rest.length > shown.length
+        ? `Not kept, the ${shown.length} most relevant of ${rest.length} ${others}candidates:`
+        : `Not kept (${rest.length} ${others}candidate${rest.length === 1 ? "" : "s"}), most relevant first:`
+    )
+    for (const c of shown) {
       lines.push(`  - ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${c.paper.arxivId}): ${c.decision.reasons.join("; ")}`)
     }
+    if (rest.length > shown.length) lines.push(`  … and ${rest.length - shown.length} more (--json has all)`)
   }
   lines.push("")
   const verb = {

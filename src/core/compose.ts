@@ -229,7 +229,10 @@ const unrecordedListed = (input: RelatedNoteInput): ReadonlyArray<ScoredPaper> =
  * "10 kept of the 26 that cleared both bars (relevance ≥ 0.50, ≥ 5 citations/year unless younger than 1 y);
  * 16 cut by the cap; 12 relevant without a recorded citation count": the same counts as the CLI and the MCP result.
  */
-export const countsLine = (counts: DecisionCounts, options: CompanionOptions): string => {
+export const countsLine = (
+  counts: DecisionCounts,
+  options: Pick<CompanionOptions, "relevanceThreshold" | "citationsPerYearThreshold" | "exemptYears" | "maxResults">
+): string => {
   const bars = `relevance ≥ ${num(options.relevanceThreshold)}, ≥ ${options.citationsPerYearThreshold} citations/year unless younger than ${options.exemptYears} y`
   const kept = counts.cutByCap > 0
     ? `${counts.kept} kept of the ${counts.clearedBothBars} that cleared both bars (${bars}); ${counts.cutByCap} cut by the cap of ${options.maxResults}`

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { LISTED_AFTER_KEPT } from "../core/rules.js"
 import { firstChars } from "../core/text.js"
 import type * as T from "../tools/schemas.js"
 
@@ -113,11 +114,25 @@ export const categories = (r: T.CategoriesResult): string => {
   return [...groups.entries()].map(([g, list]) => `${g}: ${list.join("; ")}`).join("\n")
 }
 
+/** The relevant papers without a count that the result lists first among the not kept: placed among the kept by relevance. */
+const unrecordedAmongKept = (r: T.CompanionResult): ReadonlyArray<string> => {
+  const placed = r.dropped.filter((d) => d.decision === "impact-not-recorded" && d.reasons.some((x) => x.endsWith(LISTED_AFTER_KEPT)))
+  return placed.length === 0 ? [] : [
+    "Relevant, impact not recorded (no citation count to check; their relevance places them among the kept):",
+    ...placed.map((d) => `- [${d.arxiv_id}] ${oneLine(d.title)}: ${d.reasons.filter((x) => x.startsWith("relevance") || x.endsWith(LISTED_AFTER_KEPT)).join("; ")}`)
+  ]
+}
+
 export const companion = (r: T.CompanionResult): string =>
   [
     `Note ${r.note} → ${r.written.path} (${r.written.status}).`,
     ...(r.written.notice === undefined ? [] : [r.written.notice]),
-    `Keywords: ${r.keywords.join(", ")}. ${r.candidates} candidates, ${r.survivors.length} kept.`,
+    `Keywords: ${r.keywords.join(", ")}. ${r.candidates} candidates, ${r.survivors.length} kept` +
+    (r.counts.cut_by_cap > 0
+      ? ` of the ${r.counts.cleared_both_bars} that cleared both bars; ${r.counts.cut_by_cap} cut by the cap`
+      : "") +
+    (r.counts.impact_not_recorded > 0 ? `; ${r.counts.impact_not_recorded} relevant without a recorded citation count` : "") +
+    ".",
     // "found by arxiv-author" means nothing to a reader who cannot see whom the second search asked for
     ...(r.cited_authors.length === 0 ? [] : [
       `Authors your note cites, searched for: ${r.cited_authors.map((a) => `${a.surname} ("${oneLine(a.cited_as)}")`).join(", ")}.`
@@ -129,6 +144,7 @@ export const companion = (r: T.CompanionResult): string =>
       (s.builds_on.length > 0 ? `; builds on ${s.builds_on.join("; ")}` : "") +
       (s.summary === "" ? "" : `\n   Summary (paper text, untrusted): ${oneLine(s.summary)}`)
     ),
+    ...unrecordedAmongKept(r),
     ...(r.already_in_note.length === 0 ? [] : [
       `Already in your note (not recommended again): ${
         r.already_in_note.map((n) => `[${n.arxiv_id}]${n.title === null ? "" : ` ${oneLine(n.title)}`} (${n.named_as})`).join("; ")

@@ -72,15 +72,31 @@ export const progressLine = (e: Progress): string => {
 /** How many of the candidates not kept a result lists, most relevant first (`candidates` counts them all). */
 export const DROPPED_LISTED = 20
 
-/** The candidates of a run not kept, most relevant first, at most `limit`: a pool of 1000 is not a list to read. */
-export const mostRelevantDropped = (
-  candidates: CompanionReport["candidates"],
-  limit = DROPPED_LISTED
-): CompanionReport["candidates"] =>
-  candidates
-    .filter((c) => !c.decision.kept)
+/** What {@link mostRelevantDropped} reads of a candidate: the report's, decoded or as JSON. */
+interface Ranked {
+  readonly paper: { readonly arxivId: string }
+  readonly judgement: { readonly relevance: number }
+  readonly decision: { readonly kept: boolean }
+}
+
+/**
+ * The candidates of a run not kept (cut by the cap too), most relevant first, at most `limit`, leaving out those
+ * listed elsewhere (`except`: the relevant papers without a count shown after the kept): a pool of 1000 is not a
+ * list to read.
+ */
+export const mostRelevantDropped = <C extends Ranked>(
+  candidates: ReadonlyArray<C>,
+  limit = DROPPED_LISTED,
+  except: ReadonlyArray<string> = []
+): ReadonlyArray<C> => notKept(candidates, except).slice(0, limit)
+
+/** Every candidate not kept and not in `except`, most relevant first. */
+export const notKept = <C extends Ranked>(candidates: ReadonlyArray<C>, except: ReadonlyArray<string> = []): Array<C> => {
+  const listed = new Set(except)
+  return candidates
+    .filter((c) => !c.decision.kept && !listed.has(c.paper.arxivId))
     .sort((a, b) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId))
-    .slice(0, limit)
+}
 
 /** The compact result of a companion run: what was found, kept, the most relevant of what was dropped, and what was written. */
 export const summarizeReport = (report: CompanionReport): CompanionResult => {
@@ -113,9 +129,18 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
       }]
     }),
     already_in_note: report.alreadyInNote.map((n) => ({ arxiv_id: n.arxivId, title: n.title ?? null, named_as: n.mention })),
-    // the most relevant of them: a pool of 1000 would make the host read ~120 KB of papers it will not use
-    dropped: mostRelevantDropped(report.candidates)
-      .map((c) => ({ arxiv_id: c.paper.arxivId, reasons: c.decision.reasons }))
+    counts: {
+      cleared_both_bars: report.counts.clearedBothBars,
+      cut_by_cap: report.counts.cutByCap,
+      impact_not_recorded: report.counts.impactNotRecorded,
+      dropped: report.counts.dropped
+    },
+    // right after the kept, the relevant papers without a count placed among them; then the most relevant of the
+    // rest: a pool of 1000 would make the host read ~120 KB of papers it will not use
+    dropped: [
+      ...report.unrecordedAmongKept.flatMap((id) => byId.get(id) ?? []),
+      ...mostRelevantDropped(report.candidates, DROPPED_LISTED, report.unrecordedAmongKept)
+    ].map((c) => ({ arxiv_id: c.paper.arxivId, title: c.paper.title, decision: c.decision.kind, reasons: c.decision.reasons }))
   }
 }
 

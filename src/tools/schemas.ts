@@ -206,7 +206,28 @@ export const CompanionResult = Schema.Struct({
     title: Schema.NullOr(Schema.String),
     named_as: Schema.String
   })),
-  /** The 20 most relevant candidates not kept, most relevant first, with why (`candidates` counts them all). */
-  dropped: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, reasons: Schema.Array(Schema.String) }))
+  /**
+   * How many candidates each decision took, as the note and the CLI count them: `survivors` are the kept, and
+   * kept + cut_by_cap + impact_not_recorded + dropped = `candidates`.
+   */
+  counts: Schema.Struct({
+    /** Relevant and cited enough (or new): the kept and those cut by the cap. */
+    cleared_both_bars: Count,
+    /** Cleared both bars but past max_results. */
+    cut_by_cap: Count,
+    /** Relevant, older than the exemption, no citation count recorded. */
+    impact_not_recorded: Count,
+    dropped: Count
+  }),
+  /**
+   * Candidates not kept, with why (`decision`: cut-by-cap, impact-not-recorded or dropped): first the relevant
+   * papers without a recorded count whose relevance places them among the kept, then the 20 most relevant others.
+   */
+  dropped: Schema.Array(Schema.Struct({
+    arxiv_id: Schema.String,
+    title: Schema.String,
+    decision: Schema.String,
+    reasons: Schema.Array(Schema.String)
+  }))
 })
 export type CompanionResult = typeof CompanionResult.Type

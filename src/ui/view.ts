@@ -5,10 +5,10 @@
  * @since 0.1.0
  */
 import { absUrl } from "../core/arxiv.js"
-import { describeSource } from "../core/compose.js"
+import { countsLine, describeSource } from "../core/compose.js"
 import type { CompanionReport, Foundations, ScoredPaper } from "../core/models.js"
 import type { AskResult } from "../tools/ask.js"
-import { mostRelevantDropped } from "../tools/companion.js"
+import { mostRelevantDropped, notKept } from "../tools/companion.js"
 
 /** One paper on the page. */
 export interface PaperCard {
@@ -50,10 +50,14 @@ export interface NoteView {
   readonly keywords: ReadonlyArray<string>
   readonly query: string
   readonly candidates: number
+  /** The run's counts as the note and the CLI say them ("10 kept of the 26 that cleared both bars (…); 16 cut by the cap of 10"). */
+  readonly counts: string
   readonly papers: ReadonlyArray<PaperCard>
-  /** The most relevant candidates not kept (at most 20), most relevant first. */
+  /** Relevant papers without a recorded count whose relevance places them among the kept, listed right after them. */
+  readonly unrecorded: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly relevance: number }>
+  /** The most relevant candidates not kept (at most 20, `unrecorded` left out), most relevant first. */
   readonly dropped: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly reasons: ReadonlyArray<string> }>
-  /** How many candidates were not kept in all. */
+  /** How many candidates were not kept in all (`unrecorded` left out). */
   readonly droppedTotal: number
   /** Papers the note already names: never recommended, listed so the user sees they were recognised. */
   readonly alreadyInNote: ReadonlyArray<{ readonly arxivId: string; readonly title: string }>
@@ -135,6 +139,7 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
     keywords: report.keywords,
     query: report.query,
     candidates: report.candidates.length,
+    counts: countsLine(report.counts, report.options),
     papers: report.survivors.flatMap((id) => {
       const s = byId.get(id)
       if (s === undefined) return []
@@ -154,9 +159,13 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
         foundations: foundationsOf(foundations.get(id))
       }]
     }),
-    dropped: mostRelevantDropped(report.candidates)
+    unrecorded: report.unrecordedAmongKept.flatMap((id) => {
+      const c = byId.get(id)
+      return c === undefined ? [] : [{ arxivId: id, title: oneLine(c.paper.title), relevance: c.judgement.relevance }]
+    }),
+    dropped: mostRelevantDropped(report.candidates, undefined, report.unrecordedAmongKept)
       .map((c) => ({ arxivId: c.paper.arxivId, title: oneLine(c.paper.title), reasons: c.decision.reasons })),
-    droppedTotal: report.candidates.filter((c) => !c.decision.kept).length,
+    droppedTotal: notKept(report.candidates, report.unrecordedAmongKept).length,
     alreadyInNote: report.alreadyInNote.map((n) => ({ arxivId: n.arxivId, title: oneLine(n.title ?? "") || n.text })),
     ...(report.citationMap === "" ? {} : { map: report.citationMap }),
     write: { path: report.written.path, status: report.written.status, pending }

@@ -407,15 +407,11 @@ describe("keepBest", () => {
     assert.deepStrictEqual(ids(keepBest(famous, t(1)).kept), ["1508.07909"])
   })
 
-  it("lets a new paper with no count compete on relevance, even against a cited paper of near-equal relevance", () => {
+  it("lets a new paper with no count compete on relevance: it loses only a near tie", () => {
     const all = [scored("1701.06538", 0.9, undefined, { exempt: true }), scored("1409.0473", 0.7, 2584)]
     assert.deepStrictEqual(ids(keepBest(all, t(1)).kept), ["1701.06538"])
-    // the GAN note: Semi-Supervised GANs (new, 0.96) and an energy-based GAN paper (0.94, 14 citations a year)
-    const near = [scored("1409.0473", 0.94, 14), scored("1701.06538", 0.96, undefined, { exempt: true })]
-    assert.deepStrictEqual(ids(keepBest(near, t(1)).kept), ["1701.06538"])
-    // nor does a new paper pass a more relevant cited one
-    const after = [scored("1409.0473", 0.96, 14), scored("1701.06538", 0.95, undefined, { exempt: true })]
-    assert.deepStrictEqual(ids(keepBest(after, t(1)).kept), ["1409.0473"])
+    const near = [scored("1409.0473", 0.87, 14), scored("1701.06538", 0.9, undefined, { exempt: true })]
+    assert.deepStrictEqual(ids(keepBest(near, t(1)).kept), ["1409.0473"])
   })
 
   it("gives a paper past the cap its own decision, with its rank among those that cleared both bars", () => {
@@ -498,23 +494,6 @@ describe("keepBest", () => {
         for (let j = i + 1; j < order.length; j++) {
           const [before, after] = [order[i]!.judgement.relevance, order[j]!.judgement.relevance]
           assert.isBelow(after - before, NEAR_EQUAL_RELEVANCE, `${order[i]!.paper.arxivId} before ${order[j]!.paper.arxivId}`)
-        }
-      }
-    }
-  )
-
-  it.prop(
-    "never puts a paper before a more relevant one without a count (a new paper), nor a paper without a count before a more relevant one",
-    { all: pool, cap: fc.integer({ min: 1, max: 12 }) },
-    ({ all, cap }) => {
-      const outcome = keepBest(all, t(cap))
-      const order = [...outcome.kept, ...outcome.cutByCap]
-      for (let i = 0; i < order.length; i++) {
-        for (let j = i + 1; j < order.length; j++) {
-          const [a, b] = [order[i]!, order[j]!]
-          if (a.impact.citationsPerYear === undefined || b.impact.citationsPerYear === undefined) {
-            assert.isAtLeast(a.judgement.relevance, b.judgement.relevance, `${a.paper.arxivId} before ${b.paper.arxivId}`)
-          }
         }
       }
     }

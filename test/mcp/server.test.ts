@@ -32,8 +32,9 @@ const structured = <A, I>(schema: Schema.Schema<A, I>, result: { structuredConte
   Schema.decodeUnknownSync(schema)(result.structuredContent)
 
 describe("tools/list", () => {
-  // 12,000 until ask_arxiv (about 1,350 characters) joined the 13 tools that already used 11,740
-  it("lists every tool with input and output schemas, annotations, within 13,500 characters", async () => {
+  // 12,000 until ask_arxiv (about 1,350 characters) joined the 13 tools that already used 11,740; 13,500 until
+  // run_companion's result gained the counts every face reports and each paper not kept its decision and title
+  it("lists every tool with input and output schemas, annotations, within 13,800 characters", async () => {
     const list = await client.listTools()
     const names = list.tools.map((t) => t.name).sort()
     assert.deepEqual(names, [
@@ -50,7 +51,7 @@ describe("tools/list", () => {
     const companion = list.tools.find((t) => t.name === "run_companion")!
     assert.strictEqual(companion.annotations?.readOnlyHint, false)
     assert.strictEqual(list.tools.find((t) => t.name === "get_paper")!.annotations?.readOnlyHint, true)
-    assert.isAtMost(JSON.stringify(list).length, 13_500)
+    assert.isAtMost(JSON.stringify(list).length, 13_800)
     assert.include(list.tools.find((t) => t.name === "read_paper")!.description, "Untrusted")
     // every search the companion made, and the authors its note cites
     const result = companion.outputSchema?.properties ?? {}
@@ -256,11 +257,30 @@ describe("run_companion", () => {
       assert.include(written, kept.summary.slice(0, 40).replace(/[*_[\]<>|#$=~^`\\]/g, (c) => `\\${c}`))
     }
     assert.include(written, "```mermaid")
-    // of a pool of about a thousand, the host reads the 20 most relevant papers not kept, not all of them
+    // the counts add up, and are the note's and the text's
+    const { counts } = s
+    assert.strictEqual(s.survivors.length + counts.cut_by_cap, counts.cleared_both_bars)
+    assert.strictEqual(s.survivors.length + counts.cut_by_cap + counts.impact_not_recorded + counts.dropped, s.candidates)
+    assert.isAbove(counts.cut_by_cap, 0) // a GAN note has more papers that clear both bars than it keeps
+    assert.include(written, `> ${s.candidates} candidates judged `)
+    const kept = `${s.survivors.length} kept of the ${counts.cleared_both_bars} that cleared both bars`
+    const cut = `${counts.cut_by_cap} cut by the cap of 10`
+    const unrecorded = `${counts.impact_not_recorded} relevant without a recorded citation count`
+    for (const part of [kept, cut, unrecorded]) assert.include(written, part)
+    assert.include(text(r), `${s.candidates} candidates, ${kept}; ${counts.cut_by_cap} cut by the cap; ${unrecorded}.`)
+    // the note lists the best of those cut by the cap, ranked
+    const cutList = written.slice(written.indexOf("## Cut by the cap"))
+    assert.include(cutList, `- ${s.survivors.length + 1}th of ${counts.cleared_both_bars} · [`)
+    // of a pool of about a thousand, the host reads the relevant papers without a count placed among the kept,
+    // then the 20 most relevant others not kept, not all of them
     assert.isAbove(s.candidates, 500)
-    assert.strictEqual(s.dropped.length, 20)
+    const placed = s.dropped.filter((d) => d.decision === "impact-not-recorded" && d.reasons.some((x) => x.endsWith("listed right after them")))
+    assert.deepEqual(s.dropped.slice(0, placed.length), placed)
+    const rest = s.dropped.slice(placed.length)
+    assert.strictEqual(rest.length, 20)
+    for (const d of s.dropped) assert.include(["cut-by-cap", "impact-not-recorded", "dropped"], d.decision)
     const relevance = (reasons: ReadonlyArray<string>) => Number(/^relevance ([\d.]+)/.exec(reasons[0] ?? "")?.[1])
-    const shown = s.dropped.map((d) => relevance(d.reasons))
+    const shown = rest.map((d) => relevance(d.reasons))
     assert.deepEqual(shown, [...shown].sort((a, b) => b - a))
     assert.isAtLeast(shown[shown.length - 1]!, 0.5) // a GAN note has more relevant papers than it keeps
     assert.isAtMost(JSON.stringify(r.structuredContent).length, 40_000)

@@ -116,6 +116,10 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     expect(text).toMatch(/Impact(\d+\.\d citations\/year: [\d,]+ citations in \d+\.\d years to|No citation count recorded; a new paper \(\d\.\d years old on) \d{4}-\d{2}-\d{2}/)
     expect(text).toMatch(/· (19|20)\d\d ·/)
     expect(text).toMatch(/Found by(the arXiv search|the most cited works on the note's phrases)/)
+    // the run's counts, as the note and the CLI give them
+    expect(await page.locator("#summary").textContent()).toMatch(
+      /candidates kept for “Transformers Concept Note”: \d+ kept (of the \d+ that cleared both bars )?\(relevance ≥ 0\.50, ≥ 5 citations\/year unless younger than 1 y\)/
+    )
     // papers the note already names are recognised, and said so, not suggested again
     expect(await page.locator("#summary").textContent()).toContain(
       "Already in your note, so not suggested again: Neural Machine Translation by Jointly Learning to Align and Translate"

@@ -262,8 +262,13 @@ const render = (id, view) => {
   const named = view.kind === "note" && view.alreadyInNote.length > 0
     ? ` Already in your note, so not suggested again: ${view.alreadyInNote.map((p) => p.title).join("; ")}.`
     : ""
+  const unrecorded = view.kind === "note" && view.unrecorded.length > 0
+    ? ` Relevant, impact not recorded (their relevance places them among the kept; no citation count to check): ${
+      view.unrecorded.map((p) => `${p.title} (arXiv:${p.arxivId}, relevance ${p.relevance.toFixed(2)})`).join("; ")
+    }.`
+    : ""
   $("summary").textContent = view.kind === "note"
-    ? `${n} of ${view.candidates} candidates kept for “${view.note.title}”. Keywords: ${view.keywords.join(", ")}.${named}`
+    ? `${n} of ${view.candidates} candidates kept for “${view.note.title}”: ${view.counts}.${unrecorded} Keywords: ${view.keywords.join(", ")}.${named}`
     : `${n} paper${n === 1 ? "" : "s"} for “${view.question}” (${view.candidates} of ${view.total} matches re-ranked by ${view.judge}). arXiv query: ${view.query}${view.message === undefined ? "" : `. ${view.message}`}`
   $("cards").replaceChildren(...view.papers.map(card))
   $("action-status").textContent = ""
