@@ -59,7 +59,7 @@ export default defineConfig({
   treeshake: true,
   esbuildPlugins: [deepImportsPlugin],
   // effect and @effect/* are peer dependencies: never bundle a second copy
-  external: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer"],
+  external: [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer", "node-sqlite3-wasm"],
   // the local page's files (`arxiv-companion ui`), served as they are
   onSuccess: async () => {
     cpSync("src/ui/static", "dist/ui/static", { recursive: true })
