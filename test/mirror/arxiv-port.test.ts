@@ -15,7 +15,7 @@ import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { parseOaiPage } from "../../src/adapters/arxiv/mirror/OaiPage.js"
 import { parseQuery } from "../../src/adapters/fixture/queryParser.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
-import { metadataRecords, recordedRecords } from "../support/oaiStandIn.js"
+import { metadataRecords, recordedRecords } from "../support/oai-standin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "arxiv-mirror-port-"))
 {

@@ -1,5 +1,5 @@
 /**
- * `mirror sync` against a loopback OAI-PMH stand-in (test/support/oaiStandIn.ts)
+ * `mirror sync` against a loopback OAI-PMH stand-in (test/support/oai-standin.ts)
  * serving real recorded arXiv answers and real metadata rows: politeness
  * (3 s between requests, arXiv's recorded 503 + Retry-After honoured),
  * resumption after a kill, incremental syncs, deletions, new versions, and
@@ -23,7 +23,7 @@ import {
   revisedRecord,
   type StandIn,
   startStandIn
-} from "../support/oaiStandIn.js"
+} from "../support/oai-standin.js"
 
 const Node = Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici)
 
