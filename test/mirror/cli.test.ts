@@ -140,3 +140,38 @@ describe("arxiv-companion mirror", () => {
     assert.match(scope.stderr.trim(), /^Invalid scope: say what to mirror: --categories cs\.LG,cs\.CL/)
   }, 60_000)
 })
+
+describe("a sync killed for real", () => {
+  it("SIGKILL between pages: the next sync takes the dead process's lock over and resumes at the next page", async () => {
+    const { spawn } = await import("node:child_process")
+    const killedDir = join(dir, "killed")
+    const s = await startStandIn(records, 10)
+    try {
+      const child = spawn(process.execPath, [CLI, "mirror", "sync", "--sets", "cs", "--dir", killedDir], {
+        env: Object.fromEntries(Object.entries({ ...process.env, ...env, ARXIV_OAI_URL: s.url }).filter((e): e is [string, string] => e[1] !== undefined)),
+        stdio: ["ignore", "ignore", "pipe"]
+      })
+      await new Promise<void>((resolve) => {
+        let seen = ""
+        child.stderr.on("data", (d: Buffer) => {
+          seen += d.toString()
+          if (/cs: page 2 /.test(seen)) {
+            child.kill("SIGKILL")
+            resolve()
+          }
+        })
+      })
+      await new Promise((resolve) => child.on("exit", resolve))
+      assert.strictEqual(s.received.length, 2)
+      const again = await runCli(["mirror", "sync", "--sets", "cs", "--dir", killedDir], { ...env, ARXIV_OAI_URL: s.url })
+      assert.strictEqual(again.code, 0, again.stderr)
+      assert.match(again.stderr, /^cs: page 3 /m)
+      const tokens = s.received.map((r) => r.params.get("resumptionToken") ?? "list")
+      assert.strictEqual(new Set(tokens).size, tokens.length, "no page asked for twice")
+      const status = JSON.parse((await runCli(["mirror", "status", "--dir", killedDir, "--json"], env)).stdout) as { records: number }
+      assert.strictEqual(status.records, records.length)
+    } finally {
+      await s.close()
+    }
+  }, 120_000)
+})
