@@ -108,6 +108,16 @@ describe("arxiv-companion mirror", () => {
     assert.strictEqual(apiRequests, 0)
   }, 120_000)
 
+  it("ask reads the mirror too", async () => {
+    const r = await runCli(["ask", "What is known about the capacity of interference channels?", "--arxiv", `mirror:${mirror}`, "--offline", "--json"], env)
+    assert.strictEqual(r.code, 0, r.stderr)
+    const held = new Set(records.map((x) => x.id))
+    const answer = JSON.parse(r.stdout) as { papers: Array<{ arxiv_id: string }> }
+    assert.isAbove(answer.papers.length, 0)
+    for (const p of answer.papers) assert.isTrue(held.has(p.arxiv_id), p.arxiv_id)
+    assert.strictEqual(apiRequests, 0)
+  }, 60_000)
+
   it("the MCP server reads the mirror with --arxiv mirror:DIR", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
