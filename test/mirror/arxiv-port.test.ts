@@ -121,6 +121,25 @@ describe("MirrorArxiv", () => {
       assert.match(e.message, /the arXiv mirror is unavailable: no mirror in .*nothing .*arxiv-companion mirror sync --categories/)
     }))
 
+  it.live("a search while another process writes a page waits for the page, then answers", () =>
+    Effect.gen(function*() {
+      const { spawn } = yield* Effect.promise(() => import("node:child_process"))
+      // another process holds a write transaction for a second, as a sync committing a page does
+      const writer = spawn(process.execPath, ["-e", `
+        const sqlite = require("node-sqlite3-wasm")
+        const db = new sqlite.Database(${JSON.stringify(join(dir, "arxiv.sqlite"))})
+        db.exec("BEGIN IMMEDIATE; UPDATE meta SET value = value WHERE key = 'schema'")
+        process.stdout.write("writing\\n")
+        setTimeout(() => { db.exec("COMMIT"); db.close() }, 1000)
+      `], { cwd: join(import.meta.dirname, "..", ".."), stdio: ["ignore", "pipe", "inherit"] })
+      yield* Effect.async<void>((resume) => void writer.stdout!.once("data", () => resume(Effect.void)))
+      const started = Date.now()
+      const r = yield* run((a) => a.search(req('ti:"channel capacity"')))
+      assert.strictEqual(r.total, 2)
+      assert.isAtLeast(Date.now() - started, 500, "it waited for the writer")
+      yield* Effect.async<void>((resume) => void writer.once("exit", () => resume(Effect.void)))
+    }), 30_000)
+
   it("translates the parser's tree to one MATCH expression with column filters", () => {
     const tree = (q: string) => {
       const p = parseQuery(q)

@@ -157,6 +157,9 @@ const removeStaleLock = (file: string): void => {
  */
 const PAGE_SIZE = 32_768
 
+/** How long a reader waits for a page being written (or the harvester for a reader) before saying the index is busy. */
+const BUSY_MILLIS = 15_000
+
 /** SQLite's page cache (KiB): a process that searches again finds the common terms' pages in memory. */
 const CACHE_KIB = 65_536
 
@@ -271,7 +274,7 @@ export class MirrorIndex {
       throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
     }
     const index = new MirrorIndex(db, file, !options.create)
-    db.exec(`PRAGMA cache_size = -${CACHE_KIB}`)
+    db.exec(`PRAGMA cache_size = -${CACHE_KIB}; PRAGMA busy_timeout = ${BUSY_MILLIS}`)
     try {
       if (options.create) index.migrate()
       else index.checkSchema()
