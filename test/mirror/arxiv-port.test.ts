@@ -4,7 +4,7 @@
  * metadata rows of arXiv's server tests and recorded OAI-PMH pages, as the
  * stand-in renders and serves them).
  */
-import { assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -158,4 +158,7 @@ describe("MirrorArxiv", () => {
   })
 })
 
-process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => {
+  for (const index of MirrorArxiv.openedIndexes()) index.close()
+  rmSync(dir, { recursive: true, force: true })
+})

@@ -52,6 +52,13 @@ export const paperOf = (row: PaperRow): Paper => {
 /** Indexes opened by this process, one per directory, shared by every layer. */
 const opened = new Map<string, MirrorIndex>()
 
+/** The indexes this process holds open (to close them, e.g. before removing a mirror); forgotten once listed. */
+export const openedIndexes = (): ReadonlyArray<MirrorIndex> => {
+  const all = [...opened.values()]
+  opened.clear()
+  return all
+}
+
 const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
   Effect.try({
     try: () => {
