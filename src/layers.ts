@@ -16,7 +16,7 @@
  * @since 0.1.0
  */
 import type { FileSystem, HttpClient, Path } from "@effect/platform"
-import { Config, ConfigError, Effect, Either, Layer, Option } from "effect"
+import { Config, ConfigError, Effect, Either, Layer, Option, Schema } from "effect"
 import type * as FixtureOpenAlex from "./adapters/fixture/FixtureOpenAlex.js"
 import type * as ResponseCache from "./adapters/live/ResponseCache.js"
 import type { InvalidArgument } from "./core/errors.js"
@@ -43,7 +43,12 @@ export interface CompanionSetup {
    * absent, the vault is reached over MCP (OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND).
    */
   readonly vault?: string | undefined
-  /** Serve arXiv and citation data from the recorded offline corpus; no network, no key. */
+  /**
+   * Where arXiv's papers come from (see {@link ArxivBackend}): "live", "corpus", "mirror" or
+   * "mirror:DIR". Default: "corpus" when offline, else "live". Citations and the judge are chosen apart.
+   */
+  readonly arxiv?: ArxivBackend | undefined
+  /** A preset: the recorded corpus (unless `arxiv` says otherwise), recorded citations, the local judge; no network, no key. */
   readonly offline?: boolean | undefined
   /**
    * Offline citation counts, one source per paper: "all" (default; per paper the first of Semantic Scholar
@@ -66,6 +71,34 @@ const CITATION_SOURCES = Object.keys(
   >
 ) as ReadonlyArray<FixtureOpenAlex.CitationSource>
 
+/**
+ * The arXiv backend of a setup, one setting for every face: `live` (arXiv's API), `corpus` (the
+ * recorded offline corpus), `mirror` (a local mirror built by `arxiv-companion mirror sync`, in its
+ * default directory) or `mirror:DIR` (the mirror in DIR). Faces derive their flag and variable from
+ * {@link ARXIV_BACKEND}.
+ */
+export const ArxivBackend = Schema.Union(
+  Schema.Literal("live", "corpus", "mirror"),
+  Schema.TemplateLiteral(Schema.Literal("mirror:"), Schema.String)
+).annotations({ identifier: "ArxivBackend", description: "live, corpus, mirror or mirror:DIR" })
+export type ArxivBackend = typeof ArxivBackend.Type
+
+/** The flag, variable and words of the arXiv backend setting, for every face. */
+export const ARXIV_BACKEND = {
+  flag: "arxiv",
+  env: "ARXIV_COMPANION_ARXIV",
+  allowed: "live, corpus, mirror or mirror:DIR",
+  description:
+    "Where arXiv's papers come from: live (the API), corpus (the recorded offline corpus), mirror or mirror:DIR " +
+    "(a local mirror: `arxiv-companion mirror sync`); env ARXIV_COMPANION_ARXIV. Default: corpus with --offline, else live.",
+  /** The setting's text as a backend (blank or "mirror:" alone: no directory), undefined when it is none. */
+  parse: (text: string): ArxivBackend | undefined => {
+    const t = text.trim()
+    if (t === "mirror:") return "mirror"
+    return Schema.is(ArxivBackend)(t) ? t : undefined
+  }
+} as const
+
 /** An optional setting: unset or blank is undefined, else `parse` reads it (undefined: not a valid value). */
 const setting = <A>(name: string, expected: string, parse: (value: string) => A | undefined): Config.Config<A | undefined> =>
   Config.option(Config.string(name)).pipe(
@@ -87,13 +120,14 @@ const oneOf = <L extends string>(values: ReadonlyArray<L>) => (value: string): L
 /**
  * A setup read from the environment, each field overridden by `overrides`
  * when given there (a face's flags): ARXIV_COMPANION_VAULT,
- * ARXIV_COMPANION_OFFLINE, ARXIV_COMPANION_OFFLINE_CITATIONS,
+ * ARXIV_COMPANION_ARXIV, ARXIV_COMPANION_OFFLINE, ARXIV_COMPANION_OFFLINE_CITATIONS,
  * ARXIV_COMPANION_JUDGE (local | llm), ARXIV_COMPANION_CACHE (false: no
  * on-disk cache) and ARXIV_COMPANION_CACHE_DIR. Blank values count as unset.
  */
 export const setupConfig = (overrides: CompanionSetup = {}): Config.Config<CompanionSetup> =>
   Config.all({
     vault: setting("ARXIV_COMPANION_VAULT", "a folder", (s) => s),
+    arxiv: setting(ARXIV_BACKEND.env, ARXIV_BACKEND.allowed, ARXIV_BACKEND.parse),
     offline: setting("ARXIV_COMPANION_OFFLINE", "true or false", bool),
     offlineCitations: setting("ARXIV_COMPANION_OFFLINE_CITATIONS", `one of ${CITATION_SOURCES.join(", ")}`, oneOf(CITATION_SOURCES)),
     judge: setting("ARXIV_COMPANION_JUDGE", "local or llm", oneOf(["local", "llm"] as const)),
@@ -102,6 +136,7 @@ export const setupConfig = (overrides: CompanionSetup = {}): Config.Config<Compa
   }).pipe(
     Config.map((env): CompanionSetup => ({
       vault: overrides.vault ?? env.vault,
+      arxiv: overrides.arxiv ?? env.arxiv,
       offline: overrides.offline ?? env.offline,
       offlineCitations: overrides.offlineCitations ?? env.offlineCitations,
       judge: overrides.judge ?? env.judge,
@@ -125,6 +160,8 @@ const Modules = {
   LocalJudge: () => import("./adapters/judge/LocalJudge.js"),
   ArxivTermStats: () => import("./adapters/judge/ArxivTermStats.js"),
   LiveArxiv: () => import("./adapters/live/LiveArxiv.js"),
+  MirrorArxiv: () => import("./adapters/arxiv/mirror/MirrorArxiv.js"),
+  Mirror: () => import("./adapters/arxiv/mirror/Mirror.js"),
   LiveOpenAlex: () => import("./adapters/live/LiveOpenAlex.js"),
   LiveOpenAlexCitations: () => import("./adapters/live/LiveOpenAlexCitations.js"),
   LiveFullText: () => import("./adapters/live/LiveFullText.js"),
@@ -289,10 +326,10 @@ const offlineArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
 const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
 
-/** The recorded arXiv corpus and citation data, the local judge (unless asked otherwise) and the vault. */
+/** The recorded citation data, the local judge (unless asked otherwise), the vault, and arXiv as the setup says (the corpus by default). */
 export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
   Layer.mergeAll(
-    offlineArxivLayer,
+    arxivLayer({ ...setup, offline: true }),
     lazyLayer(() =>
       Effect.map(load(Modules.FixtureOpenAlex), (FixtureOpenAlex) =>
       FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer)))),
@@ -318,7 +355,7 @@ export const LiveLayer = (
 ): Layer.Layer<CompanionPorts, InvalidArgument> =>
   // one cache for the process: arXiv needs it; OpenAlex and the LLM judge use it when present
   Layer.mergeAll(
-    liveArxivLayer(cache),
+    arxivLayer(setup, cache),
     lazyLayer((errors) =>
       Effect.map(load(Modules.LiveOpenAlex), (LiveOpenAlex) => LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem(errors))))
     )
@@ -328,9 +365,35 @@ export const LiveLayer = (
     vaultLayer(setup)
   )
 
-/** arXiv alone, offline or live (for the CLI's search, paper and bibtex commands). */
-export const arxivLayer = (setup: Pick<CompanionSetup, "offline" | "cache" | "cacheDir">): Layer.Layer<ArxivPort, InvalidArgument> =>
-  setup.offline === true ? offlineArxivLayer : liveArxivLayer(responseCacheLayer(setup))
+/** A local mirror (`mirror sync`) as ArxivPort: in `dir`, else in the default directory. */
+const mirrorArxivLayer = (dir: string | undefined): Layer.Layer<ArxivPort> =>
+  lazyLayer(() => Effect.map(load(Modules.MirrorArxiv), (MirrorArxiv) => MirrorArxiv.layerConfig(dir).pipe(Layer.provide(nodeContextLayer))))
+
+/**
+ * arXiv as the setup's backend says (`arxiv`; by default the corpus when
+ * offline, else the live API): the one place the choice is made, for every
+ * layer and face.
+ */
+export const arxivLayer = (
+  setup: Pick<CompanionSetup, "arxiv" | "offline" | "cache" | "cacheDir">,
+  cache = responseCacheLayer(setup)
+): Layer.Layer<ArxivPort, InvalidArgument> => {
+  const backend = setup.arxiv ?? (setup.offline === true ? "corpus" : "live")
+  if (backend === "corpus") return offlineArxivLayer
+  if (backend === "live") return liveArxivLayer(cache)
+  const dir = backend.slice("mirror:".length)
+  return mirrorArxivLayer(dir === "" ? undefined : dir)
+}
+
+/** The mirror's commands (`mirror sync`, `mirror status`), loaded when used, with Node's file system and HTTP client. */
+export const mirrorCommands = Effect.map(load(Modules.Mirror), (Mirror) => ({
+  sync: (request: Parameters<typeof Mirror.sync>[0]) =>
+    Effect.flatMap(Mirror.clientConfig, (fromEnv) => Mirror.sync({ ...fromEnv, ...request })).pipe(
+      Effect.catchTag("ConfigError", (e) => Effect.flatMap(load(Modules.errors), (errors) => Effect.fail(configProblem(errors)(e)))),
+      Effect.provide(Layer.merge(nodeContextLayer, httpClientLayer))
+    ),
+  status: (dir: string | undefined) => Mirror.status(dir).pipe(Effect.provide(nodeContextLayer))
+}))
 
 /** The layer a setup asks for: offline or live. */
 export const companionLayer = (

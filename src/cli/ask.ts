@@ -7,7 +7,7 @@ import { Console, Effect, Layer, Option } from "effect"
 import { askLayer, askSaveLayer } from "../layers.js"
 import { reportFailure } from "./failure.js"
 import { integerFlag, oneOf, withEnv } from "./env.js"
-import { cacheDir, judge, json, noCache, offline, vault } from "./run.js"
+import { arxiv, cacheDir, judge, json, noCache, offline, vault } from "./run.js"
 
 const question = Args.text({ name: "question" }).pipe(
   Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\".")
@@ -40,7 +40,7 @@ const notion = Options.boolean("notion").pipe(
 /** The `ask` command. */
 export const askCommand = Command.make(
   "ask",
-  { question, top, maxResults, categories, since, save, notion, vault, offline, json, judge, queryBuilder, noCache, cacheDir },
+  { question, top, maxResults, categories, since, save, notion, vault, arxiv, offline, json, judge, queryBuilder, noCache, cacheDir },
   (a) =>
     Effect.flatMap(Effect.promise(() => import("../tools/ask.js")), ({ askArxivTool, renderAnswer }) => askArxivTool({
       question: a.question,
@@ -55,6 +55,7 @@ export const askCommand = Command.make(
       Effect.provide(Layer.unwrapEffect(Effect.sync(() => {
         const setup = {
           vault: Option.getOrUndefined(a.vault),
+          arxiv: Option.getOrUndefined(a.arxiv),
           offline: a.offline,
           judge: Option.getOrUndefined(a.judge),
           queryBuilder: Option.getOrUndefined(a.queryBuilder),

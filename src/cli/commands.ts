@@ -9,6 +9,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect } from "effect"
 import { withWaitReporter } from "../core/waiting.js"
 import { askCommand } from "./ask.js"
+import { mirrorCommand } from "./mirror.js"
 import { runCommand } from "./run.js"
 import { asCli } from "./terminal.js"
 import { bibtexCommand, paperCommand, searchCommand } from "./tools.js"
@@ -30,7 +31,7 @@ const SUBCOMMAND_FLAGS: Readonly<Record<string, () => ReadonlyArray<string>>> = 
 /** Every command. */
 export const cli = Command.make("arxiv-companion").pipe(
   Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
-  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand])
+  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand, mirrorCommand])
 )
 
 /**

@@ -1,10 +1,11 @@
 /**
  * `arxiv-companion run "<prompt>"`.
  */
-import { Args, Command, Options } from "@effect/cli"
+import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Config, Console, Effect, Option } from "effect"
 import { COMPANION_CATEGORIES } from "../core/models.js"
 import { CompanionOptionSpellings as S, progressLine } from "../tools/companion.js"
+import { ARXIV_BACKEND } from "../layers.js"
 import { asText, booleanWithEnv, oneOf, withEnv } from "./env.js"
 import { reportFailure } from "./failure.js"
 
@@ -48,6 +49,26 @@ export const offline = booleanWithEnv(
   "offline",
   "ARXIV_COMPANION_OFFLINE",
   "Use the recorded offline corpus and citation data; no network, no key."
+)
+/** The arXiv backend (src/layers.ts's ARXIV_BACKEND: live, corpus, mirror or mirror:DIR), for every command that reads arXiv. */
+export const arxiv = withEnv(
+  Options.text(ARXIV_BACKEND.flag).pipe(Options.withPseudoName("live|corpus|mirror[:DIR]")),
+  ARXIV_BACKEND.env,
+  ARXIV_BACKEND.parse,
+  ARXIV_BACKEND.allowed,
+  ARXIV_BACKEND.description
+).pipe(
+  Options.mapEffect((value) =>
+    Option.match(value, {
+      onNone: () => Effect.succeed(Option.none()),
+      onSome: (text) => {
+        const parsed = ARXIV_BACKEND.parse(text)
+        return parsed === undefined
+          ? Effect.fail(ValidationError.invalidValue(HelpDoc.p(`Invalid --${ARXIV_BACKEND.flag}: got ${JSON.stringify(text)}; use ${ARXIV_BACKEND.allowed}.`)))
+          : Effect.succeed(Option.some(parsed))
+      }
+    })
+  )
 )
 export const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
 /**
@@ -129,6 +150,7 @@ export const runCommand = Command.make(
   {
     prompt,
     vault,
+    arxiv,
     offline,
     json,
     judge,
@@ -145,6 +167,7 @@ export const runCommand = Command.make(
       // the flags (with their environment fallbacks) override the rest of the setup's environment
       const setup = yield* setupConfig({
         vault: Option.getOrUndefined(a.vault),
+        arxiv: Option.getOrUndefined(a.arxiv),
         ...(a.offline ? { offline: true } : {}),
         judge: Option.getOrUndefined(a.judge),
         ...(a.noCache ? { cache: false } : {}),

@@ -8,6 +8,7 @@ import { InvalidArgument } from "../core/errors.js"
 import { arxivLayer } from "../layers.js"
 import { booleanWithEnv, integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
+import { arxiv } from "./run.js"
 
 const offline = booleanWithEnv("offline", "ARXIV_COMPANION_OFFLINE", "Use the recorded offline corpus; no network.")
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of text."))
@@ -32,6 +33,7 @@ export const searchCommand = Command.make(
   {
     query: Args.text({ name: "query" }).pipe(Args.withDescription("Free text or arXiv syntax (ti:, abs:, au:, cat:, AND/OR/ANDNOT).")),
     offline,
+    arxiv,
     json,
     maxResults: integerFlag("max-results", { min: 1, max: 50, fallback: 10 }, "1..50 (default 10)"),
     categories: Options.text("categories").pipe(
@@ -57,13 +59,13 @@ export const searchCommand = Command.make(
             )].join("\n")
         )
       ),
-      Effect.provide(arxivLayer({ offline: a.offline })),
+      Effect.provide(arxivLayer({ offline: a.offline, arxiv: Option.getOrUndefined(a.arxiv) })),
       Effect.catchAll(reportFailure)
     ))
 ).pipe(Command.withDescription("Search arXiv (or the offline corpus)."))
 
 /** `arxiv-companion paper <id...>` */
-export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
+export const paperCommand = Command.make("paper", { ids, offline, arxiv, json }, (a) =>
   Effect.flatMap(papers, ({ getPapers }) => asTyped(getPapers({ arxiv_ids: a.ids }))).pipe(
     Effect.flatMap((r) =>
       Console.log(
@@ -77,12 +79,12 @@ export const paperCommand = Command.make("paper", { ids, offline, json }, (a) =>
           ].join("\n")
       )
     ),
-    Effect.provide(arxivLayer({ offline: a.offline })),
+    Effect.provide(arxivLayer({ offline: a.offline, arxiv: Option.getOrUndefined(a.arxiv) })),
     Effect.catchAll(reportFailure)
   )).pipe(Command.withDescription("Show papers' metadata by arXiv id."))
 
 /** `arxiv-companion bibtex <id...>` */
-export const bibtexCommand = Command.make("bibtex", { ids, offline }, (a) =>
+export const bibtexCommand = Command.make("bibtex", { ids, offline, arxiv }, (a) =>
   Effect.flatMap(papers, ({ exportBibtex }) => asTyped(exportBibtex({ arxiv_ids: a.ids }))).pipe(
     Effect.flatMap((r) =>
       Effect.zipRight(
@@ -90,6 +92,6 @@ export const bibtexCommand = Command.make("bibtex", { ids, offline }, (a) =>
         r.missing.length > 0 ? Console.error(`Not found on arXiv: ${r.missing.join(", ")}`) : Effect.void
       )
     ),
-    Effect.provide(arxivLayer({ offline: a.offline })),
+    Effect.provide(arxivLayer({ offline: a.offline, arxiv: Option.getOrUndefined(a.arxiv) })),
     Effect.catchAll(reportFailure)
   )).pipe(Command.withDescription("BibTeX entries (metadata only) for arXiv ids."))

@@ -6,7 +6,7 @@ import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
-import { cacheDir, judge, noCache, offline, vault } from "./run.js"
+import { arxiv, cacheDir, judge, noCache, offline, vault } from "./run.js"
 
 const port = integerFlag(
   "port",
@@ -17,7 +17,7 @@ const port = integerFlag(
 /** The `ui` command. */
 export const uiCommand = Command.make(
   "ui",
-  { port, vault, offline, judge, noCache, cacheDir },
+  { port, vault, arxiv, offline, judge, noCache, cacheDir },
   (a) =>
     Effect.gen(function*() {
       const { serveUi } = yield* Effect.promise(() => import("../ui/server.js"))
@@ -26,6 +26,7 @@ export const uiCommand = Command.make(
           port: a.port,
           setup: {
             vault: Option.getOrUndefined(a.vault),
+            arxiv: Option.getOrUndefined(a.arxiv),
             offline: a.offline,
             judge: Option.getOrUndefined(a.judge),
             cache: a.noCache ? false : undefined,
@@ -35,7 +36,8 @@ export const uiCommand = Command.make(
         })
         yield* Console.log(server.url)
         yield* Console.error(
-          `arxiv-companion page on ${server.origin} (${a.offline ? "offline" : "live"}). ` +
+          `arxiv-companion page on ${server.origin} (${a.offline ? "offline" : "live"}` +
+            `${Option.isSome(a.arxiv) ? `, arXiv: ${a.arxiv.value}` : ""}). ` +
             "Open the address above in your browser: it carries the access token. Ctrl-C stops the server."
         )
         yield* Effect.addFinalizer(() => Console.error("Stopped: runs in flight were cancelled and the server is closed."))

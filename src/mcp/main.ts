@@ -26,6 +26,8 @@ The arXiv toolset and study companion as an MCP server (stdio by default).
 
 Options:
   --offline          Serve the recorded data (arXiv to April 2017, recorded citations); no network
+  --arxiv B          Where arXiv's papers come from: live, corpus, mirror or mirror:DIR (a local mirror,
+                     see \`arxiv-companion mirror sync\`; or ARXIV_COMPANION_ARXIV); citations stay as chosen
   --http             Serve Streamable HTTP instead of stdio
   --port N           HTTP port (default 3333; 0 picks a free one)
   --host H           HTTP address to bind (default 127.0.0.1); any other address needs a bearer token
@@ -39,7 +41,7 @@ Options:
   -h, --help         Show this help
   -v, --version      Show the version
 
-Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_OFFLINE=true, ARXIV_COMPANION_JUDGE,
+Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_ARXIV, ARXIV_COMPANION_OFFLINE=true, ARXIV_COMPANION_JUDGE,
 ARXIV_COMPANION_CACHE=false, ARXIV_COMPANION_CACHE_DIR, ARXIV_COMPANION_OFFLINE_CITATIONS,
 ARXIV_COMPANION_MCP_TOKEN, ARXIV_COMPANION_MCP_ORIGINS, and the adapters' own
 (ARXIV_API_URL, OPENALEX_API_KEY, OPENROUTER_API_KEY / LLM_BASE_URL, OBSIDIAN_MCP_URL, ...).
@@ -57,6 +59,7 @@ const parse = () => {
     return parseArgs({
       options: {
         offline: { type: "boolean" },
+        arxiv: { type: "string" },
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
@@ -81,8 +84,8 @@ const parse = () => {
  * HTTP face's own settings (ARXIV_COMPANION_MCP_TOKEN, ARXIV_COMPANION_MCP_ORIGINS),
  * all read through Config; a bad value ends the bin with what to fix.
  */
-const readConfig = async (overrides: CompanionSetup) => {
-  const [Effect, Cause, Config, Option, Redacted, { describeConfigError, setupConfig }] = await Promise.all([
+const readConfig = async (overrides: CompanionSetup, arxivFlag: string | undefined) => {
+  const [Effect, Cause, Config, Option, Redacted, { ARXIV_BACKEND, describeConfigError, setupConfig }] = await Promise.all([
     import("effect/Effect"),
     import("effect/Cause"),
     import("effect/Config"),
@@ -90,8 +93,10 @@ const readConfig = async (overrides: CompanionSetup) => {
     import("effect/Redacted"),
     import("../layers.js")
   ])
+  const arxiv = arxivFlag === undefined ? undefined : ARXIV_BACKEND.parse(arxivFlag)
+  if (arxivFlag !== undefined && arxiv === undefined) fail(`--arxiv must be ${ARXIV_BACKEND.allowed}, got ${arxivFlag}`)
   const exit = await Effect.runPromiseExit(Config.all({
-    setup: setupConfig(overrides),
+    setup: setupConfig({ ...overrides, arxiv }),
     environmentToken: Config.option(Config.redacted("ARXIV_COMPANION_MCP_TOKEN")).pipe(
       Config.map((t) => Option.getOrUndefined(Option.filter(Option.map(t, (r) => Redacted.value(r).trim()), (v) => v !== "")))
     ),
@@ -128,7 +133,7 @@ const main = async () => {
     vault: args.vault,
     judge,
     ...(args["no-cache"] === true ? { cache: false } : {})
-  })
+  }, args.arxiv)
   // over stdio, read stdin at once: `initialize` is answered as soon as the setup says whether the
   // server is offline (at once with --offline, which no setting overrides); the SDK and the tools load meanwhile
   const transport = args.http === true ? undefined : earlyStdio({

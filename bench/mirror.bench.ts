@@ -1,0 +1,106 @@
+/**
+ * `npm run bench -- mirror`: the mirror's embedded index (SQLite FTS5 through
+ * node-sqlite3-wasm) at scale. The recorded corpus's 36,421 real records are
+ * repeated under new ids until the index holds MIRROR_BENCH_RECORDS records
+ * (default 1,000,000), committed in harvest pages of 2,500; then build time,
+ * size on disk, open time, the companion's concept query (an OR of 20 terms
+ * + title clauses, the ML categories, a pool of 1000) and an id lookup, as
+ * medians of 5, and the peak RSS.
+ *
+ * Goals (issue 26, this machine class): open ≤ 100 ms, query ≤ 150 ms, peak
+ * RSS of a run on the mirror ≤ 250 MiB. MIRROR_BENCH_DIR keeps the index
+ * there (and reuses one already built) for another round of readings.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { gunzipSync } from "node:zlib"
+import { MirrorIndex } from "../src/adapters/arxiv/mirror/MirrorIndex.js"
+import type { OaiEntry } from "../src/adapters/arxiv/mirror/OaiPage.js"
+
+const TARGET = Number(process.env["MIRROR_BENCH_RECORDS"] ?? 1_000_000)
+const PAGE = 2_500
+const root = join(import.meta.dirname, "..")
+
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`
+
+/** The corpus's records, as the harvester would hand them to the index. */
+const corpus = (): Array<Omit<Extract<OaiEntry, { _tag: "Record" }>["record"], "id"> & { id: string }> => {
+  const lines = gunzipSync(readFileSync(join(root, "fixtures", "offline", "arxiv-corpus.tsv.gz"))).toString("utf8").split("\n").slice(1)
+  return lines.filter((l) => l !== "").map((l) => {
+    const [id, published, updated, categories, doi, journalRef, comments, authors, title, abstract] = l.split("\t")
+    return {
+      id: id!,
+      published: published!,
+      updated: updated === "" ? undefined : updated,
+      categories: categories!.split(" "),
+      doi: doi === "" ? undefined : doi,
+      journalRef: journalRef === "" ? undefined : journalRef,
+      comments: comments === "" ? undefined : comments,
+      authors: authors!.split("; "),
+      title: title!,
+      abstract: abstract!,
+      datestamp: updated === "" ? published! : updated!
+    }
+  })
+}
+
+const CONCEPT =
+  '(all:"attention mechanism" OR all:transformer OR all:"self attention" OR all:encoder OR all:decoder OR all:"machine translation" ' +
+  'OR all:sequence OR all:recurrent OR all:"neural network" OR all:bleu OR all:alignment OR all:softmax OR all:embedding ' +
+  'OR all:"multi head" OR all:positional OR all:layer OR all:residual OR all:convolutional OR all:language OR all:model ' +
+  'OR ti:attention OR ti:transformer)'
+
+export default async () => {
+  const records = corpus()
+  const keep = process.env["MIRROR_BENCH_DIR"]
+  const dir = keep ?? mkdtempSync(join(tmpdir(), "mirror-bench-"))
+  try {
+    const reuse = keep !== undefined && existsSync(join(keep, "arxiv.sqlite"))
+    const index = MirrorIndex.open(dir, { create: true })
+    const started = performance.now()
+    let n = 0
+    let round = 0
+    if (reuse) n = index.status().records
+    while (!reuse && n < TARGET) {
+      const page: Array<OaiEntry> = []
+      for (let i = 0; i < PAGE && n < TARGET; i++, n++) {
+        const r = records[n % records.length]!
+        // a new id per round: old-style-free, unique (9 + round digits), same text
+        const id = round === 0 ? r.id : `${r.id}.${round}`
+        page.push({ _tag: "Record", record: { ...r, id: id.replace(/^(\d{4})\.(\d+)\.(\d+)$/, (_, a, b, c) => `${a}.${b}${c}`) } })
+        if ((n + 1) % records.length === 0) round++
+      }
+      index.commitPage(page, () => true, { key: "bench|", set: "bench", categories: [], pages: Math.ceil(n / PAGE), records: n })
+    }
+    const buildMillis = performance.now() - started
+    index.close()
+    const size = statSync(join(dir, "arxiv.sqlite")).size
+    console.log(`records: ${n.toLocaleString("en-US")} (the corpus's ${records.length.toLocaleString("en-US")} repeated under new ids)`)
+    if (!reuse) console.log(`build: ${(buildMillis / 1000).toFixed(0)} s (${Math.round(n / (buildMillis / 1000)).toLocaleString("en-US")} records/s, pages of ${PAGE})`)
+    console.log(`size on disk: ${(size / 1024 ** 2).toFixed(0)} MB (${Math.round(size / n)} bytes a record)`)
+    // open and query in a fresh process each time: what a run pays
+    const child = join(import.meta.dirname, "mirror-child.ts")
+    const runs = Array.from({ length: 5 }, () =>
+      JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, dir, CONCEPT], { encoding: "utf8" })) as {
+        openMillis: number
+        queryMillis: number
+        titleMillis: number
+        idMillis: number
+        total: number
+        maxRssMiB: number
+      })
+    console.log(`open: median ${ms(median(runs.map((r) => r.openMillis)))} (goal ≤ 100 ms)`)
+    console.log(
+      `concept query (OR of 20 terms + 2 title clauses, ML categories, pool 1000; ${runs[0]!.total.toLocaleString("en-US")} matches): ` +
+        `median ${ms(median(runs.map((r) => r.queryMillis)))} (goal ≤ 150 ms)`
+    )
+    console.log(`title search (ti:attention AND ti:translation, 1000): median ${ms(median(runs.map((r) => r.titleMillis)))}`)
+    console.log(`id lookup (50 ids): median ${ms(median(runs.map((r) => r.idMillis)))}`)
+    console.log(`peak RSS of the reading process: median ${median(runs.map((r) => r.maxRssMiB)).toFixed(0)} MiB (goal ≤ 250 MiB for a run)`)
+  } finally {
+    if (keep === undefined) rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * ArxivPort over a local mirror (`arxiv-companion mirror sync`): searches and
+ * id lookups answered by the mirror's index, no request to arXiv.
+ *
+ * The query (arXiv syntax, as the core writes it) is parsed with the same
+ * parser as the recorded corpus's and evaluated by FTS5 (`ftsQuery.ts`),
+ * ranked by BM25 with field weights (title 3, abstract and authors 1);
+ * categories and `since` filter it. Validation follows the live adapter, so
+ * every backend refuses the same requests with the same words.
+ *
+ * The index is opened on the first call (read-only) and kept open for the
+ * process; a missing mirror is one line saying how to build it.
+ *
+ * @since 0.3.0
+ */
+import type { Path } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { parseArxivId, validateSearch } from "../../../core/arxiv.js"
+import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
+import { Paper } from "../../../core/models.js"
+import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult } from "../../../core/ports/ArxivPort.js"
+import { parseQuery } from "../../fixture/queryParser.js"
+import { toFtsQuery, UnsupportedQuery } from "./ftsQuery.js"
+import { MIRROR_SERVICE } from "./Harvester.js"
+import { IndexUnavailable, MirrorIndex, type PaperRow } from "./MirrorIndex.js"
+import { defaultMirrorDir } from "./mirrorDir.js"
+
+/** Options of the mirror adapter. */
+export interface MirrorArxivOptions {
+  /** The mirror's directory (see `defaultMirrorDir`). */
+  readonly dir: string
+}
+
+/** A stored row as the core's Paper. */
+export const paperOf = (row: PaperRow): Paper => {
+  const categories = row.categories.split(" ").filter((c) => c !== "")
+  return new Paper({
+    arxivId: row.id,
+    title: row.title,
+    abstract: row.abstract,
+    authors: JSON.parse(row.authors) as Array<string>,
+    published: row.published,
+    ...(row.updated === null ? {} : { updated: row.updated }),
+    categories,
+    ...(categories[0] === undefined ? {} : { primaryCategory: categories[0] }),
+    ...(row.doi === null ? {} : { doi: row.doi }),
+    ...(row.journal_ref === null ? {} : { journalRef: row.journal_ref }),
+    ...(row.comments === null ? {} : { comment: row.comments })
+  })
+}
+
+/** Indexes opened by this process, one per directory, shared by every layer. */
+const opened = new Map<string, MirrorIndex>()
+
+/** The indexes this process holds open (to close them, e.g. before removing a mirror); forgotten once listed. */
+export const openedIndexes = (): ReadonlyArray<MirrorIndex> => {
+  const all = [...opened.values()]
+  opened.clear()
+  return all
+}
+
+const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
+  Effect.try({
+    try: () => {
+      const known = opened.get(dir)
+      if (known !== undefined) return known
+      const index = MirrorIndex.open(dir, { create: false })
+      opened.set(dir, index)
+      return index
+    },
+    catch: (e) =>
+      new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: e instanceof IndexUnavailable ? e.reason : String(e) })
+  })
+
+const readFailure = (e: unknown) =>
+  new UpstreamUnavailable({
+    service: MIRROR_SERVICE,
+    reason: `the index could not be read (${e instanceof Error ? e.message : String(e)}); if a sync is writing it, try again in a moment`
+  })
+
+/** Build the adapter. Nothing is opened until the first call. */
+export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxivOptions) {
+  const index = openIndex(options.dir)
+
+  const search = Effect.fn("ArxivPort.search")(function*(request: ArxivSearch) {
+    yield* validateSearch(request)
+    const parsed = request.query.trim() === "" ? undefined : parseQuery(request.query)
+    if (parsed !== undefined && parsed._tag === "Error") {
+      return yield* new InvalidArgument({ argument: "query", reason: `${parsed.error.message}; the query was: ${request.query}` })
+    }
+    const fts = toFtsQuery(parsed?.query, request.categories)
+    if (fts instanceof UnsupportedQuery) {
+      return yield* new InvalidArgument({ argument: "query", reason: `${fts.reason}; the query was: ${request.query}` })
+    }
+    const idx = yield* index
+    const start = request.start ?? 0
+    const publishedFrom = request.since !== undefined && (fts.publishedFrom === undefined || request.since > fts.publishedFrom)
+      ? request.since
+      : fts.publishedFrom
+    const found = yield* Effect.try({
+      try: () =>
+        idx.search({
+          match: fts.match,
+          publishedFrom,
+          publishedTo: fts.publishedTo,
+          updatedFrom: fts.updatedFrom,
+          updatedTo: fts.updatedTo,
+          sortBy: request.sortBy ?? "relevance",
+          sortOrder: request.sortOrder ?? "descending",
+          start,
+          limit: request.maxResults
+        }),
+      catch: readFailure
+    })
+    return { papers: found.rows.map(paperOf), total: found.total, start } satisfies ArxivSearchResult
+  })
+
+  const getPapers = Effect.fn("ArxivPort.getPapers")(function*(ids: ReadonlyArray<string>) {
+    const wanted: Array<{ readonly bare: string; readonly asked: string }> = []
+    for (const input of ids) {
+      const parsed = parseArxivId(input)
+      if (parsed === undefined) {
+        return yield* new InvalidArgument({
+          argument: "id",
+          reason: `"${input}" is not an arXiv id (e.g. 1409.0473, 2104.12255v1 or hep-th/9901001).`
+        })
+      }
+      const asked = parsed.id.includes("/") ? parsed.id : parsed.id + (parsed.version ?? "")
+      if (!wanted.some((w) => w.asked === asked)) wanted.push({ bare: parsed.id, asked })
+    }
+    if (wanted.length === 0) return { papers: [], missing: [] } satisfies ArxivLookup
+    const idx = yield* index
+    const rows = yield* Effect.try({ try: () => idx.byIds([...new Set(wanted.map((w) => w.bare))]), catch: readFailure })
+    const byId = new Map(rows.map((r) => [r.id, paperOf(r)]))
+    const papers: Array<Paper> = []
+    const missing: Array<string> = []
+    for (const w of wanted) {
+      // the mirror holds the current version: any version of a mirrored paper is that paper
+      const paper = byId.get(w.bare)
+      if (paper === undefined) missing.push(w.asked)
+      else if (!papers.includes(paper)) papers.push(paper)
+    }
+    return { papers, missing } satisfies ArxivLookup
+  })
+
+  return ArxivPort.of({ search, getPapers })
+})
+
+/** The mirror adapter as a layer. */
+export const layer = (options: MirrorArxivOptions): Layer.Layer<ArxivPort> => Layer.effect(ArxivPort, make(options))
+
+/** The mirror of `dir`, else of the default directory (`defaultMirrorDir`). */
+export const layerConfig = (dir?: string | undefined): Layer.Layer<ArxivPort, never, Path.Path> =>
+  Layer.unwrapEffect(
+    Effect.map(dir === undefined ? defaultMirrorDir : Effect.succeed(dir), (d) => layer({ dir: d }))
+  )

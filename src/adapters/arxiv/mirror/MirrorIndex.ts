@@ -1,0 +1,537 @@
+/**
+ * The mirror's embedded index: one SQLite file on disk (`arxiv.sqlite` in the
+ * mirror's directory), read through `node-sqlite3-wasm` (SQLite compiled to
+ * WebAssembly, reading and writing the file with Node's own `fs`: nothing
+ * downloaded or compiled at install, the same on every platform).
+ *
+ * - `papers`: one row per paper (its current version), keyed by arXiv id;
+ * - `papers_fts`: an FTS5 full-text index over title, abstract, authors,
+ *   comments, journal reference, categories, report number and id, Porter
+ *   stemmed, accents folded; contentless (the text is kept once, in `papers`),
+ *   ranked by `bm25()` with a weight per column;
+ * - `paper_categories`: the categories of each paper (counts, filters);
+ * - `harvest`: where each harvest stands (its resumption token, pages, the
+ *   datestamp the next one starts from).
+ *
+ * Opening reads nothing but the schema: queries page the file in through
+ * SQLite's own cache (2 MB by default), so a mirror of all arXiv is opened as
+ * fast as an empty one. A page of the harvest and the harvest's position are
+ * written in one transaction: committed whole, or not at all.
+ *
+ * Synchronous code; the adapters wrap it in Effect.
+ *
+ * @since 0.3.0
+ */
+import { mkdirSync, rmSync, statSync } from "node:fs"
+import sqlite from "node-sqlite3-wasm"
+import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
+
+/** The index file inside a mirror's directory. */
+export const INDEX_FILE = "arxiv.sqlite"
+
+/** The schema version this code writes and reads. */
+export const SCHEMA_VERSION = 1
+
+/** The columns of the full-text index, in order, with their BM25 weights (title counts 3 times, as the corpus search). */
+export const FTS_COLUMNS = ["title", "abstract", "authors", "comments", "journal", "categories", "report", "ids"] as const
+export type FtsColumn = typeof FTS_COLUMNS[number]
+export const FTS_WEIGHTS: Readonly<Record<FtsColumn, number>> = {
+  title: 3,
+  abstract: 1,
+  authors: 1,
+  comments: 0.5,
+  journal: 0.5,
+  categories: 0,
+  report: 0,
+  ids: 0
+}
+
+/**
+ * A category as one token of the index: letters and digits only, lower case
+ * (`cs.LG` → `cslg`, `hep-th` → `hepth`), so the tokenizer keeps it whole.
+ */
+export const categoryToken = (category: string): string => category.toLowerCase().replace(/[^a-z0-9]/g, "")
+
+/** Where a harvest of one set (and category filter) stands. */
+export interface HarvestState {
+  /** The harvest's key: the set, and the categories kept (`cs|cs.CL,cs.LG`; `cs|` for all of it). */
+  readonly key: string
+  readonly set: string
+  readonly categories: ReadonlyArray<string>
+  /** The newest datestamp of the last complete list: the next list starts `from=` it. */
+  readonly doneUntil?: string | undefined
+  /** The list in progress: its next token and when it expires. */
+  readonly token?: string | undefined
+  readonly tokenExpires?: string | undefined
+  /** The `from=` the list in progress started with (undefined: from the beginning). */
+  readonly listFrom?: string | undefined
+  /** Pages and records committed of the list in progress. */
+  readonly pages: number
+  readonly records: number
+  /** The list's size, when the server says it (the old server did). */
+  readonly listSize?: number | undefined
+  /** The newest datestamp seen in the list in progress. */
+  readonly newest?: string | undefined
+}
+
+/** What a committed page changed. */
+export interface PageChanges {
+  readonly added: number
+  readonly replaced: number
+  readonly deleted: number
+  /** Records of the page outside the categories kept. */
+  readonly skipped: number
+  /** Records older than the version already held. */
+  readonly unchanged: number
+}
+
+/** A paper row as stored. */
+export interface PaperRow {
+  readonly id: string
+  readonly title: string
+  readonly abstract: string
+  readonly authors: string
+  readonly published: string
+  readonly updated: string | null
+  readonly categories: string
+  readonly doi: string | null
+  readonly journal_ref: string | null
+  readonly comments: string | null
+  readonly report_no: string | null
+  readonly license: string | null
+  readonly datestamp: string
+}
+
+/** A search over the index. */
+export interface IndexQuery {
+  /** An FTS5 MATCH expression; undefined: every paper (filtered by the rest). */
+  readonly match?: string | undefined
+  /** First-version date range, inclusive, YYYY-MM-DD. */
+  readonly publishedFrom?: string | undefined
+  readonly publishedTo?: string | undefined
+  /** Latest-version date range (the first version's when there is one only). */
+  readonly updatedFrom?: string | undefined
+  readonly updatedTo?: string | undefined
+  readonly sortBy: "relevance" | "submittedDate" | "lastUpdatedDate"
+  readonly sortOrder: "ascending" | "descending"
+  readonly start: number
+  readonly limit: number
+}
+
+/** What `mirror status` reports. */
+export interface IndexStatus {
+  readonly records: number
+  readonly categories: ReadonlyArray<{ readonly category: string; readonly records: number }>
+  readonly newestDatestamp: string | undefined
+  readonly harvests: ReadonlyArray<HarvestState>
+}
+
+/** The index is missing, unreadable or of another schema: `reason` says what to do. */
+export class IndexUnavailable extends Error {
+  readonly _tag = "IndexUnavailable"
+  constructor(readonly reason: string) {
+    super(reason)
+  }
+}
+
+/**
+ * node-sqlite3-wasm locks a file with a directory beside it (`<file>.lock`),
+ * held only while a statement or transaction runs. One left by a process
+ * killed mid-write is older than any real write takes.
+ */
+const STALE_LOCK_MILLIS = 10 * 60_000
+
+const removeStaleLock = (file: string): void => {
+  try {
+    const lock = statSync(`${file}.lock`)
+    if (Date.now() - lock.mtimeMs > STALE_LOCK_MILLIS) rmSync(`${file}.lock`, { recursive: true, force: true })
+  } catch {
+    // no lock: nothing to do
+  }
+}
+
+/**
+ * Page size of a new index: FTS5 reads a common term's doclist page by page,
+ * each page one call into Node's fs; 32 KiB pages make eight times fewer
+ * calls than SQLite's 4 KiB default (bench/mirror.bench.ts).
+ */
+const PAGE_SIZE = 32_768
+
+/** How long a reader waits for a page being written (or the harvester for a reader) before saying the index is busy. */
+const BUSY_MILLIS = 15_000
+
+/** SQLite's page cache (KiB): a process that searches again finds the common terms' pages in memory. */
+const CACHE_KIB = 65_536
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS papers(
+  n INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  title TEXT NOT NULL,
+  abstract TEXT NOT NULL,
+  authors TEXT NOT NULL,
+  published TEXT NOT NULL,
+  updated TEXT,
+  categories TEXT NOT NULL,
+  doi TEXT,
+  journal_ref TEXT,
+  comments TEXT,
+  report_no TEXT,
+  license TEXT,
+  datestamp TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS papers_published ON papers(published);
+CREATE INDEX IF NOT EXISTS papers_datestamp ON papers(datestamp);
+CREATE TABLE IF NOT EXISTS paper_categories(category TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(category, n)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS papers_fts USING fts5(
+  ${FTS_COLUMNS.join(", ")},
+  content='', contentless_delete=1,
+  tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS harvest(
+  key TEXT PRIMARY KEY,
+  set_spec TEXT NOT NULL,
+  categories TEXT NOT NULL,
+  done_until TEXT,
+  token TEXT,
+  token_expires TEXT,
+  list_from TEXT,
+  pages INTEGER NOT NULL DEFAULT 0,
+  records INTEGER NOT NULL DEFAULT 0,
+  list_size INTEGER,
+  newest TEXT
+);
+`
+
+const BM25 = `bm25(papers_fts, ${FTS_COLUMNS.map((c) => FTS_WEIGHTS[c]).join(", ")})`
+
+type Row = Record<string, unknown>
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined)
+const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : 0)
+
+const stateOf = (row: Row): HarvestState => ({
+  key: String(row["key"]),
+  set: String(row["set_spec"]),
+  categories: String(row["categories"]).split(",").filter((c) => c !== ""),
+  doneUntil: str(row["done_until"]),
+  token: str(row["token"]),
+  tokenExpires: str(row["token_expires"]),
+  listFrom: str(row["list_from"]),
+  pages: num(row["pages"]),
+  records: num(row["records"]),
+  listSize: row["list_size"] === null || row["list_size"] === undefined ? undefined : num(row["list_size"]),
+  newest: str(row["newest"])
+})
+
+/** The full-text cells of a record, in FTS_COLUMNS order. */
+const ftsCells = (r: MirrorRecord): Array<string> => [
+  r.title,
+  r.abstract,
+  r.authors.join(", "),
+  r.comments ?? "",
+  r.journalRef ?? "",
+  r.categories.map(categoryToken).join(" "),
+  r.reportNo ?? "",
+  r.id
+]
+
+/** An open index. Not safe to share between threads; one per process and directory is plenty. */
+export class MirrorIndex {
+  private constructor(
+    private readonly db: sqlite.Database,
+    /** The index file. */
+    readonly file: string,
+    readonly readOnly: boolean
+  ) {}
+
+  /**
+   * Open the index of `dir`: created when `create` (the harvester), else it
+   * must exist (a reader). A reader never writes.
+   */
+  static open(dir: string, options: { readonly create: boolean }): MirrorIndex {
+    const file = `${dir.replace(/\/+$/, "")}/${INDEX_FILE}`
+    if (!options.create) {
+      try {
+        statSync(file)
+      } catch {
+        throw new IndexUnavailable(
+          `no mirror in ${dir} (${INDEX_FILE} is missing); build one with \`arxiv-companion mirror sync --categories cs.LG --dir ${dir}\``
+        )
+      }
+    } else {
+      try {
+        mkdirSync(dir, { recursive: true })
+      } catch (e) {
+        throw new IndexUnavailable(`cannot create the mirror's folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
+      }
+    }
+    removeStaleLock(file)
+    let db: sqlite.Database
+    try {
+      db = new sqlite.Database(file, options.create ? {} : { readOnly: true, fileMustExist: true })
+    } catch (e) {
+      throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
+    }
+    const index = new MirrorIndex(db, file, !options.create)
+    db.exec(`PRAGMA cache_size = -${CACHE_KIB}; PRAGMA busy_timeout = ${BUSY_MILLIS}`)
+    try {
+      if (options.create) index.migrate()
+      else index.checkSchema()
+    } catch (e) {
+      db.close()
+      throw e instanceof IndexUnavailable ? e : new IndexUnavailable(`cannot read ${file}: ${(e as Error).message}`)
+    }
+    return index
+  }
+
+  private migrate(): void {
+    // large pages (a new file only): FTS5's doclists are read through the JS file system a page at a time
+    this.db.exec(`PRAGMA page_size = ${PAGE_SIZE}`)
+    this.db.exec(SCHEMA)
+    const version = this.db.get("SELECT value FROM meta WHERE key = 'schema'")
+    if (version === null) this.db.run("INSERT INTO meta(key, value) VALUES ('schema', ?)", [String(SCHEMA_VERSION)])
+    else this.checkSchema()
+  }
+
+  private checkSchema(): void {
+    const row = this.db.get("SELECT value FROM meta WHERE key = 'schema'") as Row | null
+    if (row === null || row["value"] !== String(SCHEMA_VERSION)) {
+      throw new IndexUnavailable(
+        `${this.file} is not a mirror index of this version (schema ${row === null ? "none" : String(row["value"])}, ` +
+          `this version reads ${SCHEMA_VERSION}); move it away and sync again`
+      )
+    }
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close()
+  }
+
+  /** Where the harvest `key` stands, if it ever started. */
+  harvestState(key: string): HarvestState | undefined {
+    const row = this.db.get("SELECT * FROM harvest WHERE key = ?", [key]) as Row | null
+    return row === null ? undefined : stateOf(row)
+  }
+
+  /** Every harvest's state. */
+  harvests(): ReadonlyArray<HarvestState> {
+    return (this.db.all("SELECT * FROM harvest ORDER BY key") as Array<Row>).map(stateOf)
+  }
+
+  /** Save a harvest's state alone (a restart after a refused token, a list found empty). */
+  saveState(state: HarvestState): void {
+    this.transaction(() => this.writeState(state))
+  }
+
+  private writeState(s: HarvestState): void {
+    this.db.run(
+      `INSERT INTO harvest(key, set_spec, categories, done_until, token, token_expires, list_from, pages, records, list_size, newest)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET done_until = excluded.done_until, token = excluded.token,
+         token_expires = excluded.token_expires, list_from = excluded.list_from, pages = excluded.pages,
+         records = excluded.records, list_size = excluded.list_size, newest = excluded.newest`,
+      [
+        s.key,
+        s.set,
+        s.categories.join(","),
+        s.doneUntil ?? null,
+        s.token ?? null,
+        s.tokenExpires ?? null,
+        s.listFrom ?? null,
+        s.pages,
+        s.records,
+        s.listSize ?? null,
+        s.newest ?? null
+      ]
+    )
+  }
+
+  private transaction<A>(body: () => A): A {
+    this.db.exec("BEGIN IMMEDIATE")
+    try {
+      const result = body()
+      this.db.exec("COMMIT")
+      return result
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK")
+      throw e
+    }
+  }
+
+  /**
+   * Apply one page and the harvest's new state in one transaction: a record
+   * is added, or replaces the version held when it is as new or newer; a
+   * deletion removes the paper; records `keep` refuses are skipped.
+   */
+  commitPage(entries: ReadonlyArray<OaiEntry>, keep: (record: MirrorRecord) => boolean, state: HarvestState): PageChanges {
+    return this.transaction(() => {
+      let added = 0
+      let replaced = 0
+      let deleted = 0
+      let skipped = 0
+      let unchanged = 0
+      for (const entry of entries) {
+        const held = this.db.get("SELECT n, datestamp FROM papers WHERE id = ?", [entry._tag === "Record" ? entry.record.id : entry.id]) as
+          | Row
+          | null
+        if (entry._tag === "Deleted") {
+          if (held !== null) {
+            this.remove(num(held["n"]))
+            deleted++
+          }
+          continue
+        }
+        const r = entry.record
+        if (!keep(r)) {
+          skipped++
+          continue
+        }
+        if (held !== null && String(held["datestamp"]) > r.datestamp) {
+          unchanged++
+          continue
+        }
+        if (held !== null) {
+          this.remove(num(held["n"]))
+          replaced++
+        } else added++
+        this.insert(r, held === null ? undefined : num(held["n"]))
+      }
+      this.writeState(state)
+      return { added, replaced, deleted, skipped, unchanged }
+    })
+  }
+
+  private remove(n: number): void {
+    this.db.run("DELETE FROM papers_fts WHERE rowid = ?", [n])
+    this.db.run("DELETE FROM paper_categories WHERE n = ?", [n])
+    this.db.run("DELETE FROM papers WHERE n = ?", [n])
+  }
+
+  private insert(r: MirrorRecord, n: number | undefined): void {
+    const result = this.db.run(
+      `INSERT INTO papers(n, id, title, abstract, authors, published, updated, categories, doi, journal_ref, comments, report_no, license, datestamp)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        n ?? null,
+        r.id,
+        r.title,
+        r.abstract,
+        JSON.stringify(r.authors),
+        r.published,
+        r.updated ?? null,
+        r.categories.join(" "),
+        r.doi ?? null,
+        r.journalRef ?? null,
+        r.comments ?? null,
+        r.reportNo ?? null,
+        r.license ?? null,
+        r.datestamp
+      ]
+    )
+    const rowid = n ?? num(result.lastInsertRowid)
+    this.db.run(`INSERT INTO papers_fts(rowid, ${FTS_COLUMNS.join(", ")}) VALUES (?, ${FTS_COLUMNS.map(() => "?").join(", ")})`, [
+      rowid,
+      ...ftsCells(r)
+    ])
+    for (const c of new Set(r.categories)) this.db.run("INSERT INTO paper_categories(category, n) VALUES (?, ?)", [c, rowid])
+  }
+
+  /**
+   * A read in one transaction: node-sqlite3-wasm takes its file lock (a
+   * directory made and removed) per transaction, so a search's statements
+   * share one.
+   */
+  private read<A>(body: () => A): A {
+    if (this.db.inTransaction) return body()
+    this.db.exec("BEGIN")
+    try {
+      return body()
+    } finally {
+      if (this.db.inTransaction) this.db.exec("COMMIT")
+    }
+  }
+
+  /** Rows by their row number, in the order given. */
+  private rowsOf(ns: ReadonlyArray<number>): Array<PaperRow> {
+    if (ns.length === 0) return []
+    const rows = this.db.all(`SELECT * FROM papers WHERE n IN (${ns.map(() => "?").join(",")})`, [...ns]) as unknown as Array<
+      PaperRow & { n: number }
+    >
+    const byN = new Map(rows.map((r) => [num(r.n), r]))
+    return ns.map((n) => byN.get(n)).filter((r): r is PaperRow & { n: number } => r !== undefined)
+  }
+
+  /** Papers by bare id, in the order asked; ids not held are left out. */
+  byIds(ids: ReadonlyArray<string>): ReadonlyArray<PaperRow> {
+    if (ids.length === 0) return []
+    return this.read(() => {
+      const rows = this.db.all(`SELECT * FROM papers WHERE id IN (${ids.map(() => "?").join(",")})`, [...ids]) as unknown as Array<PaperRow>
+      const byId = new Map(rows.map((r) => [r.id, r]))
+      return ids.map((id) => byId.get(id)).filter((r): r is PaperRow => r !== undefined)
+    })
+  }
+
+  /**
+   * One page of a search, and how many papers match in all. A text search
+   * ranks the index's row numbers alone (bm25 and the count in one pass over
+   * the matches) and reads the page's papers after: a pool of 1000 out of a
+   * million matches reads 1000 records, not a million.
+   */
+  search(q: IndexQuery): { readonly rows: ReadonlyArray<PaperRow>; readonly total: number } {
+    const where: Array<string> = []
+    const params: Array<string | number> = []
+    const range = (column: string, from: string | undefined, to: string | undefined) => {
+      if (from !== undefined) {
+        where.push(`${column} >= ?`)
+        params.push(from)
+      }
+      if (to !== undefined) {
+        where.push(`${column} <= ?`)
+        params.push(to)
+      }
+    }
+    range("published", q.publishedFrom, q.publishedTo)
+    range("coalesce(updated, published)", q.updatedFrom, q.updatedTo)
+    const direction = q.sortOrder === "ascending" ? "ASC" : "DESC"
+    return this.read(() => {
+      if (q.match === undefined || q.sortBy !== "relevance") {
+        const text = q.match === undefined ? "" : "n IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
+        const conditions = [...(text === "" ? [] : [text]), ...where]
+        const clause = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`
+        const all = [...(q.match === undefined ? [] : [q.match]), ...params]
+        const order = q.sortBy === "lastUpdatedDate" ? `coalesce(updated, published) ${direction}` : q.sortBy === "submittedDate"
+          ? `published ${direction}`
+          : "published DESC"
+        const total = num((this.db.get(`SELECT count(*) AS c FROM papers ${clause}`, all) as Row)["c"])
+        const rows = this.db.all(`SELECT * FROM papers ${clause} ORDER BY ${order}, id LIMIT ? OFFSET ?`, [...all, q.limit, q.start]) as unknown as Array<
+          PaperRow
+        >
+        return { rows, total }
+      }
+      const filter = where.length === 0 ? "" : ` AND rowid IN (SELECT n FROM papers WHERE ${where.join(" AND ")})`
+      const ranked = this.db.all(
+        `SELECT n, score, count(*) OVER () AS total
+         FROM (SELECT rowid AS n, ${BM25} AS score FROM papers_fts WHERE papers_fts MATCH ?${filter})
+         ORDER BY score, n DESC LIMIT ? OFFSET ?`,
+        [q.match, ...params, q.limit, q.start]
+      ) as Array<Row>
+      const total = ranked.length > 0
+        ? num(ranked[0]!["total"])
+        : q.start === 0
+        ? 0
+        : num((this.db.get(`SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ?${filter}`, [q.match, ...params]) as Row)["c"])
+      return { rows: this.rowsOf(ranked.map((r) => num(r["n"]))), total }
+    })
+  }
+
+  /** Records, categories with their counts, the newest datestamp and every harvest's state. */
+  status(): IndexStatus {
+    const records = num((this.db.get("SELECT count(*) AS c FROM papers") as Row)["c"])
+    const categories = (this.db.all(
+      "SELECT category, count(*) AS c FROM paper_categories GROUP BY category ORDER BY c DESC, category"
+    ) as Array<Row>).map((r) => ({ category: String(r["category"]), records: num(r["c"]) }))
+    const newest = str((this.db.get("SELECT max(datestamp) AS d FROM papers") as Row)["d"])
+    return { records, categories, newestDatestamp: newest, harvests: this.harvests() }
+  }
+}

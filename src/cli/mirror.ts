@@ -1,0 +1,132 @@
+/**
+ * `arxiv-companion mirror sync` and `arxiv-companion mirror status`: a local
+ * mirror of arXiv's metadata for chosen categories, harvested over OAI-PMH
+ * (src/adapters/arxiv/mirror), read by `--arxiv mirror[:DIR]`.
+ */
+import { Command, Options } from "@effect/cli"
+import { Console, Effect, Option } from "effect"
+import { reportFailure } from "./failure.js"
+
+const list = (text: string): Array<string> => text.split(",").map((s) => s.trim()).filter((s) => s !== "")
+
+const dir = Options.text("dir").pipe(
+  Options.optional,
+  Options.withDescription("The mirror's folder (default $XDG_DATA_HOME/arxiv-companion/mirror, else ~/.local/share/arxiv-companion/mirror).")
+)
+const json = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of text."))
+
+const commands = Effect.flatMap(Effect.promise(() => import("../layers.js")), (m) => m.mirrorCommands)
+
+const count = (n: number) => n.toLocaleString("en-US")
+
+const duration = (millis: number): string => {
+  const s = Math.round(millis / 1000)
+  if (s < 60) return `${s} s`
+  const m = Math.round(s / 60)
+  return m < 90 ? `${m} min` : `${(m / 60).toFixed(1)} h`
+}
+
+const bytes = (n: number): string =>
+  n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${(n / 1024 ** 3).toFixed(2)} GB`
+
+/** The progress line of a page: records, pages, time left. */
+const progressLine = (p: {
+  readonly set: string
+  readonly pages: number
+  readonly records: number
+  readonly listSize?: number | undefined
+  readonly added: number
+  readonly replaced: number
+  readonly deleted: number
+  readonly elapsedMillis: number
+  readonly leftMillis?: number | undefined
+}) =>
+  `${p.set}: page ${count(p.pages)} · ${count(p.records)}${p.listSize === undefined ? "" : ` of ${count(p.listSize)}`} records` +
+  ` (${count(p.added)} new, ${count(p.replaced)} updated, ${count(p.deleted)} deleted) · ${duration(p.elapsedMillis)}` +
+  (p.leftMillis === undefined ? "" : p.leftMillis === 0 ? " · list done" : ` · about ${duration(p.leftMillis)} left`)
+
+const syncCommand = Command.make(
+  "sync",
+  {
+    categories: Options.text("categories").pipe(
+      Options.optional,
+      Options.withDescription("Comma-separated categories to mirror (cs.LG,cs.CL): their sets are harvested and filtered.")
+    ),
+    sets: Options.text("sets").pipe(Options.optional, Options.withDescription("Comma-separated OAI-PMH sets to mirror whole (cs,stat,physics:hep-th).")),
+    from: Options.text("from").pipe(
+      Options.optional,
+      Options.withDescription("Start from this day (YYYY-MM-DD) instead of where the last sync ended.")
+    ),
+    dir,
+    dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Say what would be fetched; fetch nothing.")),
+    json
+  },
+  (a) =>
+    Effect.gen(function*() {
+      const mirror = yield* commands
+      const tty = process.stderr.isTTY === true
+      const outcome = yield* mirror.sync({
+        dir: Option.getOrUndefined(a.dir),
+        categories: Option.getOrUndefined(Option.map(a.categories, list)),
+        sets: Option.getOrUndefined(Option.map(a.sets, list)),
+        from: Option.getOrUndefined(a.from),
+        dryRun: a.dryRun,
+        progress: (p) =>
+          p.note !== undefined
+            ? Console.error(`${tty ? "\r\x1b[K" : ""}${p.note}`)
+            : Effect.sync(() => process.stderr.write(tty ? `\r\x1b[K${progressLine(p)}` : `${progressLine(p)}\n`))
+      })
+      if (tty) process.stderr.write("\n")
+      if (a.json) return yield* Console.log(JSON.stringify(outcome, null, 2))
+      if (outcome._tag === "Plan") {
+        return yield* Console.log([
+          `Would harvest into ${outcome.dir} from ${outcome.url} (one request every 3 s at least):`,
+          ...outcome.plan.map((p) =>
+            `  ${p.set}${p.categories.length > 0 ? ` (keeping ${p.categories.join(", ")})` : ""}: ` +
+            (p.action === "resume"
+              ? `resume the list at page ${p.pagesDone + 1} (${count(p.recordsDone)} records in), from ${p.from ?? "the beginning"}`
+              : p.action === "restart"
+              ? `start the list again from ${p.from ?? "the beginning"} (its saved token has expired)`
+              : p.from === undefined
+              ? "every record from the beginning (a first sync)"
+              : `records changed since ${p.from}`)
+          )
+        ].join("\n"))
+      }
+      yield* Console.log([
+        `Mirror in ${outcome.dir}: ${count(outcome.records)} records after ${count(outcome.requests)} requests.`,
+        ...outcome.sets.map((s) =>
+          `  ${s.set}${s.categories.length > 0 ? ` (${s.categories.join(", ")})` : ""}: ${count(s.pages)} pages, ` +
+          `${count(s.added)} new, ${count(s.replaced)} updated, ${count(s.deleted)} deleted, ${count(s.skipped)} outside the categories` +
+          (s.doneUntil === undefined ? "" : `; up to ${s.doneUntil}`)
+        )
+      ].join("\n"))
+    }).pipe(Effect.catchAll(reportFailure))
+).pipe(Command.withDescription("Harvest arXiv's metadata for some categories into a local mirror (OAI-PMH, resumable, incremental)."))
+
+const statusCommand = Command.make("status", { dir, json }, (a) =>
+  Effect.gen(function*() {
+    const mirror = yield* commands
+    const s = yield* mirror.status(Option.getOrUndefined(a.dir))
+    if (a.json) return yield* Console.log(JSON.stringify(s, null, 2))
+    const top = s.categories.slice(0, 12).map((c) => `${c.category} ${count(c.records)}`).join(" · ")
+    yield* Console.log([
+      `Mirror in ${s.dir}`,
+      `  records: ${count(s.records)}`,
+      `  size on disk: ${bytes(s.sizeBytes)}`,
+      `  newest datestamp: ${s.newestDatestamp ?? "none"}`,
+      `  categories: ${top === "" ? "none" : top}${s.categories.length > 12 ? ` · and ${s.categories.length - 12} more` : ""}`,
+      ...s.harvests.map((h) =>
+        `  harvest ${h.set}${h.categories.length > 0 ? ` (${h.categories.join(", ")})` : ""}: ` +
+        (h.token !== undefined
+          ? `in progress, ${count(h.pages)} pages (${count(h.records)} records) in; \`mirror sync\` resumes it`
+          : `complete up to ${h.doneUntil ?? "?"}`)
+      )
+    ].join("\n"))
+  }).pipe(Effect.catchAll(reportFailure))).pipe(Command.withDescription("What a local mirror holds: records, categories, newest datestamp, size on disk."))
+
+/** `arxiv-companion mirror …` */
+export const mirrorCommand = Command.make("mirror").pipe(
+  Command.withDescription("A local mirror of arXiv's metadata (for --arxiv mirror[:DIR]): sync, status."),
+  Command.withSubcommands([syncCommand, statusCommand])
+)
