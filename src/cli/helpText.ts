@@ -15,7 +15,8 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   search: `arxiv-companion search "ti:attention AND cat:cs.CL" --max-results 5`,
   paper: "arxiv-companion paper 1706.03762 1409.0473",
   bibtex: "arxiv-companion bibtex 1706.03762 > refs.bib",
-  ui: "arxiv-companion ui --vault ~/Notes"
+  ui: "arxiv-companion ui --vault ~/Notes",
+  mirror: "arxiv-companion mirror sync --categories cs.LG,cs.CL"
 }
 
 /** What a flag's value is, in words, by the name its usage gives it. */
@@ -26,7 +27,8 @@ const KINDS: Readonly<Record<string, string>> = {
   folder: "A folder.",
   list: "A comma-separated list.",
   title: "A note title.",
-  text: "Text."
+  text: "Text.",
+  "live|corpus|mirror[:DIR]": "A backend: live, corpus, mirror or mirror:DIR."
 }
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g
