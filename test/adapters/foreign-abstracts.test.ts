@@ -83,7 +83,8 @@ describe("records whose abstract is another paper's", () => {
     })
     assert.strictEqual(papers.length, 36421)
     assert.deepStrictEqual(servedForeign(papers), [])
-  })
+    // a scan of 36k abstracts: seconds alone, a minute or more on a loaded 2-CPU machine
+  }, 240_000)
 
   it.effect("1505.05561 is served with its title and no abstract; 1603.01431, the abstract's paper, keeps it", () =>
     Effect.gen(function*() {
