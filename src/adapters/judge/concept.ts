@@ -40,6 +40,8 @@ export interface ConceptParams {
   readonly conceptNeighbours: number
   /** how much of a unit's credit one alternative of the title earns alone ("edge" of "edge and contour detection") */
   readonly conceptAlternative: number
+  /** the weight of the words after "with", "in", "for", "using", … relative to the head's ("with CTC", "in CNNs") */
+  readonly conceptModifier: number
   /** a title of up to this many content words names its concept; one of conceptLongTitle words or more, none */
   readonly conceptShortTitle: number
   readonly conceptLongTitle: number
@@ -109,6 +111,9 @@ const neighbours = (
   return best.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n)
 }
 
+/** Where a title's head ends and what it is done with or applied to begins. */
+const MODIFIER = /\s(?:with|in|for|using|via|from|on|under)\s/i
+
 /** Where a title lists alternatives: "X and Y", "X & Y", "X (Y)", "X: Y", "X / Y", "X vs Y". */
 const ALTERNATIVES = /\s+(?:and|or|vs\.?|versus)\s+|[&()/:;,]/i
 
@@ -116,7 +121,16 @@ const ALTERNATIVES = /\s+(?:and|or|vs\.?|versus)\s+|[&()/:;,]/i
 export const centralConcept = (title: string, table: DfTable, p: ConceptParams, vectors?: TermVectors): CentralConcept => {
   const units: Array<ConceptUnit> = []
   const seen = new Set<string>()
-  const parts = title.split(ALTERNATIVES).map((s) => tokenize(s)).filter((ts) => ts.some((t) => t !== null))
+  // a part's words after "with", "in", "for", … say how or where ("Speech recognition with CTC"): they weigh less
+  const heads: Array<number> = []
+  const parts = title.split(ALTERNATIVES).flatMap((text) => {
+    const at = MODIFIER.exec(text)
+    const head = tokenize(at === null ? text : text.slice(0, at.index))
+    const tail = at === null ? [] : tokenize(text.slice(at.index))
+    if (!head.some((t) => t !== null) && !tail.some((t) => t !== null)) return []
+    heads.push(head.length)
+    return [[...head, null, ...tail]]
+  })
   const stemForms = new Map<string, Map<string, number>>()
   const formsOf = (t: Token): Map<string, number> => {
     const known = stemForms.get(t.stem)
@@ -137,7 +151,7 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
       // a stem no abstract uses (a name, the student's shorthand) cannot be required of a paper
       if (df !== undefined && !seen.has(t.stem)) {
         seen.add(t.stem)
-        const weight = idfOf(df, table.documents) - p.conceptIdfFloor
+        const weight = (idfOf(df, table.documents) - p.conceptIdfFloor) * (i > heads[part]! ? p.conceptModifier : 1)
         if (weight > 0) units.push({ key: t.stem, weight, part, forms: formsOf(t) })
       }
       // the stem pairs of a run of content words, adjacent or one apart ("video frame prediction": "video prediction")
@@ -148,7 +162,8 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
         const pdf = table.bigrams.get(key) ?? table.bigrams.get(`${u.stem} ${t.stem}`)
         if (pdf === undefined || seen.has(key)) continue
         seen.add(key)
-        const weight = (idfOf(pdf, table.documents) - p.conceptPairFloor) * p.conceptPairWeight
+        const weight = (idfOf(pdf, table.documents) - p.conceptPairFloor) * p.conceptPairWeight *
+          (i > heads[part]! ? p.conceptModifier : 1)
         if (weight <= 0) continue
         const forms = new Map<string, number>()
         for (const [a, ca] of formsOf(t)) {

@@ -126,6 +126,7 @@ export const defaultParams: ScoringParams = {
   conceptPairFloor: 4,
   conceptPairWeight: 1,
   conceptAlternative: 1,
+  conceptModifier: 0.3,
   conceptAbstractCredit: 0.6,
   conceptRepeatCredit: 0.2,
   conceptNeighbourCosine: 0.7,
