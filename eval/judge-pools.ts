@@ -27,9 +27,10 @@ import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { defaultParams, idf, prepareConcept, scorePaper, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit, tokenize } from "../src/adapters/judge/tokenize.js"
-import { type Concept, Layers, LlmJudgePort, Workflow } from "../src/index.js"
+import { assessImpact } from "../src/core/rules.js"
+import { type Concept, Layers, LlmJudgePort, OpenAlexPort, Workflow } from "../src/index.js"
 import { benchmarkRoot, foldKeys, loadBenchmark, summarize } from "./csfcube-data.js"
-import { readLandmarks, readNote, repoRoot, seededRandom, type Split } from "./retrieval-data.js"
+import { readLandmarks, readNote, repoRoot, seededRandom, type Split, SPLIT_SETS } from "./retrieval-data.js"
 import { fitRelevanceMap, metrics, precisionAtBar, scoreUnits } from "./run-scorer.js"
 
 interface Pool {
@@ -38,16 +39,22 @@ interface Pool {
   readonly landmarks: ReadonlyArray<{ readonly id: string; readonly title: string }>
   readonly concept: Concept
   readonly papers: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly abstract: string }>
+  /**
+   * Per pool paper: whether it passes the impact bar as recorded offline (every paper looked up, so a judge
+   * that calls other papers relevant can be simulated), its citations a year, and whether the most-cited
+   * channel brought it with its count (the workflow looks up only the 50 most relevant of the others).
+   */
+  readonly impact?: Readonly<Record<string, { readonly pass: boolean; readonly perYear: number | undefined; readonly cited: boolean }>>
 }
 
 const argv = process.argv.slice(2)
 const mode = argv[0] ?? "score"
 const splitAt = argv.indexOf("--split")
-const split = (splitAt >= 0 ? argv[splitAt + 1] : "tune") as Split | "all"
+const split = (splitAt >= 0 ? argv[splitAt + 1] : "tune") as keyof typeof SPLIT_SETS
 const cacheFile = join(repoRoot, "eval", ".cache", `judge-pools-${split}.json`)
 
 const record = async () => {
-  const notes = readLandmarks().filter((n) => split === "all" || n.split === split)
+  const notes = readLandmarks().filter((n) => SPLIT_SETS[split].includes(n.split))
   const vault = mkdtempSync(join(tmpdir(), "judge-pools-"))
   const pools: Array<Pool> = []
   try {
@@ -62,7 +69,7 @@ const record = async () => {
           return local.judge(concept, papers)
         }
       }
-      await Effect.runPromise(
+      const report = await Effect.runPromise(
         Workflow.runCompanion(`Find papers related to my '${n.title}' note`).pipe(
           Effect.provide(Layer.succeed(LlmJudgePort, recorder)),
           Effect.provide(Layers.OfflineLayer({ vault, offline: true })),
@@ -70,7 +77,27 @@ const record = async () => {
         )
       )
       if (seen === undefined) continue
-      pools.push({ note: n.note, split: n.split, landmarks: n.landmarks.map((l) => ({ id: l.id, title: l.title })), ...seen })
+      const cited = new Set(
+        report._tag === "Right"
+          ? report.right.candidates.filter((c) => c.foundBy?.includes("most-cited")).map((c) => c.paper.arxivId)
+          : []
+      )
+      const published = new Map(report._tag === "Right" ? report.right.candidates.map((c) => [c.paper.arxivId, c.paper.published]) : [])
+      const lookup = await Effect.runPromise(
+        Effect.flatMap(OpenAlexPort, (o) => o.worksByArxivIds(seen!.papers.map((p) => p.arxivId))).pipe(
+          Effect.provide(Layers.OfflineLayer({ vault, offline: true }))
+        )
+      )
+      const byId = new Map(lookup.impacts.map((i) => [i.arxivId.replace(/v\d+$/, ""), i]))
+      const impact: Record<string, { pass: boolean; perYear: number | undefined; cited: boolean }> = {}
+      for (const p of seen.papers) {
+        const a = assessImpact(published.get(p.arxivId), byId.get(p.arxivId), lookup.asOf ?? "2017-06-25", {
+          citationsPerYearThreshold: 5,
+          exemptYears: 1
+        })
+        impact[p.arxivId] = { pass: a.pass, perYear: a.citationsPerYear, cited: cited.has(p.arxivId) }
+      }
+      pools.push({ note: n.note, split: n.split, landmarks: n.landmarks.map((l) => ({ id: l.id, title: l.title })), ...seen, impact })
     }
   } finally {
     rmSync(vault, { recursive: true, force: true })
@@ -211,7 +238,108 @@ const sample = () => {
   console.log(`${total} newly relevant; ${shown} shown`)
 }
 
+/** The keep rule, simulated over a recorded pool: "merit" (relevance + 0.1 · log10(1 + citations/year), main) or "relevance". */
+const keptOf = (
+  pool: Pool,
+  relevance: ReadonlyMap<string, number>,
+  rule: "merit" | "relevance",
+  n = 10
+): ReadonlyArray<string> => {
+  const impact = pool.impact ?? {}
+  const relevant = pool.papers.map((p) => p.arxivId).filter((id) => relevance.get(id)! >= 0.5)
+    .sort((a, b) => relevance.get(b)! - relevance.get(a)! || a.localeCompare(b))
+  // the workflow looks up the 50 most relevant papers the most-cited channel did not bring a count for
+  const looked = new Set(relevant.filter((id) => !impact[id]?.cited).slice(0, 50))
+  const survivors = relevant.filter((id) => (impact[id]?.cited || looked.has(id)) && impact[id]?.pass)
+  const merit = (id: string) =>
+    relevance.get(id)! + (rule === "merit" ? 0.1 * Math.log10(1 + (impact[id]?.perYear ?? 0)) : 0)
+  return survivors.slice().sort((a, b) => merit(b) - merit(a) || a.localeCompare(b)).slice(0, n)
+}
+
+const gradesDir = join(repoRoot, "eval", "precision", "grades")
+
+/** Probability that a random paper of `hi` scores above one of `lo` (ties count half). */
+const auc = (hi: ReadonlyArray<number>, lo: ReadonlyArray<number>): number | undefined => {
+  if (hi.length === 0 || lo.length === 0) return undefined
+  let wins = 0
+  for (const h of hi) for (const l of lo) wins += h > l ? 1 : h === l ? 0.5 : 0
+  return wins / (hi.length * lo.length)
+}
+
+/**
+ * `grades`: the judge against the graded precision set (tune3 and tune4 only: a held-out note's grades are never
+ * read). Per note and pooled: the simulated kept papers (strict precision, off-topic, ungraded, landmarks kept),
+ * and over every graded paper of the pool, independent of the keep rule: the share of 2s, 1s and 0s at or above
+ * the bar, and how well relevance separates 2s from 0s and from 1s (AUC).
+ */
+const grades = () => {
+  setTokenCacheLimit(50_000)
+  const p = params()
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  const rule = (process.env.RULE ?? "merit") as "merit" | "relevance"
+  const t = { kept: 0, graded: 0, twos: 0, zeros: 0, ungraded: 0, lm: 0, lmKept: 0, above: [0, 0, 0], count: [0, 0, 0] }
+  const aucs: Array<[number | undefined, number | undefined]> = []
+  const rows: Array<string> = []
+  const ungraded: Array<string> = []
+  const started = performance.now()
+  let judgedPapers = 0
+  for (const pool of pools()) {
+    if (pool.split !== "tune3" && pool.split !== "tune4") continue
+    const file = join(gradesDir, `${pool.note}.json`)
+    const graded = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
+    const c = prepareConcept(pool.concept, table, p, vectors)
+    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors).relevance]))
+    judgedPapers += pool.papers.length
+    const kept = keptOf(pool, rel, rule)
+    const g = (id: string) => graded[id]?.grade
+    const twos = kept.filter((id) => g(id) === 2).length
+    const zeros = kept.filter((id) => g(id) === 0).length
+    const gradedKept = kept.filter((id) => g(id) !== undefined).length
+    t.kept += kept.length
+    t.graded += gradedKept
+    t.twos += twos
+    t.zeros += zeros
+    t.ungraded += kept.length - gradedKept
+    t.lm += pool.landmarks.length
+    const lmKept = pool.landmarks.filter((l) => kept.includes(l.id)).length
+    t.lmKept += lmKept
+    const byGrade: [Array<number>, Array<number>, Array<number>] = [[], [], []]
+    for (const [id, { grade }] of Object.entries(graded)) {
+      const r = rel.get(id)
+      if (r === undefined) continue
+      byGrade[grade].push(r)
+      t.count[grade]!++
+      if (r >= 0.5) t.above[grade]!++
+    }
+    aucs.push([auc(byGrade[2], byGrade[0]), auc(byGrade[2], byGrade[1])])
+    for (const id of kept) {
+      if (g(id) === undefined) ungraded.push(`${pool.note}: ${id} ${pool.papers.find((x) => x.arxivId === id)?.title} (${rel.get(id)!.toFixed(2)})`)
+    }
+    const above = (k: 0 | 1 | 2) => `${byGrade[k].filter((x) => x >= 0.5).length}/${byGrade[k].length}`
+    rows.push(
+      `${pool.note.padEnd(32)} kept ${String(kept.length).padStart(2)} 2s ${String(twos).padStart(2)} 0s ${zeros} ungraded ${kept.length - gradedKept}` +
+        ` lm ${lmKept}/${pool.landmarks.length}  ≥0.5: 2s ${above(2)} 1s ${above(1)} 0s ${above(0)}`
+    )
+  }
+  const ms = performance.now() - started
+  if (argv.includes("--rows")) console.log(rows.join("\n"))
+  if (argv.includes("--ungraded")) console.log(ungraded.map((u) => `  ungraded kept: ${u}`).join("\n"))
+  const mean = (xs: ReadonlyArray<number | undefined>) => {
+    const d = xs.filter((x): x is number => x !== undefined)
+    return d.reduce((a, b) => a + b, 0) / Math.max(1, d.length)
+  }
+  const pc = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)} %`
+  console.log(
+    `rule ${rule}: kept ${t.kept}, strict ${pc(t.twos, t.graded)}, off-topic ${pc(t.zeros, t.graded)}, ungraded ${t.ungraded}, ` +
+      `landmarks kept ${t.lmKept}/${t.lm}; graded ≥ 0.5: 2s ${pc(t.above[2]!, t.count[2]!)} 1s ${pc(t.above[1]!, t.count[1]!)} ` +
+      `0s ${pc(t.above[0]!, t.count[0]!)}; AUC 2v0 ${mean(aucs.map((a) => a[0])).toFixed(3)} 2v1 ${mean(aucs.map((a) => a[1])).toFixed(3)}; ` +
+      `${(ms / judgedPapers).toFixed(3)} ms a paper`
+  )
+}
+
 if (mode === "record") await record()
+else if (mode === "grades") grades()
 else if (mode === "sample") sample()
 else if (mode === "diagnose") diagnose()
 else score()

@@ -15,6 +15,7 @@
  * or from the shipped ones with START=defaults); DF= / TV= evaluate other
  * generated tables (see ./judge-data.ts).
  */
+import type { ConceptParams } from "../src/adapters/judge/concept.js"
 import { defaultParams, type ScoringParams } from "../src/adapters/judge/score.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
 import { benchmarkRoot, foldKeys, loadBenchmark, summarize } from "./csfcube-data.js"
@@ -23,7 +24,8 @@ import { fitRelevanceMap, metrics, scoreUnits } from "./run-scorer.js"
 
 // unseenInMax and minReach are chosen on the retrieval notes' tune split (eval/judge-pools.ts: they move CSFCube's
 // nDCG@10 by less than 0.001 either way), and the map below is refitted under them
-type Knob = Exclude<keyof ScoringParams, "midpoint" | "slope" | "noveltyTerms" | "unseenInMax" | "minReach">
+// the concept match's knobs are chosen on the graded tuning notes (eval/judge-pools.ts grades), not on CSFCube
+type Knob = Exclude<keyof ScoringParams, "midpoint" | "slope" | "noveltyTerms" | "unseenInMax" | "minReach" | keyof ConceptParams | "conceptWeight" | "conceptCentre">
 const GRID: { readonly [K in Knob]: ReadonlyArray<ScoringParams[K]> } = {
   k1: [0.9, 1.2, 1.6, 2.0],
   b: [0.6, 0.75, 0.9, 1.0],

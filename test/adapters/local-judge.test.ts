@@ -2,7 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { centralConcept, conceptMatch } from "../../src/adapters/judge/concept.js"
+import { arxivDfTable } from "../../src/adapters/judge/dfTable.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import { defaultParams, prepareConcept, scorePaper } from "../../src/adapters/judge/score.js"
+import { arxivTermVectors } from "../../src/adapters/judge/termVectors.js"
 import { extractKeywords } from "../../src/core/keywords.js"
 import { plainText } from "../../src/core/keywords.js"
 import type { Concept } from "../../src/core/ports/LlmJudgePort.js"
@@ -24,6 +28,8 @@ const papers = abstracts("judge-abstracts.jsonl")
 const byId = (id: string): Abstract => papers.find((p) => p.arxivId === id)!
 // the landmarks of a dropout note
 const dropoutPapers = abstracts("judge-dropout-landmarks.jsonl")
+// papers that share a note's words but not its concept, and papers about a concept in other words
+const conceptPapers = abstracts("judge-concept-abstracts.jsonl")
 
 const noteOf = (file: string): Concept => {
   const text = readFileSync(fileURLToPath(new URL(`../../examples/vault/${file}.md`, import.meta.url)), "utf8")
@@ -50,6 +56,16 @@ Trick against overfitting: while training, every hidden neuron is switched off a
 - Bayesian view: sample ONE mask per sequence and reuse it at every step, then the recurrent weights can be dropped too
 
 todo: ask in office hours whether p should differ per layer
+`
+// a second student's note, for a concept papers often name in other words ("label noise")
+const noisyLabelsNote = `# Learning with noisy labels
+
+web-scale datasets and crowd workers give wrong labels. what does a deep net do when trained on them?
+
+- nets can fit completely random labels, so the noise is memorised eventually and test accuracy drops
+- model the corruption as a transition matrix between the true and the observed class, learn it or estimate it
+- bootstrapping: the target mixes the given label with the model's own prediction
+- symmetric noise vs class-dependent noise (cat <-> dog)
 `
 // what students write around the concept: a lecturer, authors, course work, shorthand (no abstract says these)
 const asides = "\n(from Prof. Okonkwo's slides, wk7; Srivastava/Zaremba/Gal; tbh kinda janky imo, lol. ppl ~78 on ptb w/ 2x650 lstm, todo redo hw3 q2b)\n"
@@ -205,6 +221,46 @@ describe("LocalJudge", () => {
         assert.isTrue(rel(plain, id) < 0.5, `${id} on the plain note: ${rel(plain, id)}`)
         assert.isTrue(rel(noisy, id) < 0.5, `${id} with the asides: ${rel(noisy, id)}`)
       }
+    }))
+
+  it.effect("a paper without the note's concept cannot reach the bar on the note's incidental words", () =>
+    Effect.gen(function*() {
+      // layer normalisation and parameter pruning share the dropout note's hidden units, weights, recurrent nets
+      // and training, and never say dropout; a dropout variant does
+      const dropout = conceptOf("Dropout", dropoutNote)
+      const [layerNorm, pruning, curriculum] = yield* judge(dropout, conceptPapers.slice(0, 3))
+      assert.isTrue(layerNorm!.relevance < 0.5, `Layer Normalization: ${layerNorm!.relevance}`)
+      assert.isTrue(pruning!.relevance < 0.5, `Data-free parameter pruning: ${pruning!.relevance}`)
+      assert.isTrue(curriculum!.relevance >= 0.5, `Curriculum Dropout: ${curriculum!.relevance}`)
+      // the concept is measured apart from the shared words: none of it in the first two, all of it in the third
+      const table = arxivDfTable()
+      const prepared = prepareConcept(dropout, table, defaultParams, arxivTermVectors())
+      const about = (paper: Abstract) => scorePaper(prepared, paper, table, defaultParams, arxivTermVectors()).concept
+      assert.strictEqual(about(conceptPapers[0]!), 0)
+      assert.strictEqual(about(conceptPapers[1]!), 0)
+      assert.strictEqual(about(conceptPapers[2]!), 1)
+    }))
+
+  it.effect("a paper about the note's concept in a variant of its words reaches the bar", () =>
+    Effect.gen(function*() {
+      // "noisy labels" in the title, "label noise" in the paper: another inflection, the other word order
+      const note = conceptOf("Learning with noisy labels", noisyLabelsNote)
+      const [, , , boosting] = yield* judge(note, conceptPapers)
+      assert.isTrue(boosting!.relevance >= 0.5, `Non-Convex Boosting Overcomes Random Label Noise: ${boosting!.relevance}`)
+      const [layerNorm] = yield* judge(note, conceptPapers)
+      assert.isTrue(layerNorm!.relevance < 0.5, `Layer Normalization for the noisy-labels note: ${layerNorm!.relevance}`)
+    }))
+
+  it.effect("a title of alternatives is about any of them; a title of names requires nothing", () =>
+    Effect.sync(() => {
+      const table = arxivDfTable()
+      const edges = centralConcept("Edge and contour detection", table, defaultParams)
+      assert.strictEqual(edges.parts, 2)
+      const edgeOnly = { title: new Set(["edg", "detect", "edg detect"]), abstract: new Map<string, number>() }
+      assert.isTrue(conceptMatch(edges, edgeOnly, defaultParams) > 0.9, "an edge detection paper is about the note")
+      const names = centralConcept("Zorvik", table, defaultParams)
+      assert.strictEqual(names.units.length, 0)
+      assert.strictEqual(names.strength, 0)
     }))
 
   it.effect("a note made mostly of words no abstract uses does not make papers relevant", () =>

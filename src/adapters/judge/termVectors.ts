@@ -24,9 +24,10 @@ export const unpackTermVectors = (packed: PackedTermVectors): TermVectors => {
   const dims = packed.dims
   const bytes = new Int8Array(Uint8Array.from(Buffer.from(packed.int8Base64, "base64")).buffer)
   const sif = packed.sif.split(",").map(Number)
+  const stems = packed.stems.split("\n")
   const vectors = new Map<string, Float32Array>()
   const weights = new Map<string, number>()
-  packed.stems.split("\n").forEach((stem, i) => {
+  stems.forEach((stem, i) => {
     const v = new Float32Array(dims)
     for (let c = 0; c < dims; c++) v[c] = bytes[i * dims + c]! / 127
     vectors.set(stem, v)
@@ -36,7 +37,8 @@ export const unpackTermVectors = (packed: PackedTermVectors): TermVectors => {
     dims,
     get: (stem) => vectors.get(stem),
     weight: (stem) => weights.get(stem) ?? 0,
-    common: Float32Array.from(packed.common)
+    common: Float32Array.from(packed.common),
+    stems
   }
 }
 

@@ -1,0 +1,225 @@
+/**
+ * The note's central concept, for the local judge: what a paper must be about
+ * to be worth a student's reading, as opposed to sharing the note's words.
+ *
+ * The concept is read from the note's title (what the student named the note
+ * after). Its units are the title's informative stems and stem pairs, each
+ * weighted by how much more informative it is in arXiv text than a floor
+ * ("learning", "deep", "models" weigh nothing; "language inference" weighs
+ * more than "language" and "inference" together). A title of alternatives
+ * ("Edge and contour detection", "Speech separation (cocktail party)") is
+ * about any of them. A unit is matched by the stem itself or by a variant the
+ * shipped statistics know: another inflection Porter keeps apart ("noisy" /
+ * "noise", "anomaly" / "anomalous"), the two words written as one
+ * ("non-convex" / "nonconvex"), a pair in either order ("noisy labels" /
+ * "label noise"), and the stems the shipped word vectors place next to it (a
+ * share of the credit, by cosine). A paper whose title names the concept
+ * earns a unit whole; one whose abstract does, a share that grows with how often.
+ *
+ * @since 0.2.0
+ */
+import type { DfTable, TermVectors } from "./score.js"
+import { stem as stemOf, type Token, tokenize } from "./tokenize.js"
+
+/** The knobs of the concept match (chosen on the graded tuning notes, eval/README.md). */
+export interface ConceptParams {
+  /** IDF a stem needs before it weighs in the concept (weight = IDF − floor) */
+  readonly conceptIdfFloor: number
+  /** IDF a stem pair needs before it weighs in the concept (weight = (IDF − floor) · conceptPairWeight) */
+  readonly conceptPairFloor: number
+  readonly conceptPairWeight: number
+  /** the credit of one mention in the abstract alone (the title earns 1) */
+  readonly conceptAbstractCredit: number
+  /** the extra credit of each further mention in the abstract, up to 1 */
+  readonly conceptRepeatCredit: number
+  /** a word-vector neighbour of a unit counts when its cosine reaches this (1 = never) */
+  readonly conceptNeighbourCosine: number
+  /** a neighbour's credit, times its cosine */
+  readonly conceptNeighbourCredit: number
+  /** how many neighbours of each unit are looked at */
+  readonly conceptNeighbours: number
+  /** how much of a unit's credit one alternative of the title earns alone ("edge" of "edge and contour detection") */
+  readonly conceptAlternative: number
+  /** the weight of the words after "with", "in", "for", "using", … relative to the head's ("with CTC", "in CNNs") */
+  readonly conceptModifier: number
+  /** a title of up to this many content words names its concept; one of conceptLongTitle words or more, none */
+  readonly conceptShortTitle: number
+  readonly conceptLongTitle: number
+}
+
+/** One unit of the concept: a stem or a stem pair of the note's title, and what stands for it. */
+export interface ConceptUnit {
+  /** the stem, or the two stems joined by a space */
+  readonly key: string
+  readonly weight: number
+  /** which alternative of the title it belongs to (0 when the title has one) */
+  readonly part: number
+  /** the stems (a stem unit) or the stem pairs, either order (a pair unit) that stand for it, with their credit */
+  readonly forms: ReadonlyMap<string, number>
+}
+
+/** The concept, prepared once per note. */
+export interface CentralConcept {
+  readonly units: ReadonlyArray<ConceptUnit>
+  /** how many alternatives the title lists */
+  readonly parts: number
+  /**
+   * How much the concept is required, in [0, 1]: 1 for a title that names a concept in a few words, falling to 0
+   * for a title as long as a paper's, which describes a paper rather than naming a concept
+   */
+  readonly strength: number
+}
+
+const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+/** What Porter leaves on one form of a word and not another ("noisi" / "nois", "summari" / "summar"). */
+const INFLECTION = /^(?:i|e|s|y|al|li|ic)$/
+
+/** The stems of the table that are this stem with an inflection Porter keeps (see INFLECTION) more or less. */
+const inflections = (stem: string, table: DfTable): ReadonlyArray<string> => {
+  if (stem.length < 4) return []
+  const out: Array<string> = []
+  for (const other of table.unigrams.keys()) {
+    if (other === stem || Math.abs(other.length - stem.length) > 2) continue
+    const [short, long] = other.length < stem.length ? [other, stem] : [stem, other]
+    if (short.length >= 4 && long.startsWith(short) && INFLECTION.test(long.slice(short.length))) out.push(other)
+  }
+  return out
+}
+
+const dot = (a: Float32Array, b: Float32Array): number => {
+  let d = 0
+  for (let i = 0; i < a.length; i++) d += a[i]! * b[i]!
+  return d
+}
+
+/** The stems the word vectors place nearest to `stem`, with their cosine. */
+const neighbours = (
+  stem: string,
+  vectors: TermVectors | undefined,
+  n: number,
+  floor: number
+): ReadonlyArray<readonly [string, number]> => {
+  const v = vectors?.get(stem)
+  if (v === undefined || vectors?.stems === undefined || n <= 0 || floor >= 1) return []
+  const best: Array<readonly [string, number]> = []
+  for (const other of vectors.stems) {
+    if (other === stem) continue
+    const c = dot(v, vectors.get(other)!)
+    if (c >= floor) best.push([other, c])
+  }
+  return best.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n)
+}
+
+/** Where a title's head ends and what it is done with or applied to begins. */
+const MODIFIER = /\s(?:with|in|for|using|via|from|on|under)\s/i
+
+/** Where a title lists alternatives: "X and Y", "X & Y", "X (Y)", "X: Y", "X / Y", "X vs Y". */
+const ALTERNATIVES = /\s+(?:and|or|vs\.?|versus)\s+|[&()/:;,]/i
+
+/** The central concept of a note: its title's informative stems and stem pairs, and their variants. */
+export const centralConcept = (title: string, table: DfTable, p: ConceptParams, vectors?: TermVectors): CentralConcept => {
+  const units: Array<ConceptUnit> = []
+  const seen = new Set<string>()
+  // a part's words after "with", "in", "for", … say how or where ("Speech recognition with CTC"): they weigh less
+  const heads: Array<number> = []
+  const parts = title.split(ALTERNATIVES).flatMap((text) => {
+    const at = MODIFIER.exec(text)
+    const head = tokenize(at === null ? text : text.slice(0, at.index))
+    const tail = at === null ? [] : tokenize(text.slice(at.index))
+    if (!head.some((t) => t !== null) && !tail.some((t) => t !== null)) return []
+    heads.push(head.length)
+    return [[...head, null, ...tail]]
+  })
+  const stemForms = new Map<string, Map<string, number>>()
+  const formsOf = (t: Token): Map<string, number> => {
+    const known = stemForms.get(t.stem)
+    if (known !== undefined) return known
+    const forms = new Map<string, number>([[t.stem, 1]])
+    for (const s of inflections(t.stem, table)) forms.set(s, 1)
+    for (const [s, c] of neighbours(t.stem, vectors, p.conceptNeighbours, p.conceptNeighbourCosine)) {
+      if (!forms.has(s)) forms.set(s, p.conceptNeighbourCredit * c)
+    }
+    stemForms.set(t.stem, forms)
+    return forms
+  }
+  parts.forEach((tokens, part) => {
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]
+      if (t == null) continue
+      const df = table.unigrams.get(t.stem)
+      // a stem no abstract uses (a name, the student's shorthand) cannot be required of a paper
+      if (df !== undefined && !seen.has(t.stem)) {
+        seen.add(t.stem)
+        const weight = (idfOf(df, table.documents) - p.conceptIdfFloor) * (i > heads[part]! ? p.conceptModifier : 1)
+        if (weight > 0) units.push({ key: t.stem, weight, part, forms: formsOf(t) })
+      }
+      // the stem pairs of a run of content words, adjacent or one apart ("video frame prediction": "video prediction")
+      for (const j of [i + 1, i + 2]) {
+        const u = tokens[j]
+        if (u == null || (j === i + 2 && tokens[i + 1] == null) || u.stem === t.stem) continue
+        const key = `${t.stem} ${u.stem}`
+        const pdf = table.bigrams.get(key) ?? table.bigrams.get(`${u.stem} ${t.stem}`)
+        if (pdf === undefined || seen.has(key)) continue
+        seen.add(key)
+        const weight = (idfOf(pdf, table.documents) - p.conceptPairFloor) * p.conceptPairWeight *
+          (i > heads[part]! ? p.conceptModifier : 1)
+        if (weight <= 0) continue
+        const forms = new Map<string, number>()
+        for (const [a, ca] of formsOf(t)) {
+          for (const [b, cb] of formsOf(u)) {
+            const c = Math.min(ca, cb)
+            if (c > (forms.get(`${a} ${b}`) ?? 0)) forms.set(`${a} ${b}`, c)
+            if (c > (forms.get(`${b} ${a}`) ?? 0)) forms.set(`${b} ${a}`, c)
+          }
+        }
+        // the two words written as one ("non-convex" → "nonconvex", "multi-task" → "multitask")
+        const joined = stemOf(`${t.word}${u.word}`)
+        if (j === i + 1 && table.unigrams.has(joined)) forms.set(joined, 1)
+        units.push({ key, weight, part, forms })
+      }
+    }
+  })
+  const words = parts.reduce((n, ts) => n + ts.filter((t) => t !== null).length, 0)
+  // a title of names or shorthand only ("Zorvik") names no concept arXiv text can be matched on: nothing is required
+  const strength = units.length === 0 ? 0
+    : Math.min(1, Math.max(0, (p.conceptLongTitle - words) / Math.max(1, p.conceptLongTitle - p.conceptShortTitle)))
+  return { units, parts: parts.length, strength }
+}
+
+/** What of a paper the concept is matched against: stems and stem pairs ("a b") of its title, and counts in its abstract. */
+export interface ConceptEvidence {
+  readonly title: ReadonlySet<string>
+  readonly abstract: ReadonlyMap<string, number>
+}
+
+/**
+ * How much of the concept a paper is about, in [0, 1]: each unit's best credit (the title naming it earns 1, the
+ * abstract a share growing with its mentions), weighted by the unit's informativeness; for a title of
+ * alternatives, the better of the whole and its best alternative alone (at `conceptAlternative`). A note whose
+ * title holds no informative term has no concept to require: 1.
+ */
+export const conceptMatch = (concept: CentralConcept, paper: ConceptEvidence, p: ConceptParams): number => {
+  const sum = new Array<number>(concept.parts).fill(0)
+  const total = new Array<number>(concept.parts).fill(0)
+  for (const u of concept.units) {
+    let best = 0
+    for (const [s, credit] of u.forms) {
+      if (credit <= best) continue
+      if (paper.title.has(s)) best = credit
+      else {
+        const n = paper.abstract.get(s) ?? 0
+        if (n > 0) best = Math.max(best, credit * Math.min(1, p.conceptAbstractCredit + p.conceptRepeatCredit * (n - 1)))
+      }
+    }
+    sum[u.part]! += u.weight * best
+    total[u.part]! += u.weight
+  }
+  const whole = total.reduce((a, b) => a + b, 0)
+  if (whole === 0) return 1
+  let best = sum.reduce((a, b) => a + b, 0) / whole
+  if (concept.parts > 1) {
+    for (let i = 0; i < concept.parts; i++) if (total[i]! > 0) best = Math.max(best, p.conceptAlternative * (sum[i]! / total[i]!))
+  }
+  return best
+}
