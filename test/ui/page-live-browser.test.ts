@@ -126,10 +126,10 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
   it("shows on the page, as it happens, that a run waits for arXiv (a 429 with Retry-After), then the results", async () => {
     const { before, page } = await askWithFault("how does layer normalisation stabilise transformer training?", Fault.rateLimited("2"))
     // the same line the CLI prints on stderr, while the run still waits (no result yet)
-    const waiting = page.getByRole("log").locator("li").filter({ hasText: /^arXiv: HTTP 429; trying again in/ }).first()
+    const waiting = page.getByRole("log").locator("li").filter({ hasText: /^arXiv: its rate limit was reached.*; trying again in/ }).first()
     await waiting.waitFor({ timeout: 30_000 })
     expect(await page.locator("#results").isHidden()).toBe(true)
-    expect(await waiting.textContent()).toMatch(/^arXiv: HTTP 429; trying again in [23] s \(attempt 2 of \d+\)$/)
+    expect(await waiting.textContent()).toMatch(/^arXiv: its rate limit was reached \(it answered "Rate exceeded\."\); trying again in [23] s \(attempt 2 of \d+\)$/)
     await page.getByRole("heading", { name: "Results", exact: true }).waitFor({ timeout: 60_000 })
     expect(await page.locator("#cards article").count()).toBeGreaterThan(0)
     expect(arxiv.requests.length).toBe(before + 2)

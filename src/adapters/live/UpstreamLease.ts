@@ -29,9 +29,23 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { homedir } from "node:os"
 import * as path from "node:path"
+import { createRequire } from "node:module"
 import lockfile from "proper-lockfile"
 import { preparePrivateDirectory, readPrivateFile, writePrivateFileSync } from "./privateFiles.js"
 import { sentSince } from "./requestStarts.js"
+
+/**
+ * proper-lockfile loads signal-exit 3, which, on SIGINT or SIGTERM, raises the signal again once its own listener is
+ * the last one left: a face that handles the signal itself (the local page and the MCP server interrupt their work,
+ * close and exit 0) was killed by it instead. Its exit hook only removes locks that the lease releases itself after
+ * each request; a lock left by a killed process goes stale after STALE_MILLIS, as for SIGKILL.
+ */
+try {
+  const fromLockfile = createRequire(createRequire(import.meta.url).resolve("proper-lockfile"))
+  ;(fromLockfile("signal-exit") as { unload?: () => void }).unload?.()
+} catch {
+  // another signal-exit, or none: nothing to undo
+}
 
 /** A lock not refreshed for this long belongs to a process that is gone (proper-lockfile's minimum is 2 s). */
 export const STALE_MILLIS = 10_000
