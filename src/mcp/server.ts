@@ -342,12 +342,12 @@ export const registerAll = (
 
   tool("ask_arxiv", {
     title: "Ask arXiv",
-    description: "Research question (may name authors, categories, years) → arXiv query → re-ranked → best papers, " +
-      "linked. save_as: vault note title; notion: publish a page.",
+    description: "Research question (may name authors, categories, years) → searched and judged like a note → best papers, " +
+      "linked, each with why. save_as: vault note title; notion: publish a page.",
     inputSchema: {
       question: z.string(),
       top: int("top", 1, 20).default(3),
-      max_results: int("max_results", 1, 50).default(50),
+      max_results: int("max_results", 1, 2000).default(1000),
       save_as: z.string().optional(),
       notion: z.boolean().optional()
     },

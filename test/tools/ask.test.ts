@@ -10,6 +10,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
+import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as NotionPages from "../../src/adapters/live/NotionPages.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
@@ -20,7 +22,8 @@ import { QueryBuilderPort } from "../../src/core/ports/QueryBuilderPort.js"
 import { askArxivTool } from "../../src/tools/ask.js"
 import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
 
-const Offline = Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
+const Recorded = Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
+const Offline = Layer.mergeAll(Recorded, LocalJudge.layer, ArxivTermStats.layer, RuleQueryBuilder.layer)
 
 /** A builder that writes `query` and offers the rule-based query as the fallback. */
 const builderWriting = (query: string) =>
@@ -32,6 +35,7 @@ const builderWriting = (query: string) =>
         builder: "test-model",
         fallback: rules.query,
         keywords: RuleQueryBuilder.keywordsOf(rules),
+        concept: rules.concept,
         attempts: 1,
         fellBack: false,
         notes: []
@@ -102,7 +106,7 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
 
 describe("a query arXiv rejects", () => {
   const layerWith = (query: string) =>
-    Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, builderWriting(query))
+    Layer.mergeAll(Recorded, LocalJudge.layer, ArxivTermStats.layer, builderWriting(query))
 
   it.effect("falls back to the rule-based query, and the report says so", () =>
     Effect.gen(function*() {
@@ -141,7 +145,7 @@ describe("askArxiv (the Promise API)", () => {
 })
 
 describe("saving an answer", () => {
-  const base = Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
+  const base = Offline
   const question = "how do LSTMs learn long-term dependencies"
 
   it.effect("--save writes a note by the safe-write rules: created, then unchanged, a user's edit kept", () =>
