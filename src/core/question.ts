@@ -545,9 +545,10 @@ export const CENTRALITY_SPREAD = 0.02
  * how central the paper is to the question, so a short question, which a
  * judge scores near 1 for every paper using its few words, separates the
  * papers about it from those using its words in passing. Never 1.00: a
- * judge's saturated score keeps at most 0.99 plus a hundredth of the
- * abstract's density of the question's words, so different papers do not
- * tie at the top.
+ * judge's saturated score keeps at most 0.99 plus a hundredth of how densely
+ * the abstract uses the question's words (a continuous share, far inside the
+ * keep rule's band of near-equal relevance, where impact decides), so
+ * different papers do not tie at the top.
  */
 export const questionRelevance = (
   relevance: number,
