@@ -39,7 +39,6 @@ export const AskedPaper = Schema.Struct({
   /** Whole sentences of the abstract: what the paper does and its key result. */
   summary: Schema.String,
   /** Why it answers the question, in one line ("introduced …; on …; cited N times a year"). */
-  why: Schema.String,
   rationale: Schema.String,
   abs_url: Schema.String,
   pdf_url: Schema.String
@@ -85,15 +84,14 @@ export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => 
   total: answer.total,
   candidates: answer.candidates,
   judge: answer.judge,
-  papers: answer.papers.map(({ paper, rationale, relevance, summary, why }) => ({
+  papers: answer.papers.map(({ paper, relevance, summary, why }) => ({
     arxiv_id: paper.arxivId,
     title: oneLine(paper.title),
     authors: paper.authors,
     published_date: paper.published,
     relevance: Math.round(relevance * 1000) / 1000,
     summary: summary ?? "",
-    why,
-    rationale,
+    rationale: why,
     abs_url: absUrl(paper.arxivId),
     pdf_url: `https://arxiv.org/pdf/${paper.arxivId}`
   })),
@@ -143,7 +141,7 @@ export const renderAnswer = (r: AskResult): string => {
     lines.push(`${i + 1}. ${oneLine(p.title)} (${p.published_date})`)
     lines.push(`   ${authors}`)
     lines.push(`   relevance ${p.relevance.toFixed(2)} · ${p.abs_url} · ${p.pdf_url}`)
-    if (p.why !== "") lines.push(`   Why: ${oneLine(p.why)}`)
+    if (p.rationale !== "") lines.push(`   Why: ${oneLine(p.rationale)}`)
     if (p.summary !== "") lines.push(`   ${oneLine(p.summary)}`)
   })
   if (r.note !== undefined || r.notion_url !== undefined) lines.push("")

@@ -33,9 +33,13 @@ describe("LlmQueryBuilder", () => {
       const built = yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
       assert.strictEqual(built.query, scriptedQuery(Q))
       assert.strictEqual(built.builder, "scripted-writer")
-      assert.strictEqual(built.fallback, "(stabilise OR stabilize) AND (gan OR \"generative adversarial\")")
+      assert.strictEqual(built.fallback, "stabilise OR stabilize OR gan OR \"generative adversarial\"")
       assert.deepEqual([built.attempts, built.fellBack, built.notes], [1, false, []])
+      // the concept the stages work from is the question's, whoever wrote the pool's query
+      assert.deepEqual(built.concept.terms.map((t) => t.forms[0]), ["stabilise", "gan"])
       const request = llm.completions()[0]!.body
+      // the model is asked for the question's concept, not for its words ANDed
+      assert.match(request.messages![0]!.content, /the question's concept, not its words ANDed: an OR of its central concepts/)
       assert.deepEqual((request.response_format as { json_schema: { name: string } }).json_schema.name, "arxiv_query")
       assert.include(request.messages![1]!.content, Q)
     })))
@@ -69,7 +73,7 @@ describe("LlmQueryBuilder", () => {
       const llm = yield* llmStandIn()
       llm.failNext(LlmFault.query("ti:(GAN AND stable"), LlmFault.query("title:GAN AND abstract:\"stable training\""))
       const built = yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
-      assert.strictEqual(built.query, "(stabilise OR stabilize) AND (gan OR \"generative adversarial\")")
+      assert.strictEqual(built.query, "stabilise OR stabilize OR gan OR \"generative adversarial\"")
       assert.isUndefined(built.fallback)
       assert.deepEqual([built.attempts, built.fellBack], [2, true])
       assert.match(built.notes[0]!, /answer 1 was unusable: .*syntax error: missing '\)'/)

@@ -52,7 +52,7 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.deepEqual([r.builder, r.fell_back, r.notes], ["rules", false, []])
       assert.strictEqual(r.papers.length, 3)
       assert.isAtLeast(r.candidates, Math.min(1000, r.total))
-      for (const p of r.papers) assert.isAbove(p.why.length, 10)
+      for (const p of r.papers) assert.isAbove(p.rationale.length, 10)
       for (const p of r.papers) {
         assert.match(p.title, /generative adversarial|GAN/i)
         assert.strictEqual(p.abs_url, `https://arxiv.org/abs/${p.arxiv_id}`)
@@ -94,7 +94,7 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notMatch(r.query, /\b(?:best|way)\b/)
       const landmarks = ["1506.01497", "1506.02640", "1512.02325", "1504.08083", "1311.2524"] // Faster/Fast R-CNN, YOLO, SSD, R-CNN
       assert.isAtLeast(r.papers.filter((p) => landmarks.includes(p.arxiv_id)).length, 2, r.papers.map((p) => p.title).join(" | "))
-      assert.match(r.papers[0]!.why, /^introduced /)
+      assert.match(r.papers[0]!.rationale, /^introduced /)
     }))
 
   it.effect("a short question does not tie: different papers never share a relevance of 1.00, and the order is the keep rule's, not arXiv's", () =>
