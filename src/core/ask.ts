@@ -37,7 +37,7 @@ import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { centrality, questionRelevance, type QuestionConcept, whyItAnswers, wordCount } from "./question.js"
-import { bestSurvivors } from "./rules.js"
+import { keepBest, keepOrder } from "./rules.js"
 import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
 import { fitTo } from "./text.js"
@@ -61,15 +61,17 @@ export interface AskedPaper {
   /** 1-based rank in the pool's arXiv results (absent: another channel found it). */
   readonly searchRank?: number | undefined
   readonly relevance: number
-  /** How central the paper is to the question, 0..1 (its title names the central terms): the first tie-breaker. */
+  /** How central the paper is to the question, 0..1 (its title names the key terms): weighed into its relevance. */
   readonly centrality: number
   readonly rationale: string
   /** One line saying why it answers the question ("introduced …"). */
   readonly why: string
   /** Citations per year, when a count is recorded. */
   readonly citationsPerYear?: number | undefined
-  /** Whether it cleared both bars of the keep rule (relevance and impact). */
+  /** Whether the keep rule kept it (relevance and impact cleared, within the top). */
   readonly kept: boolean
+  /** The keep rule's decision: kept, cut by the cap, impact not recorded (relevant, no count) or dropped. */
+  readonly decision: ScoredPaper["decision"]["kind"]
   /** The channels that found it. */
   readonly foundBy: ReadonlyArray<Channel>
   /** A short summary of the paper (whole sentences of its abstract). */
@@ -125,36 +127,16 @@ const COMPRESS = 0.25
 const CITED_PHRASES = 4
 
 /**
- * The order of an answer: the keep rule's choice first (relevance first,
- * impact breaking near-ties), then the relevant papers it could not keep
- * (impact unknown or below the bar), then the rest; within each, by
- * relevance, then how central the paper is to the question, then citations
- * per year, then arXiv id — never by the upstream's order.
+ * The papers of an answer, by the keep rule (rules.ts `keepBest`, `top`
+ * places): those kept (relevance first, impact breaking near-ties), then the
+ * relevant papers without a recorded count whose relevance places them among
+ * the kept, then the others in keep order. Never by the upstream's order.
  */
-const answerOrder = (
-  scored: ReadonlyArray<ScoredPaper>,
-  centralOf: (s: ScoredPaper) => number,
-  top: number,
-  threshold: number
-): ReadonlyArray<ScoredPaper> => {
-  const band = (xs: ReadonlyArray<ScoredPaper>) => {
-    const by = xs.slice().sort((a, b) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId))
-    const out: Array<ScoredPaper> = []
-    for (let i = 0; i < by.length;) {
-      let j = i + 1
-      while (j < by.length && by[i]!.judgement.relevance - by[j]!.judgement.relevance < 0.02) j++
-      out.push(...by.slice(i, j).sort((a, b) => (b.impact.citationsPerYear ?? -1) - (a.impact.citationsPerYear ?? -1) || centralOf(b) - centralOf(a) || a.paper.arxivId.localeCompare(b.paper.arxivId)))
-      i = j
-    }
-    return out
-  }
-  // a relevant paper whose count is not recorded keeps the place its relevance gives it
-  const unrecorded = (s: ScoredPaper) =>
-    s.judgement.relevance >= threshold && s.impact.status === "unknown" && !s.impact.exempt
-  const kept = band(scored.filter((s) => s.decision.kept || unrecorded(s)))
-  const keptIds = new Set(kept.map((s) => s.paper.arxivId))
-  const rest = band(scored.filter((s) => !keptIds.has(s.paper.arxivId)))
-  return [...kept, ...rest].slice(0, top)
+const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number): ReadonlyArray<ScoredPaper> => {
+  const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
+  const first = [...outcome.kept, ...outcome.unrecordedAmongKept]
+  const shown = new Set(first.map((s) => s.paper.arxivId))
+  return [...first, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))].slice(0, top)
 }
 
 /**
@@ -226,7 +208,7 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
   const scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
   const central = new Map(scored.map((s) => [s.paper.arxivId, centrality(s.paper, concept)]))
   const poolRank = new Map(searched.pool.papers.map((p, i) => [p.arxivId, i + 1]))
-  const ranked: ReadonlyArray<AskedPaper> = answerOrder(scored, (s) => central.get(s.paper.arxivId) ?? 0, options.top, thresholds.relevanceThreshold).map((s) => ({
+  const ranked: ReadonlyArray<AskedPaper> = answerOrder(scored, options.top, thresholds.relevanceThreshold).map((s) => ({
     paper: s.paper,
     searchRank: poolRank.get(s.paper.arxivId),
     relevance: s.judgement.relevance,
@@ -235,6 +217,7 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
     why: whyItAnswers(s.paper, concept, s.impact.citationsPerYear),
     ...(s.impact.citationsPerYear === undefined ? {} : { citationsPerYear: s.impact.citationsPerYear }),
     kept: s.decision.kept,
+    decision: s.decision.kind,
     foundBy: s.foundBy ?? ["arxiv-search"],
     // the shared extractive summariser: whole sentences of the abstract, chosen with the question's key terms
     summary: extractiveSummary(s.paper, built.keywords).text
