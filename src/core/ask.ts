@@ -25,7 +25,6 @@ import {
   NotEnoughInformation,
   type OpenAlexError,
   type PageNotSaved,
-  UpstreamUnavailable,
   type VaultError
 } from "./errors.js"
 import { CompanionOptions, IsoDate, Judgement, type Paper, type ScoredPaper } from "./models.js"
@@ -122,7 +121,6 @@ const admitsQuestion = (concept: QuestionConcept) => (paper: Paper): boolean => 
     (concept.until === undefined || paper.published <= concept.until)
 }
 
-const COMPRESS = 0.25
 /** How many of the concept's keywords the most-cited channel searches for (most informative first). */
 const CITED_PHRASES = 4
 

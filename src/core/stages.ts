@@ -52,6 +52,8 @@ export interface SearchPlan {
   readonly since?: string | undefined
   /** How many papers the pool asks for (one request). */
   readonly poolSize: number
+  /** The most the second search asks for (default: `poolSize`). */
+  readonly secondCap?: number | undefined
   /** The concept's keywords, most informative first: what the second search ANDs its title words or authors with. */
   readonly keywords: ReadonlyArray<Keyword>
   /** The words of the central concepts, for the title search (when no author is searched). */
@@ -137,7 +139,7 @@ export const search = Effect.fn("Companion.search")(function*(plan: SearchPlan, 
     if (pool.total <= pool.papers.length) return { ...first, second: undefined, relatedTerms: [] as ReadonlyArray<string> }
     const next = yield* secondQuery(plan, pool)
     if (next.query === undefined) return { ...first, second: undefined, relatedTerms: [] as ReadonlyArray<string> }
-    const limit = Math.min(plan.surnames.length > 0 ? AUTHOR_POOL * plan.surnames.length : TITLE_POOL, plan.poolSize)
+    const limit = Math.min(plan.surnames.length > 0 ? AUTHOR_POOL * plan.surnames.length : TITLE_POOL, plan.secondCap ?? plan.poolSize)
     const result = yield* request(next.query, limit)
     return { ...first, second: { result, query: next.query }, relatedTerms: next.expansion }
   })
@@ -282,11 +284,19 @@ export const decideAll = (
   thresholds: ImpactThresholds & { readonly relevanceThreshold: number }
 ): ReadonlyArray<ScoredPaper> => {
   const assessed = new Set([...found.looked, ...found.impacts.keys()])
+  const looked = new Set(found.looked)
   const asOf = found.asOf ?? today
   return judged.candidates.map((paper) => {
     const judgement = judged.judgements.get(paper.arxivId)!
+    // a paper the lookup was asked for and has no count of is told which source had none
     const assessment = assessed.has(paper.arxivId)
-      ? assessImpact(paper.published, found.impacts.get(paper.arxivId), asOf, thresholds)
+      ? assessImpact(
+        paper.published,
+        found.impacts.get(paper.arxivId),
+        asOf,
+        thresholds,
+        looked.has(paper.arxivId) ? found.source : undefined
+      )
       : impactNotAssessed(asOf)
     const foundBy = merged.channels.get(paper.arxivId)
     return new ScoredPaper({
