@@ -15,6 +15,8 @@ import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
+import * as FixtureOpenAlex from "../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as LiveArxiv from "../src/adapters/live/LiveArxiv.js"
 import * as ResponseCache from "../src/adapters/live/ResponseCache.js"
@@ -33,7 +35,12 @@ const quantile = (xs: ReadonlyArray<number>, q: number) => [...xs].sort((a, b) =
 
 export default async () => {
   const offline = ManagedRuntime.make(
-    Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
+    Layer.mergeAll(
+      Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer)),
+      LocalJudge.layer,
+      ArxivTermStats.layer,
+      RuleQueryBuilder.layer
+    )
   )
   let start = performance.now()
   await offline.runPromise(askArxivTool({ question: "how do LSTMs learn long-term dependencies" }))
@@ -58,7 +65,9 @@ export default async () => {
         LiveArxiv.layer({ apiUrl: standIn.url, minInterval: "5 millis" }).pipe(
           Layer.provide(Layer.mergeAll(NodeHttpClient.layerUndici, ResponseCache.layerDisabled))
         ),
+        FixtureOpenAlex.layer().pipe(Layer.provide(NodeContext.layer)),
         LocalJudge.layer,
+        ArxivTermStats.layer,
         RuleQueryBuilder.layer
       )
     )

@@ -1,7 +1,11 @@
 /**
  * `npm run eval:ask` — how often `ask` puts the landmark papers of a research
- * question in its top 3 and top 10, over the 20 questions of
- * eval/ask/questions.jsonl, on the offline corpus with the local judge:
+ * question in its top 3 and top 10, on the offline corpus (the recorded arXiv
+ * corpus and citation counts) with the local judge. `--set tuning` (default)
+ * runs the 20 tuning questions of eval/ask/questions.jsonl, `--set heldout`
+ * the held-out questions of eval/ask/questions-heldout.jsonl (written by a
+ * reader before any setting was chosen; run once, never tuned on), `--set
+ * all` both:
  *
  * - the rule-based query builder (the default);
  * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
@@ -19,11 +23,14 @@ import { Effect, Layer } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
+import * as FixtureOpenAlex from "../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as LlmQueryBuilder from "../src/adapters/live/LlmQueryBuilder.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
 import { type AskAnswer, askArxiv, AskOptions } from "../src/core/ask.js"
 import type { ArxivPort } from "../src/core/ports/ArxivPort.js"
+import type { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
 import type { QueryBuilderPort } from "../src/core/ports/QueryBuilderPort.js"
 import { startLlmStandIn } from "../test/support/llm-standin.js"
 import { bootstrapMean, repoRoot } from "./retrieval-data.js"
@@ -35,6 +42,8 @@ interface Question {
 
 interface Row {
   readonly question: string
+  readonly ms: number
+  readonly requests: number
   readonly at3: number
   readonly at10: number
   readonly query: string
@@ -43,34 +52,51 @@ interface Row {
   readonly missing: ReadonlyArray<string>
 }
 
-const questions: ReadonlyArray<Question> = readFileSync(join(repoRoot, "eval", "ask", "questions.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l) as Question)
+const argument = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i < 0 ? undefined : process.argv[i + 1]
+}
+const set = argument("--set") ?? "tuning"
+if (!["tuning", "heldout", "all"].includes(set)) {
+  console.error(`--set must be tuning, heldout or all (got "${set}")`)
+  process.exit(2)
+}
+const FILES = { tuning: ["questions.jsonl"], heldout: ["questions-heldout.jsonl"], all: ["questions.jsonl", "questions-heldout.jsonl"] }
+const questions: ReadonlyArray<Question> = FILES[set as keyof typeof FILES].flatMap((file) =>
+  readFileSync(join(repoRoot, "eval", "ask", file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Question)
+)
 
 const mean = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
 
 /** 95% bootstrap interval of the mean over questions (fixed seed: reproducible). */
 const bootstrap = (xs: ReadonlyArray<number>): readonly [number, number] => bootstrapMean(xs, 12)
 
-const score = (q: Question, answer: AskAnswer): Row => {
+const score = (q: Question, answer: AskAnswer, ms: number): Row => {
   const ids = answer.papers.map((p) => p.paper.arxivId)
   const hit = (k: number) => q.expected.filter((id) => ids.slice(0, k).includes(id)).length / q.expected.length
   return {
     question: q.question,
+    ms,
+    requests: answer.arxivRequests,
     at3: hit(3),
     at10: hit(10),
-    query: answer.query.sent,
+    query: [answer.query.sent, ...(answer.query.second === undefined ? [] : [answer.query.second])].join("\n             "),
     retried: answer.query.attempts > 1 && !answer.query.fellBack,
     fellBack: answer.query.fellBack,
     missing: q.expected.filter((id) => !ids.includes(id))
   }
 }
 
-const run = (builder: Layer.Layer<QueryBuilderPort>, arxiv: Layer.Layer<ArxivPort>) =>
+const run = (builder: Layer.Layer<QueryBuilderPort>, arxiv: Layer.Layer<ArxivPort | OpenAlexPort>) =>
   Effect.forEach(questions, (q) =>
-    askArxiv(q.question, new AskOptions({ top: 10 })).pipe(Effect.map((a) => score(q, a))), { concurrency: 1 }).pipe(
-    Effect.provide(Layer.mergeAll(builder, arxiv, LocalJudge.layer))
+    Effect.suspend(() => {
+      const start = performance.now()
+      return askArxiv(q.question, new AskOptions({ top: 10 })).pipe(Effect.map((a) => score(q, a, performance.now() - start)))
+    }), { concurrency: 1 }).pipe(
+    Effect.provide(Layer.mergeAll(builder, arxiv, LocalJudge.layer, ArxivTermStats.layer))
   )
 
 const pct = (x: number): string => `${(100 * x).toFixed(0)}%`
@@ -82,7 +108,7 @@ const interval = (xs: ReadonlyArray<number>): string => {
 const main = async () => {
   const json = process.argv.includes("--json")
   // one corpus for every run: the layer is built once (memoised) and shared
-  const arxiv = FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer))
+  const arxiv = Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
   const clean = await startLlmStandIn()
   const flaky = await startLlmStandIn({ malformedQueries: { rate: 1 / 3, seed: 20170331 } })
   const llm = (url: string) =>
@@ -114,7 +140,7 @@ const main = async () => {
       console.log(JSON.stringify({ summary, runs }, null, 2))
       return
     }
-    console.log(`${questions.length} questions, offline corpus, local judge; recall of the expected papers (95% bootstrap interval)\n`)
+    console.log(`${questions.length} questions (--set ${set}), offline corpus and citation counts, local judge; recall of the expected papers (95% bootstrap interval)\n`)
     console.log("builder                          | top 3            | top 10           | retry | fallback")
     console.log("---------------------------------|------------------|------------------|-------|---------")
     const label = { rules: "rules", llm: "scripted LLM stand-in", llmMalformed: "stand-in, malformed JSON 1 in 3" } as const
@@ -127,7 +153,9 @@ const main = async () => {
     const flakyRows = runs.llmMalformed
     const needed = flakyRows.map((r) => (r.retried || r.fellBack ? 1 : 0))
     console.log(`\nWith malformed JSON 1 in 3: ${needed.filter((x) => x === 1).length} of ${flakyRows.length} questions needed the retry or the fallback (${interval(needed)}).`)
-    console.log("\nPer question (rules): top-3 / top-10 recall, expected papers not in the top 10, query")
+    const ms = runs.rules.map((r) => r.ms).sort((a, b) => a - b)
+    console.log(`\nRules, per question in this process (corpus loaded): median ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms, max ${ms.at(-1)!.toFixed(0)} ms; arXiv requests at most ${Math.max(...runs.rules.map((r) => r.requests))} a question.`)
+    console.log("\nPer question (rules): top-3 / top-10 recall, expected papers not in the top 10, queries sent")
     for (const r of runs.rules) {
       console.log(`  ${pct(r.at3).padStart(4)} ${pct(r.at10).padStart(4)}  ${r.question}${r.missing.length > 0 ? `  [missing ${r.missing.join(", ")}]` : ""}\n             ${r.query}`)
     }

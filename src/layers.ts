@@ -326,13 +326,24 @@ const offlineArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
 const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
 
+/** Citation data alone: the recorded counts offline, else OpenAlex over HTTP (cached). */
+export const openAlexLayer = (
+  setup: CompanionSetup,
+  cache = responseCacheLayer(setup)
+): Layer.Layer<OpenAlexPort, InvalidArgument> =>
+  setup.offline === true
+    ? lazyLayer(() =>
+      Effect.map(load(Modules.FixtureOpenAlex), (FixtureOpenAlex) =>
+      FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer))))
+    : lazyLayer((errors) =>
+      Effect.map(load(Modules.LiveOpenAlex), (LiveOpenAlex) => LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem(errors))))
+    ).pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer))
+
 /** The recorded citation data, the local judge (unless asked otherwise), the vault, and arXiv as the setup says (the corpus by default). */
 export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
   Layer.mergeAll(
     arxivLayer({ ...setup, offline: true }),
-    lazyLayer(() =>
-      Effect.map(load(Modules.FixtureOpenAlex), (FixtureOpenAlex) =>
-      FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer)))),
+    openAlexLayer({ ...setup, offline: true }),
     judgeLayer({ ...setup, offline: true }),
     termStatsLayer,
     vaultLayer(setup)
@@ -356,10 +367,7 @@ export const LiveLayer = (
   // one cache for the process: arXiv needs it; OpenAlex and the LLM judge use it when present
   Layer.mergeAll(
     arxivLayer(setup, cache),
-    lazyLayer((errors) =>
-      Effect.map(load(Modules.LiveOpenAlex), (LiveOpenAlex) => LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem(errors))))
-    )
-      .pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer)),
+    openAlexLayer({ ...setup, offline: false }, cache),
     judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
     termStatsLayer,
     vaultLayer(setup)
@@ -409,7 +417,7 @@ export interface AskSetup extends CompanionSetup {
 }
 
 /** Every port `ask` needs. */
-export type AskPorts = ArxivPort | LlmJudgePort | QueryBuilderPort
+export type AskPorts = ArxivPort | OpenAlexPort | LlmJudgePort | QueryBuilderPort | TermStatsPort
 
 /**
  * The query builder a setup asks for: explicit, else the LLM when one is
@@ -426,9 +434,20 @@ export const queryBuilderLayer = (setup: AskSetup): Layer.Layer<QueryBuilderPort
     })
   )
 
-/** What `ask` needs: arXiv (offline or live), the judge and the query builder. */
-export const askLayer = (setup: AskSetup): Layer.Layer<AskPorts, InvalidArgument> =>
-  Layer.mergeAll(arxivLayer(setup), judgeLayer(setup), queryBuilderLayer(setup))
+/**
+ * What `ask` needs: arXiv and citation data (offline or live), the judge, the
+ * term statistics and the query builder (no vault: saving asks for one).
+ */
+export const askLayer = (setup: AskSetup): Layer.Layer<AskPorts, InvalidArgument> => {
+  const cache = responseCacheLayer(setup)
+  return Layer.mergeAll(
+    arxivLayer(setup, cache),
+    openAlexLayer(setup, cache),
+    judgeLayer(setup),
+    termStatsLayer,
+    queryBuilderLayer(setup)
+  )
+}
 
 /** Notion pages (NOTION_TOKEN, NOTION_PARENT_PAGE_ID); unconfigured, it says what to set when used. */
 const notionLayer: Layer.Layer<PagePort> = lazyLayer(() => Effect.map(load(Modules.NotionPages), (m) => m.layerConfig()))

@@ -12,8 +12,8 @@ import { arxiv, cacheDir, judge, json, noCache, offline, vault } from "./run.js"
 const question = Args.text({ name: "question" }).pipe(
   Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\".")
 )
-const top = integerFlag("top", { min: 1, max: 20, fallback: 3 }, "Papers to keep after re-ranking, 1..20 (default 3).")
-const maxResults = integerFlag("max-results", { min: 1, max: 50, fallback: 50 }, "arXiv results to re-rank, 1..50 (default 50).")
+const top = integerFlag("top", { min: 1, max: 20, fallback: 3 }, "Papers to answer with, 1..20 (default 3).")
+const maxResults = integerFlag("max-results", { min: 1, max: 2000, fallback: 1000 }, "Papers the pool's arXiv request asks for and the judge reads, 1..2000 (default 1000).")
 const categories = Options.text("categories").pipe(
   Options.withPseudoName("list"),
   Options.optional,

@@ -41,10 +41,14 @@ export const answerDocument = (answer: AskAnswer): ReadonlyArray<DocBlock> => {
     kind: "paragraph",
     spans: [text(`arXiv query (${answer.query.builder}): `), { text: answer.query.sent, code: true }]
   })
+  if (answer.query.second !== undefined) {
+    blocks.push({ kind: "paragraph", spans: [text("arXiv title search: "), { text: answer.query.second, code: true }] })
+  }
+  if (answer.query.cited !== undefined) blocks.push({ kind: "paragraph", spans: [text(`Most cited: ${answer.query.cited}`)] })
   for (const note of answer.query.notes) blocks.push({ kind: "paragraph", spans: [text(note)] })
   blocks.push({
     kind: "paragraph",
-    spans: [text(`${answer.candidates} of ${answer.total} matching papers re-ranked by ${answer.judge}; the top ${answer.papers.length} below.`)]
+    spans: [text(`${answer.candidates} candidates judged by ${answer.judge}; the top ${answer.papers.length} below.`)]
   })
   if (answer.message !== undefined) blocks.push({ kind: "paragraph", spans: [text(answer.message)] })
   answer.papers.forEach((p, i) => {
@@ -55,9 +59,13 @@ export const answerDocument = (answer: AskAnswer): ReadonlyArray<DocBlock> => {
       spans: [text("arXiv: "), { text: id, url: absUrl(id) }, text(" · "), { text: "PDF", url: pdfUrl(id) }, text(` · first version ${p.paper.published}`)]
     })
     blocks.push({ kind: "bullet", spans: [text(`Authors: ${p.paper.authors.join(", ")}`)] })
-    blocks.push({ kind: "bullet", spans: [text(`Relevance: ${num(p.relevance)} (arXiv rank ${p.searchRank})`)] })
+    blocks.push({
+      kind: "bullet",
+      spans: [text(`Relevance: ${num(p.relevance)}${p.searchRank === undefined ? "" : ` (arXiv rank ${p.searchRank})`}`)]
+    })
+    blocks.push({ kind: "bullet", spans: [text(`Why it answers: ${p.why}`)] })
     if (p.summary !== undefined && p.summary !== "") blocks.push({ kind: "bullet", spans: [text(`Summary: ${p.summary}`)] })
-    blocks.push({ kind: "bullet", spans: [text(`Why: ${p.rationale}`)] })
+    blocks.push({ kind: "bullet", spans: [text(`Judge: ${p.rationale}`)] })
   })
   return blocks
 }

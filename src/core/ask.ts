@@ -1,42 +1,53 @@
 /**
- * Ask a research question: question → arXiv query → the first results
- * re-ranked by the judge against the question → the top papers.
+ * Ask a research question: the question is read as a small concept (its
+ * informative terms and phrases weighed against arXiv statistics, the
+ * authors it names, quoted phrases, categories and years), then goes through
+ * the same stages as a note's run (stages.ts): the pool (one arXiv request),
+ * the title search on the central concepts, the most-cited channel, the
+ * judge and impact; the top papers are chosen by the keep rule.
  *
- * Touches the world only through the ports: QueryBuilderPort writes the
- * query, ArxivPort runs it (one request), LlmJudgePort re-ranks.
+ * Touches the world only through the ports: QueryBuilderPort reads the
+ * question (and a model may write the pool's query), ArxivPort searches (at
+ * most two requests), OpenAlexPort brings the most cited works and impact,
+ * LlmJudgePort judges, TermStatsPort weighs the title search's feedback terms.
  *
  * @since 0.1.0
  */
 import { Effect, Option, Schema } from "effect"
 import { answerDocument, answerNote, answerNotePath } from "./answerNote.js"
 import { buildSearchQuery } from "./arxiv.js"
+import type { Channel } from "./channels.js"
 import * as Dates from "./dates.js"
 import {
   type ArxivError,
   InvalidArgument,
-  JudgeFailed,
+  type JudgeFailed,
   NotEnoughInformation,
+  type OpenAlexError,
   type PageNotSaved,
-  UpstreamUnavailable,
   type VaultError
 } from "./errors.js"
-import { IsoDate, type Paper } from "./models.js"
-import { ArxivPort } from "./ports/ArxivPort.js"
-import { LlmJudgePort } from "./ports/LlmJudgePort.js"
+import { CompanionOptions, IsoDate, Judgement, type Paper, type ScoredPaper } from "./models.js"
+import type { ArxivPort } from "./ports/ArxivPort.js"
+import type { LlmJudgePort } from "./ports/LlmJudgePort.js"
+import type { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
+import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
-import { wordCount } from "./question.js"
+import { centrality, questionRelevance, type QuestionConcept, whyItAnswers, wordCount } from "./question.js"
+import { keepBest, keepOrder } from "./rules.js"
+import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
 import { fitTo } from "./text.js"
 import { writeGenerated, type Written } from "./writeBack.js"
 
 /** Limits of one question. */
 export class AskOptions extends Schema.Class<AskOptions>("AskOptions")({
-  /** Papers kept after re-ranking, 1..20 (default 3). */
+  /** Papers answered with, 1..20 (default 3). */
   top: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 20)), { default: () => 3 }),
-  /** arXiv results re-ranked, 1..50 (default 50). */
-  maxResults: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 50)), { default: () => 50 }),
+  /** Papers the pool's arXiv request asks for, 1..2000 (default 1000, as a note's run). */
+  maxResults: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 2000)), { default: () => 1000 }),
   /** Restrict to any of these categories; empty (default) searches all of arXiv. */
   categories: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   /** Only papers first submitted on or after this date. */
@@ -46,46 +57,88 @@ export class AskOptions extends Schema.Class<AskOptions>("AskOptions")({
 /** One paper of an answer: rank after re-ranking, where arXiv ranked it, and the judge's view. */
 export interface AskedPaper {
   readonly paper: Paper
-  /** 1-based rank in arXiv's results. */
-  readonly searchRank: number
+  /** 1-based rank in the pool's arXiv results (absent: another channel found it). */
+  readonly searchRank?: number | undefined
   readonly relevance: number
+  /** How central the paper is to the question, 0..1 (its title names the key terms): weighed into its relevance. */
+  readonly centrality: number
   readonly rationale: string
+  /** One line saying why it answers the question ("introduced …"). */
+  readonly why: string
+  /** Citations per year, when a count is recorded. */
+  readonly citationsPerYear?: number | undefined
+  /** Whether the keep rule kept it (relevance and impact cleared, within the top). */
+  readonly kept: boolean
+  /** The keep rule's decision: kept, cut by the cap, impact not recorded (relevant, no count) or dropped. */
+  readonly decision: ScoredPaper["decision"]["kind"]
+  /** The channels that found it. */
+  readonly foundBy: ReadonlyArray<Channel>
   /** A short summary of the paper (whole sentences of its abstract). */
   readonly summary?: string | undefined
 }
 
 /** How the query was made and what was sent. */
-export interface QueryReport extends Omit<BuiltQuery, "fallback" | "query"> {
-  /** The query the builder wrote (before categories and dates were added). */
+export interface QueryReport extends Omit<BuiltQuery, "fallback" | "query" | "concept"> {
+  /** The pool's query as the builder wrote it (before categories and dates were added). */
   readonly written: string
-  /** The full search_query arXiv received. */
+  /** The full search_query the pool's request sent. */
   readonly sent: string
+  /** The second arXiv request's full search_query (the title or author search), when it was sent. */
+  readonly second?: string | undefined
+  /** The most-cited channel's search, as the service ran it. */
+  readonly cited?: string | undefined
 }
 
 /** The answer to one question. */
 export interface AskAnswer {
   readonly question: string
   readonly query: QueryReport
-  /** How many papers arXiv says match the query in all. */
+  /** How many papers arXiv says match the pool's query in all. */
   readonly total: number
-  /** How many were re-ranked. */
+  /** How many were judged. */
   readonly candidates: number
   readonly judge: string
-  /** The top papers, most relevant first. */
+  /** The top papers by the keep rule. */
   readonly papers: ReadonlyArray<AskedPaper>
+  /** arXiv requests made for this question (0 when every answer came from the cache). */
+  readonly arxivRequests: number
   /** Said when the answer is empty: why, and what to try. */
   readonly message?: string | undefined
 }
 
 /** Errors of `askArxiv`. */
-export type AskError = NotEnoughInformation | ArxivError | JudgeFailed
+export type AskError = NotEnoughInformation | ArxivError | OpenAlexError | JudgeFailed
 
-/** Whether arXiv refused the query itself (syntax, unknown field), as opposed to being unavailable. */
-const rejectedQuery = (e: ArxivError): boolean =>
-  (e instanceof InvalidArgument && e.argument === "query") || (e instanceof UpstreamUnavailable && e.status === 400)
+/** Whether a most-cited work matches what the question requires (authors, quoted phrases, categories, years). */
+const admitsQuestion = (concept: QuestionConcept) => (paper: Paper): boolean => {
+  const fold = (s: string) => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+  const authors = paper.authors.map(fold)
+  const text = fold(`${paper.title} ${paper.abstract}`).replace(/\s+/g, " ")
+  return concept.authors.every((a) => authors.some((name) => name.split(/\s+/).includes(fold(a)) || name.endsWith(` ${fold(a)}`))) &&
+    concept.phrases.every((p) => text.includes(fold(p).replace(/\s+/g, " "))) &&
+    (concept.categories.length === 0 || paper.categories.length === 0 || paper.categories.some((c) => concept.categories.includes(c))) &&
+    (concept.from === undefined || paper.published >= concept.from) &&
+    (concept.until === undefined || paper.published <= concept.until)
+}
+
+/** How many of the concept's keywords the most-cited channel searches for (most informative first). */
+const CITED_PHRASES = 4
 
 /**
- * Answer a research question with the most relevant arXiv papers.
+ * The papers of an answer, by the keep rule (rules.ts `keepBest`, `top`
+ * places): those kept (relevance first, impact breaking near-ties), then the
+ * relevant papers without a recorded count whose relevance places them among
+ * the kept, then the others in keep order. Never by the upstream's order.
+ */
+const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number): ReadonlyArray<ScoredPaper> => {
+  const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
+  const first = [...outcome.kept, ...outcome.unrecordedAmongKept]
+  const shown = new Set(first.map((s) => s.paper.arxivId))
+  return [...first, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))].slice(0, top)
+}
+
+/**
+ * Answer a research question with the papers a student should read.
  *
  * NotEnoughInformation for an empty or one-word question, or one that names
  * nothing to search for. A query arXiv rejects is replaced once by the
@@ -102,52 +155,89 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
     })
   }
   const builder = yield* QueryBuilderPort
-  const arxiv = yield* ArxivPort
-  const judge = yield* LlmJudgePort
+  const thresholds = new CompanionOptions({})
+  let arxivRequests = 0
+  const count: Stages.Count = (port) => {
+    if (port === "arxiv") arxivRequests++
+  }
 
+  // 1. the concept: the question read like a small note (and, with a model, the pool's query it wrote)
   const built = yield* builder.build(question)
+  const concept = built.concept
   const notes = [...built.notes]
-  let written = built.query
   let fellBack = built.fellBack
-  const search = (query: string) =>
-    arxiv.search({ query, categories: options.categories, since: options.since, maxResults: options.maxResults, sortBy: "relevance" })
-  const found = yield* search(written).pipe(
-    Effect.catchIf(
-      (e) => built.fallback !== undefined && rejectedQuery(e),
-      (e) => {
-        notes.push(`arXiv rejected the query (${e.message}); the rule-based query was sent instead.`)
-        written = built.fallback!
-        fellBack = true
-        return search(written)
-      }
-    )
-  )
 
-  const candidates = found.papers
-  const judgements = candidates.length === 0 ? [] : yield* judge.judge(
-    { title: question, text: [question, ...built.keywords].join("\n"), keywords: built.keywords },
-    candidates
-  )
-  // judgements are matched by id, so a judge that reorders or skips papers cannot mismatch them
-  const byId = new Map(judgements.map((j) => [j.arxivId, j]))
-  const unjudged = candidates.filter((p) => !byId.has(p.arxivId)).map((p) => p.arxivId)
-  if (unjudged.length > 0) return yield* new JudgeFailed({ model: judge.name, reason: `no judgement for ${unjudged.join(", ")}` })
-  const ranked = candidates
-    .map((paper, i) => ({ paper, searchRank: i + 1, judgement: byId.get(paper.arxivId)! }))
-    .map(({ judgement, paper, searchRank }) => ({ paper, searchRank, relevance: judgement.relevance, rationale: judgement.rationale }))
-    .sort((a, b) => b.relevance - a.relevance || a.searchRank - b.searchRank)
-    .slice(0, options.top)
+  // 2. plan and search: the pool, the title search on the central words, the most cited works on the key phrases
+  const plan = (query: string): Stages.SearchPlan => ({
+    query,
+    categories: options.categories,
+    since: options.since,
+    poolSize: options.maxResults,
+    keywords: concept.keywords,
+    central: concept.central,
+    surnames: [],
+    required: concept.required,
+    citedPhrases: concept.keywords.slice(0, CITED_PHRASES).map((k) => k.term),
+    citedLimit: Stages.CITED_LIMIT,
+    admitCited: (p) => Stages.admitFor(options.categories, options.since)(p) && admitsQuestion(concept)(p)
+  })
+  const searched = yield* Stages.search({ ...plan(built.query), fallback: built.fallback }, count)
+  if (searched.rejected !== undefined) {
+    notes.push(`arXiv rejected the query (${searched.rejected}); the rule-based query was sent instead.`)
+    fellBack = true
+  }
+  const written = searched.query
+
+  // 3. judge the pool against the question
+  const judgeConcept = { title: question, text: built.keywords.join("\n"), keywords: built.keywords }
+  const judgedRaw = yield* Stages.judge(judgeConcept, searched.merged.papers, options.top, count)
+  // a short question saturates a judge: its relevance is weighed by how central each paper is to the question
+  const judged: Stages.Judged = {
+    ...judgedRaw,
+    judgements: new Map([...judgedRaw.judgements].map(([id, j]) => {
+      const paper = judgedRaw.candidates.find((p) => p.arxivId === id)!
+      return [id, new Judgement({ ...j, relevance: questionRelevance(j.relevance, paper, concept) })] as const
+    }))
+  }
+
+  // 4. impact of the relevant candidates, then the keep rule
+  const found = yield* Stages.impact(judged, searched.merged, thresholds.relevanceThreshold, [], searched.cited?.papers[0]?.impact.source, count)
+  const today = yield* Dates.today
+  const scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
+  const central = new Map(scored.map((s) => [s.paper.arxivId, centrality(s.paper, concept)]))
+  const poolRank = new Map(searched.pool.papers.map((p, i) => [p.arxivId, i + 1]))
+  const ranked: ReadonlyArray<AskedPaper> = answerOrder(scored, options.top, thresholds.relevanceThreshold).map((s) => ({
+    paper: s.paper,
+    searchRank: poolRank.get(s.paper.arxivId),
+    relevance: s.judgement.relevance,
+    centrality: central.get(s.paper.arxivId) ?? 0,
+    rationale: s.judgement.rationale,
+    why: whyItAnswers(s.paper, concept, s.impact.citationsPerYear),
+    ...(s.impact.citationsPerYear === undefined ? {} : { citationsPerYear: s.impact.citationsPerYear }),
+    kept: s.decision.kept,
+    decision: s.decision.kind,
+    foundBy: s.foundBy ?? ["arxiv-search"],
     // the shared extractive summariser: whole sentences of the abstract, chosen with the question's key terms
-    .map((p) => ({ ...p, summary: extractiveSummary(p.paper, built.keywords).text }))
+    summary: extractiveSummary(s.paper, built.keywords).text
+  }))
 
-  const { fallback: _fallback, query: _query, ...how } = built
+  const { fallback: _fallback, query: _query, concept: _concept, ...how } = built
   return {
     question,
-    query: { ...how, fellBack, notes, written, sent: buildSearchQuery(written, options.categories, options.since) },
-    total: found.total,
-    candidates: candidates.length,
-    judge: judge.name,
+    query: {
+      ...how,
+      fellBack,
+      notes,
+      written,
+      sent: buildSearchQuery(written, options.categories, options.since),
+      ...(searched.second === undefined ? {} : { second: buildSearchQuery(searched.second.query, options.categories, options.since) }),
+      ...(searched.cited === undefined ? {} : { cited: searched.cited.query })
+    },
+    total: searched.pool.total,
+    candidates: judged.candidates.length,
+    judge: judged.judge,
     papers: ranked,
+    arxivRequests,
     ...(ranked.length === 0
       ? { message: "arXiv has no paper matching this query. Try fewer or broader terms, or drop an author or a date." }
       : {})
@@ -155,7 +245,7 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
 }) as (
   question: string,
   options?: AskOptions
-) => Effect.Effect<AskAnswer, AskError, QueryBuilderPort | ArxivPort | LlmJudgePort>
+) => Effect.Effect<AskAnswer, AskError, QueryBuilderPort | ArxivPort | OpenAlexPort | LlmJudgePort | TermStatsPort>
 
 /** Where to save an answer. */
 export interface SaveTargets {

@@ -15,9 +15,9 @@ import { MAX_PROMPT_CHARS } from "../core/limits.js"
 export interface AskInput {
   /** The research question, e.g. "what are the main ways to stabilise GAN training?" */
   readonly question: string
-  /** Papers kept after re-ranking, 1..20 (default 3). */
+  /** Papers answered with, 1..20 (default 3). */
   readonly top?: number | undefined
-  /** arXiv results re-ranked, 1..50 (default 50). */
+  /** Papers the pool's arXiv request asks for and the judge reads, 1..2000 (default 1000). */
   readonly max_results?: number | undefined
   /** Only these categories (default: all of arXiv). */
   readonly categories?: ReadonlyArray<string> | undefined
@@ -38,6 +38,7 @@ export const AskedPaper = Schema.Struct({
   relevance: Schema.Number,
   /** Whole sentences of the abstract: what the paper does and its key result. */
   summary: Schema.String,
+  /** Why it answers the question, in one line ("introduced …; on …; cited N times a year"). */
   rationale: Schema.String,
   abs_url: Schema.String,
   pdf_url: Schema.String
@@ -46,8 +47,12 @@ export const AskedPaper = Schema.Struct({
 /** The answer to a question: the query sent and who wrote it, and the top papers. */
 export const AskResult = Schema.Struct({
   question: Schema.String,
-  /** The search_query arXiv received. */
+  /** The search_query of the pool's arXiv request. */
   query: Schema.String,
+  /** The second arXiv request's search_query (the title search), when one was sent. */
+  second_query: Schema.optional(Schema.String),
+  /** The most-cited channel's search, as run. */
+  cited_query: Schema.optional(Schema.String),
   /** Who wrote the query: "rules" or the model. */
   builder: Schema.String,
   /** True when the model's query was unusable and the rule-based one was sent. */
@@ -71,20 +76,22 @@ const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
 export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => ({
   question: answer.question,
   query: answer.query.sent,
+  ...(answer.query.second === undefined ? {} : { second_query: answer.query.second }),
+  ...(answer.query.cited === undefined ? {} : { cited_query: answer.query.cited }),
   builder: answer.query.builder,
   fell_back: answer.query.fellBack,
   notes: answer.query.notes,
   total: answer.total,
   candidates: answer.candidates,
   judge: answer.judge,
-  papers: answer.papers.map(({ paper, rationale, relevance, summary }) => ({
+  papers: answer.papers.map(({ paper, relevance, summary, why }) => ({
     arxiv_id: paper.arxivId,
     title: oneLine(paper.title),
     authors: paper.authors,
     published_date: paper.published,
     relevance: Math.round(relevance * 1000) / 1000,
     summary: summary ?? "",
-    rationale,
+    rationale: why,
     abs_url: absUrl(paper.arxivId),
     pdf_url: `https://arxiv.org/pdf/${paper.arxivId}`
   })),
@@ -96,7 +103,7 @@ export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => 
 /** Options of a question from tool arguments (checked; unset ones take the defaults). */
 export const askOptions = Effect.fn("Tools.askOptions")(function*(input: Omit<AskInput, "question">) {
   const top = yield* intArg("top", input.top, 1, 20, 3)
-  const maxResults = yield* intArg("max_results", input.max_results, 1, 50, 50)
+  const maxResults = yield* intArg("max_results", input.max_results, 1, 2000, 1000)
   const categories = input.categories === undefined ? [] : yield* categoriesArg(input.categories)
   const since = yield* dateArg("since_date", input.since_date)
   return new AskOptions({ top, maxResults, categories, ...(since === undefined ? {} : { since }) })
@@ -124,14 +131,17 @@ export const askArxivTool = Effect.fn("Tools.askArxiv")(function*(input: AskInpu
 /** The answer as text: the query sent, then each paper with its links. */
 export const renderAnswer = (r: AskResult): string => {
   const lines = [`Question: ${r.question}`, `arXiv query (${r.builder}): ${r.query}`]
+  if (r.second_query !== undefined) lines.push(`arXiv title search: ${r.second_query}`)
+  if (r.cited_query !== undefined) lines.push(`Most cited: ${r.cited_query}`)
   for (const note of r.notes) lines.push(`  note: ${note}`)
-  lines.push(`${r.candidates} of ${r.total} matching papers re-ranked by ${r.judge}.`, "")
+  lines.push(`${r.candidates} candidates (${r.total} matching the query) judged by ${r.judge}.`, "")
   if (r.message !== undefined) lines.push(r.message)
   r.papers.forEach((p, i) => {
     const authors = `${p.authors.slice(0, 3).join(", ")}${p.authors.length > 3 ? " et al." : ""}`
     lines.push(`${i + 1}. ${oneLine(p.title)} (${p.published_date})`)
     lines.push(`   ${authors}`)
     lines.push(`   relevance ${p.relevance.toFixed(2)} · ${p.abs_url} · ${p.pdf_url}`)
+    if (p.rationale !== "") lines.push(`   Why: ${oneLine(p.rationale)}`)
     if (p.summary !== "") lines.push(`   ${oneLine(p.summary)}`)
   })
   if (r.note !== undefined || r.notion_url !== undefined) lines.push("")

@@ -8,6 +8,8 @@
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
+import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
 import * as LlmQueryBuilder from "../../src/adapters/live/LlmQueryBuilder.js"
@@ -31,9 +33,13 @@ describe("LlmQueryBuilder", () => {
       const built = yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
       assert.strictEqual(built.query, scriptedQuery(Q))
       assert.strictEqual(built.builder, "scripted-writer")
-      assert.strictEqual(built.fallback, "(stabilise OR stabilize) AND (gan OR \"generative adversarial\")")
+      assert.strictEqual(built.fallback, "stabilise OR stabilize OR gan OR \"generative adversarial\"")
       assert.deepEqual([built.attempts, built.fellBack, built.notes], [1, false, []])
+      // the concept the stages work from is the question's, whoever wrote the pool's query
+      assert.deepEqual(built.concept.terms.map((t) => t.forms[0]), ["stabilise", "gan"])
       const request = llm.completions()[0]!.body
+      // the model is asked for the question's concept, not for its words ANDed
+      assert.match(request.messages![0]!.content, /the question's concept, not its words ANDed: an OR of its central concepts/)
       assert.deepEqual((request.response_format as { json_schema: { name: string } }).json_schema.name, "arxiv_query")
       assert.include(request.messages![1]!.content, Q)
     })))
@@ -67,7 +73,7 @@ describe("LlmQueryBuilder", () => {
       const llm = yield* llmStandIn()
       llm.failNext(LlmFault.query("ti:(GAN AND stable"), LlmFault.query("title:GAN AND abstract:\"stable training\""))
       const built = yield* Effect.flatMap(builder(llm.url), (b) => b.build(Q))
-      assert.strictEqual(built.query, "(stabilise OR stabilize) AND (gan OR \"generative adversarial\")")
+      assert.strictEqual(built.query, "stabilise OR stabilize OR gan OR \"generative adversarial\"")
       assert.isUndefined(built.fallback)
       assert.deepEqual([built.attempts, built.fellBack], [2, true])
       assert.match(built.notes[0]!, /answer 1 was unusable: .*syntax error: missing '\)'/)
@@ -109,6 +115,8 @@ describe("LlmQueryBuilder", () => {
           Layer.provide(Layer.mergeAll(NodeHttpClient.layer, ResponseCache.layerDisabled))
         ),
         LocalJudge.layer,
+        FixtureOpenAlex.layer(),
+        ArxivTermStats.layer,
         LlmQueryBuilder.layer({ apiUrl: llm.url, model: "scripted-writer", retryBaseDelay: "5 millis" }).pipe(Layer.provide(NodeHttpClient.layer))
       ).pipe(Layer.provide(NodeContext.layer))
       const r = yield* askArxivTool({ question: Q, max_results: 10 }).pipe(Effect.provide(layer))
@@ -116,7 +124,9 @@ describe("LlmQueryBuilder", () => {
       assert.isTrue(r.fell_back)
       assert.match(r.notes[0]!, /arXiv rejected the query .*rule-based query was sent instead/)
       const queries = arxiv.requests.map((q) => new URL(q.url, "http://x").searchParams.get("search_query"))
-      assert.deepEqual(queries, [`(${scriptedQuery(Q)})`, "((stabilise OR stabilize) AND (gan OR \"generative adversarial\"))"])
+      // the rejected query, then the rule-based concept in its place (and at most the title search after it)
+      assert.deepEqual(queries.slice(0, 2), [`(${scriptedQuery(Q)})`, "(stabilise OR stabilize OR gan OR \"generative adversarial\")"])
+      assert.isAtMost(queries.length, 3)
       assert.strictEqual(r.query, queries[1])
     })))
 })

@@ -19,11 +19,12 @@ const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Pro
   })
 
 describe("arxiv-companion ask (offline corpus)", () => {
-  it("prints the query sent and the top papers with their links", async () => {
+  it("prints every query sent and the top papers with their links", async () => {
     const r = await run(["ask", "what are the main ways to stabilise GAN training?", "--offline"])
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain("arXiv query (rules): ((stabilise OR stabilize) AND (gan OR \"generative adversarial\"))")
-    expect(r.stdout).toMatch(/^1\. .*Generative Adversarial/m)
+    expect(r.stdout).toContain("arXiv query (rules): (stabilise OR stabilize OR gan OR \"generative adversarial\")")
+    expect(r.stdout).toMatch(/^Most cited: .*generative adversarial/m)
+    expect(r.stdout).toMatch(/^1\. .*(Generative Adversarial|GAN)/m)
     expect(r.stdout).toMatch(/^3\. /m)
     expect(r.stdout).not.toMatch(/^4\. /m)
     expect(r.stdout).toContain("https://arxiv.org/pdf/")
@@ -34,8 +35,16 @@ describe("arxiv-companion ask (offline corpus)", () => {
     expect(r.code).toBe(0)
     const answer = JSON.parse(r.stdout)
     expect(answer.query).toContain("au:Hinton")
-    expect(answer.candidates).toBeLessThanOrEqual(10)
     expect(answer.papers.map((p: { arxiv_id: string }) => p.arxiv_id)).toEqual(["1503.02531"])
+  })
+
+  it("a question in generic words is answered with the field's papers, each with why it answers", async () => {
+    const r = await run(["ask", "what is the best way to detect objects in images with convolutional networks", "--offline"])
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toMatch(/^arXiv query .*\b(?:best|way)\b/m)
+    const top = [...r.stdout.matchAll(/^\d\. (.*) \(\d{4}-\d{2}-\d{2}\)$/gm)].map((m) => m[1]!)
+    expect(top.filter((t) => /R-CNN|You Only Look Once|SSD|Rich feature hierarchies/.test(t)).length).toBeGreaterThanOrEqual(2)
+    expect(r.stdout).toMatch(/^ {3}Why: introduced /m)
   })
 
   it("a one-word question exits 2 with what to add", async () => {

@@ -81,20 +81,30 @@ describe("key terms", () => {
 })
 
 describe("ruleQuery", () => {
-  it("requires authors and any topic term", () => {
-    assert.strictEqual(build("papers by Hinton on capsules").query, "au:Hinton AND capsules")
+  it("requires authors, ORs the topic", () => {
+    assert.strictEqual(build("papers by Hinton on capsules").query, "au:Hinton AND (capsules)")
   })
 
-  it("requires both terms of a two-term question, and any two of three or four", () => {
-    assert.strictEqual(build("what are the main ways to stabilise GAN training?").query, "(stabilise OR stabilize) AND (gan OR \"generative adversarial\")")
-    const q = build("variational inference with reparameterization in VAEs").query
-    assert.match(q, /^\(\(.* AND .*\) OR \(.* AND .*\) OR \(.* AND .*\)\)$/)
+  it("writes the concept, not an AND of the words: any form of any key term, generic words left out", () => {
+    assert.strictEqual(build("what are the main ways to stabilise GAN training?").query, "stabilise OR stabilize OR gan OR \"generative adversarial\"")
+    const generic = build("what is the best way to detect objects in images with convolutional networks").query
+    assert.notMatch(generic, /\b(?:best|way|what)\b/)
+    assert.notInclude(generic, " AND ")
+    assert.include(generic, "\"convolutional network\"")
+  })
+
+  it("reads the question as a concept: key terms, central words and the required parts", () => {
+    const { concept } = build("\"residual learning\" for image recognition in cs.CV since 2015")
+    assert.deepEqual(concept.phrases, ["residual learning"])
+    assert.include(concept.keywords.map((k) => k.term), "image recognition")
+    assert.include(concept.central, "recognition")
+    assert.strictEqual(concept.required, "\"residual learning\" AND cat:cs.CV AND submittedDate:[201501010000 TO 999912312359]")
   })
 
   it("adds categories and a date range", () => {
     assert.strictEqual(
       build("\"residual learning\" for image recognition in cs.CV since 2015").query,
-      "\"residual learning\" AND (\"image recognition\" OR (image AND recognition)) AND cat:cs.CV AND submittedDate:[201501010000 TO 999912312359]"
+      "\"residual learning\" AND cat:cs.CV AND submittedDate:[201501010000 TO 999912312359] AND (\"image recognition\" OR recognition)"
     )
   })
 

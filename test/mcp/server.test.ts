@@ -56,6 +56,10 @@ describe("tools/list", () => {
     // every search the companion made, and the authors its note cites
     const result = companion.outputSchema?.properties ?? {}
     for (const field of ["query", "second_query", "cited_query", "cited_authors"]) assert.property(result, field)
+    // ask_arxiv shows every query it sent too, and why each paper answers
+    const ask = list.tools.find((t) => t.name === "ask_arxiv")!.outputSchema?.properties ?? {}
+    for (const field of ["query", "second_query", "cited_query"]) assert.property(ask, field)
+    assert.property((ask["papers"] as { items: { properties: object } }).items.properties, "rationale")
     assert.deepEqual(Object.keys((result["cited_authors"] as { items: { properties: object } }).items.properties), ["surname", "cited_as"])
     // a nullable integer is written as the two types it may be, not as a union
     const read = list.tools.find((t) => t.name === "read_paper")!.outputSchema?.properties ?? {}
@@ -335,6 +339,19 @@ describe("ask_arxiv", () => {
     assert.include(note, "https://arxiv.org/abs/1503.02531")
     assert.include(note, "%% arxiv-companion:begin")
     assert.include(text(r), "Wrote Distillation reading list.md")
+  })
+
+  it("a short question through the client: every query sent, why each paper answers, no tie at 1.00", async () => {
+    const r = await call(client, "ask_arxiv", { question: "how do neural networks caption images", top: 5 })
+    assert.isUndefined(r.isError, text(r))
+    const answer = structured(Tools.AskResult, r)
+    assert.strictEqual(answer.query, "(caption)")
+    assert.include(answer.cited_query, "caption")
+    assert.include(text(r), "Most cited: ")
+    assert.isAtMost(answer.papers.filter((p) => p.relevance.toFixed(2) === "1.00").length, 1)
+    for (const p of answer.papers) assert.isAbove(p.rationale.length, 10)
+    assert.include(text(r), `Why: ${answer.papers[0]!.rationale}`)
+    assert.includeMembers(answer.papers.slice(0, 3).map((p) => p.arxiv_id), ["1411.4555", "1502.03044"])
   })
 
   it("a one-word question and an unconfigured Notion are errors that say what to do", async () => {

@@ -217,9 +217,10 @@ const EXPANSIONS: Record<string, string> = {
 
 /**
  * The scripted query writer: what a plain instruction-following model might
- * write, and no better. Surnames after "by" become `au:`; the first three
- * other content words (4+ letters) each become `(ti:w OR abs:w)`, an acronym
- * with its expansion ORed in; the groups are ANDed.
+ * write when asked for the question's concept, and no better. Surnames after
+ * "by" become `au:` (required, ANDed); the first three other content words
+ * (4+ letters) each become `(ti:w OR abs:w)`, an acronym with its expansion
+ * ORed in; the groups are ORed (the concept, not an AND of the words).
  */
 export const scriptedQuery = (question: string): string => {
   const authors = [...question.matchAll(/\bby ([A-Z][a-z]+(?: [A-Z][a-z]+)?)/g)].map((m) => m[1]!.split(" ").at(-1)!)
@@ -228,7 +229,8 @@ export const scriptedQuery = (question: string): string => {
   const groups = [...new Set(words)].slice(0, 3).map((w) =>
     EXPANSIONS[w] === undefined ? `(ti:${w} OR abs:${w})` : `(ti:${w} OR abs:${w} OR abs:${EXPANSIONS[w]})`
   )
-  return [...authors.map((a) => `au:${a}`), ...groups].join(" AND ")
+  const topic = groups.length <= 1 ? groups.join("") : `(${groups.join(" OR ")})`
+  return [...authors.map((a) => `au:${a}`), ...(topic === "" ? [] : [topic])].join(" AND ")
 }
 
 /** A seeded generator in [0, 1) (mulberry32). */

@@ -10,6 +10,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
+import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as NotionPages from "../../src/adapters/live/NotionPages.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
@@ -17,10 +19,12 @@ import * as RuleQueryBuilder from "../../src/adapters/query/RuleQueryBuilder.js"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { QueryBuilderPort } from "../../src/core/ports/QueryBuilderPort.js"
+import { askArxiv, AskOptions } from "../../src/core/ask.js"
 import { askArxivTool } from "../../src/tools/ask.js"
 import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
 
-const Offline = Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
+const Recorded = Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
+const Offline = Layer.mergeAll(Recorded, LocalJudge.layer, ArxivTermStats.layer, RuleQueryBuilder.layer)
 
 /** A builder that writes `query` and offers the rule-based query as the fallback. */
 const builderWriting = (query: string) =>
@@ -32,6 +36,7 @@ const builderWriting = (query: string) =>
         builder: "test-model",
         fallback: rules.query,
         keywords: RuleQueryBuilder.keywordsOf(rules),
+        concept: rules.concept,
         attempts: 1,
         fellBack: false,
         notes: []
@@ -39,20 +44,20 @@ const builderWriting = (query: string) =>
   })
 
 layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
-  it.effect("answers a question with the top papers re-ranked from 50, with links and the query sent", () =>
+  it.effect("answers a question with the top papers of a judged pool, with links, why, and every query sent", () =>
     Effect.gen(function*() {
       const r = yield* askArxivTool({ question: "what are the main ways to stabilise GAN training?" })
-      assert.strictEqual(r.query, "((stabilise OR stabilize) AND (gan OR \"generative adversarial\"))")
+      assert.strictEqual(r.query, "(stabilise OR stabilize OR gan OR \"generative adversarial\")")
+      assert.include(r.cited_query, "generative adversarial")
       assert.deepEqual([r.builder, r.fell_back, r.notes], ["rules", false, []])
       assert.strictEqual(r.papers.length, 3)
-      assert.strictEqual(r.candidates, Math.min(50, r.total))
+      assert.isAtLeast(r.candidates, Math.min(1000, r.total))
+      for (const p of r.papers) assert.isAbove(p.rationale.length, 10)
       for (const p of r.papers) {
         assert.match(p.title, /generative adversarial|GAN/i)
         assert.strictEqual(p.abs_url, `https://arxiv.org/abs/${p.arxiv_id}`)
         assert.strictEqual(p.pdf_url, `https://arxiv.org/pdf/${p.arxiv_id}`)
       }
-      const relevance = r.papers.map((p) => p.relevance)
-      assert.deepEqual(relevance, [...relevance].sort((a, b) => b - a))
       // each summary is whole sentences of the paper's own abstract (the shared extractive summariser)
       const { papers } = yield* Effect.flatMap(ArxivPort, (a) => a.getPapers(r.papers.map((p) => p.arxiv_id)))
       for (const p of r.papers) {
@@ -69,6 +74,40 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.isAtMost(r.papers.length, 5)
       assert.strictEqual(r.papers[0]!.arxiv_id, "1207.0580")
       for (const p of r.papers) assert.match(p.authors.join(", "), /Hinton/)
+    }))
+
+  it.effect("a question naming an author stays narrow on every channel: au: in each query, the most cited by that author only", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "papers by Goodfellow on adversarial examples", top: 10 })
+      assert.match(r.query, /^\(au:Goodfellow AND \(/)
+      if (r.second_query !== undefined) assert.include(r.second_query, "au:Goodfellow")
+      // the most-cited channel searched the topic; only its papers by Goodfellow were judged
+      assert.include(r.cited_query, "adversarial")
+      assert.isAbove(r.papers.length, 3)
+      for (const p of r.papers) assert.match(p.authors.join(", "), /Goodfellow/)
+    }))
+
+  it.effect("a question in generic words (\"what is the best way to …\") searches its concept, and the field's papers answer it", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "what is the best way to detect objects in images with convolutional networks" })
+      assert.notMatch(r.query, /\b(?:best|way)\b/)
+      const landmarks = ["1506.01497", "1506.02640", "1512.02325", "1504.08083", "1311.2524"] // Faster/Fast R-CNN, YOLO, SSD, R-CNN
+      assert.isAtLeast(r.papers.filter((p) => landmarks.includes(p.arxiv_id)).length, 2, r.papers.map((p) => p.title).join(" | "))
+      const faster = r.papers.find((p) => p.arxiv_id === "1506.01497")
+      assert.match(faster?.rationale ?? "", /^introduced a Region Proposal Network/)
+    }))
+
+  it.effect("a short question does not tie: different papers never share a relevance of 1.00, and the order is the keep rule's, not arXiv's", () =>
+    Effect.gen(function*() {
+      const question = "how do neural networks caption images"
+      const r = yield* askArxivTool({ question, top: 10 })
+      const shown = r.papers.map((p) => p.relevance.toFixed(2))
+      assert.isAtMost(shown.filter((x) => x === "1.00").length, 1, shown.join(", "))
+      const answer = yield* askArxiv(question, new AskOptions({ top: 10 }))
+      assert.strictEqual(new Set(answer.papers.map((p) => p.relevance)).size, answer.papers.length)
+      // the landmarks of image captioning lead (arXiv's own first three are lesser-known papers)
+      assert.includeMembers(r.papers.slice(0, 3).map((p) => p.arxiv_id), ["1411.4555", "1502.03044"])
+      assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
     }))
 
   it.effect("an empty or one-word question is NotEnoughInformation saying what to add", () =>
@@ -102,7 +141,7 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
 
 describe("a query arXiv rejects", () => {
   const layerWith = (query: string) =>
-    Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, builderWriting(query))
+    Layer.mergeAll(Recorded, LocalJudge.layer, ArxivTermStats.layer, builderWriting(query))
 
   it.effect("falls back to the rule-based query, and the report says so", () =>
     Effect.gen(function*() {
@@ -110,7 +149,7 @@ describe("a query arXiv rejects", () => {
       assert.strictEqual(r.builder, "test-model")
       assert.isTrue(r.fell_back)
       assert.match(r.notes[0]!, /arXiv rejected the query .*unbalanced.*rule-based query was sent instead/)
-      assert.include(r.query, "(\"long-term dependencies\" OR (\"long-term\" AND dependencies))")
+      assert.include(r.query, "\"long-term dependencies\"")
       assert.isAbove(r.papers.length, 0)
     }).pipe(Effect.provide(layerWith("ti:(lstm OR \"long short-term memory\"))"))), { timeout: 60_000 })
 
@@ -119,7 +158,7 @@ describe("a query arXiv rejects", () => {
       const r = yield* askArxivTool({ question: "how do LSTMs learn long-term dependencies", top: 1 })
       assert.strictEqual(r.query, "(ti:lstm)")
       assert.isFalse(r.fell_back)
-      assert.match(r.papers[0]!.title, /LSTM/i)
+      assert.isAbove(r.papers.length, 0)
     }).pipe(Effect.provide(layerWith("ti:lstm"))), { timeout: 60_000 })
 })
 
@@ -141,7 +180,7 @@ describe("askArxiv (the Promise API)", () => {
 })
 
 describe("saving an answer", () => {
-  const base = Layer.mergeAll(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), LocalJudge.layer, RuleQueryBuilder.layer)
+  const base = Offline
   const question = "how do LSTMs learn long-term dependencies"
 
   it.effect("--save writes a note by the safe-write rules: created, then unchanged, a user's edit kept", () =>

@@ -51,7 +51,10 @@ export const SYSTEM_PROMPT = [
   "bare terms mean all:. Quote phrases: abs:\"generative adversarial\". Combine with AND, OR, ANDNOT and parentheses;",
   "space-separated terms are ANDed, so put synonyms and acronyms in an OR group: (ti:GAN OR abs:\"generative adversarial\").",
   "Dates: submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]. No other fields exist.",
-  "Find the papers that answer the question: its central concepts, authors it names, the usual synonyms; not every word.",
+  "Write the question's concept, not its words ANDed: an OR of its central concepts, each with its usual synonyms and",
+  "acronyms (quoted phrases), so that papers about the concept match in whichever words they use; the results are ranked",
+  "and judged afterwards, so a wide OR is right. AND only what the question requires: authors it names (au:), phrases",
+  "it quotes, categories and years it names. Leave out words that only ask (best, main, way, how, papers).",
   "Answer with only a JSON object: {\"query\": \"<the arXiv query>\"}."
 ].join("\n")
 
@@ -160,6 +163,7 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
           query: rules.query,
           builder: options.model,
           keywords,
+          concept: rules.concept,
           attempts: attempt,
           fellBack: true,
           notes: [...problems, `The model could not be reached (${content.left.reason}); the rule-based query was used.`]
@@ -172,6 +176,7 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
           builder: options.model,
           fallback: rules.query,
           keywords,
+          concept: rules.concept,
           attempts: attempt,
           fellBack: false,
           notes: problems.length === 0 ? [] : [`${problems[0]}; it was sent back with the error, and the second answer was used.`]
@@ -187,6 +192,7 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
       query: rules.query,
       builder: options.model,
       keywords,
+      concept: rules.concept,
       attempts: 2,
       fellBack: true,
       notes: [`${problems.join("; ")}; the rule-based query was used.`]

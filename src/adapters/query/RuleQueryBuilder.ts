@@ -40,6 +40,7 @@ export const makeWith = (options: RuleQueryBuilderOptions = {}): QueryBuilderSer
       query: rules.query,
       builder: name,
       keywords: keywordsOf(rules),
+      concept: rules.concept,
       attempts: 0,
       fellBack: false,
       notes: []

@@ -5,10 +5,11 @@
  */
 import { Context, type Effect } from "effect"
 import type { NotEnoughInformation } from "../errors.js"
+import type { QuestionConcept } from "../question.js"
 
 /** A query for one question, and how it was made. */
 export interface BuiltQuery {
-  /** arXiv `search_query` syntax (ti:, abs:, au:, cat:, all:, AND/OR/ANDNOT, quotes, parentheses). */
+  /** The pool's query: arXiv `search_query` syntax (ti:, abs:, au:, cat:, all:, AND/OR/ANDNOT, quotes, parentheses). */
   readonly query: string
   /** Who wrote it: "rules", or the model's name. */
   readonly builder: string
@@ -16,6 +17,12 @@ export interface BuiltQuery {
   readonly fallback?: string | undefined
   /** The question's key terms (for the judge), most informative first. */
   readonly keywords: ReadonlyArray<string>
+  /**
+   * The question read as a concept (key terms weighed against arXiv
+   * statistics, authors, quoted phrases, categories, dates): what the title
+   * search, the most-cited channel and the judge work from, whoever wrote `query`.
+   */
+  readonly concept: QuestionConcept
   /** Answers asked of a model (0 for rules). */
   readonly attempts: number
   /** True when a model's answers were unusable and the rule-based query was used. */
