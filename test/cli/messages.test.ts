@@ -52,7 +52,7 @@ describe("the other commands' integer flags are refused the same way", { timeout
     [["search", "attention", "--max-results", "abc"], `Invalid --max-results: got "abc"; use an integer from 1 to 50.`],
     [["search", "attention", "--max-results", "99"], "Invalid --max-results: got 99; use an integer from 1 to 50."],
     [["ask", "how do transformers work?", "--top", "2.5"], "Invalid --top: got 2.5; use an integer from 1 to 20."],
-    [["ask", "how do transformers work?", "--max-results", "0"], "Invalid --max-results: got 0; use an integer from 1 to 50."]
+    [["ask", "how do transformers work?", "--max-results", "0"], "Invalid --max-results: got 0; use an integer from 1 to 2000."]
   ]
   for (const [args, message] of cases) {
     it(args.join(" "), async () => {
