@@ -67,6 +67,34 @@ export const MAX_CATEGORIES = 200
 /** The most entries arXiv serves in one request. */
 export const ARXIV_MAX_PAGE = 2000
 
+/** One id of a lookup: its bare form, and the form it is reported as missing under. */
+export interface LookupId {
+  readonly bare: string
+  readonly asked: string
+}
+
+/**
+ * The ids of a lookup, each once, for the adapters that look papers up locally (the offline corpus, a mirror):
+ * reported as the live adapter sends them (modern ids keep their version), or the first input that is not an id.
+ */
+export const lookupIds = (ids: ReadonlyArray<string>): Either.Either<ReadonlyArray<LookupId>, InvalidArgument> => {
+  const wanted: Array<LookupId> = []
+  for (const input of ids) {
+    const parsed = parseArxivId(input)
+    if (parsed === undefined) {
+      return Either.left(
+        new InvalidArgument({
+          argument: "id",
+          reason: `"${input}" is not an arXiv id (e.g. 1409.0473, 2104.12255v1 or hep-th/9901001).`
+        })
+      )
+    }
+    const asked = parsed.id.includes("/") ? parsed.id : parsed.id + (parsed.version ?? "")
+    if (!wanted.some((w) => w.asked === asked)) wanted.push({ bare: parsed.id, asked })
+  }
+  return Either.right(wanted)
+}
+
 /**
  * Check a search before anything is sent: every ArxivPort adapter (live and
  * offline) rejects the same requests with the same InvalidArgument.

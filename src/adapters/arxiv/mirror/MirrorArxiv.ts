@@ -15,7 +15,7 @@
  */
 import type { Path } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { parseArxivId, validateSearch } from "../../../core/arxiv.js"
+import { lookupIds, validateSearch } from "../../../core/arxiv.js"
 import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
 import { Paper } from "../../../core/models.js"
 import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult } from "../../../core/ports/ArxivPort.js"
@@ -116,18 +116,7 @@ export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxiv
   })
 
   const getPapers = Effect.fn("ArxivPort.getPapers")(function*(ids: ReadonlyArray<string>) {
-    const wanted: Array<{ readonly bare: string; readonly asked: string }> = []
-    for (const input of ids) {
-      const parsed = parseArxivId(input)
-      if (parsed === undefined) {
-        return yield* new InvalidArgument({
-          argument: "id",
-          reason: `"${input}" is not an arXiv id (e.g. 1409.0473, 2104.12255v1 or hep-th/9901001).`
-        })
-      }
-      const asked = parsed.id.includes("/") ? parsed.id : parsed.id + (parsed.version ?? "")
-      if (!wanted.some((w) => w.asked === asked)) wanted.push({ bare: parsed.id, asked })
-    }
+    const wanted = yield* lookupIds(ids)
     if (wanted.length === 0) return { papers: [], missing: [] } satisfies ArxivLookup
     const idx = yield* index
     const rows = yield* Effect.try({ try: () => idx.byIds([...new Set(wanted.map((w) => w.bare))]), catch: readFailure })
