@@ -1,13 +1,18 @@
 /**
  * The composition root: which adapter serves each port, for the library, the
- * CLI and the MCP server alike.
+ * CLI, the MCP server and the local page alike. One setup (`CompanionSetup`,
+ * a Schema) picks a backend per port, and every face derives its flags and
+ * variables from `SETUP`:
  *
- * - offline: the recorded arXiv corpus and citation data, the local judge;
- * - live: arXiv and OpenAlex over HTTP (polite, cached), and the LLM judge
- *   when one is configured (OPENROUTER_API_KEY or LLM_BASE_URL), the local
- *   judge otherwise;
- * - the vault: a folder on disk when one is given, else an Obsidian MCP server
- *   (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND).
+ * - arXiv: live (the API, polite, cached) | corpus (the recorded corpus) |
+ *   mirror[:DIR] (a local mirror);
+ * - citations: openalex (the API, cached) | recorded;
+ * - judge: local | llm (by default the LLM when one is configured:
+ *   OPENROUTER_API_KEY or LLM_BASE_URL);
+ * - vault: a folder | mcp (an Obsidian MCP server: OBSIDIAN_MCP_URL or
+ *   OBSIDIAN_MCP_COMMAND; the default);
+ * - `offline`: a preset of them (arXiv corpus, citations recorded, judge
+ *   local, abstract-only full texts), each still overridable.
  *
  * Each adapter module (and the platform's Node layers) is imported when a
  * layer that needs it is built, not when this module is: a command loads
@@ -29,6 +34,15 @@ import type { PagePort } from "./core/ports/PagePort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
 import { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
+import {
+  ARXIV_BACKENDS,
+  CITATIONS_BACKENDS,
+  JUDGE_BACKENDS,
+  OFFLINE_CITATION_SOURCES,
+  QUERY_BUILDER_BACKENDS,
+  SETUP,
+  type SetupSetting
+} from "./setup.js"
 
 /** Every port the companion needs. */
 export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort
@@ -36,113 +50,163 @@ export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort
 /** Every port of the library: the companion's, `ask`'s and the extra tools' (full text, citing works). */
 export type AllPorts = CompanionPorts | QueryBuilderPort | FullTextPort | CitationsPort | PagePort
 
-/** Where the companion reads and writes, and which services it uses. */
-export interface CompanionSetup {
-  /**
-   * The vault folder (an Obsidian vault is a folder of Markdown files). When
-   * absent, the vault is reached over MCP (OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND).
-   */
-  readonly vault?: string | undefined
-  /**
-   * Where arXiv's papers come from (see {@link ArxivBackend}): "live", "corpus", "mirror" or
-   * "mirror:DIR". Default: "corpus" when offline, else "live". Citations and the judge are chosen apart.
-   */
-  readonly arxiv?: ArxivBackend | undefined
-  /** A preset: the recorded corpus (unless `arxiv` says otherwise), recorded citations, the local judge; no network, no key. */
-  readonly offline?: boolean | undefined
-  /**
-   * Offline citation counts, one source per paper: "all" (default; per paper the first of Semantic Scholar
-   * 2024, Google Scholar 2025, Google Scholar 2017) or one named source alone.
-   */
-  readonly offlineCitations?: RecordedOpenAlex.CitationSource | undefined
-  /** "local" (offline scorer) or "llm" (OpenAI-compatible endpoint). Default: llm when configured. */
-  readonly judge?: "local" | "llm" | undefined
-  /** Keep live responses in the on-disk cache (default true). */
-  readonly cache?: boolean | undefined
-  /** The cache folder (default: $XDG_CACHE_HOME/arxiv-companion or ~/.cache/arxiv-companion). */
-  readonly cacheDir?: string | undefined
-}
-
-/** The offline citation sources a setup may name (every RecordedOpenAlex.CitationSource, checked by the compiler). */
-const CITATION_SOURCES = Object.keys(
-  { all: true, "semantic-scholar": true, "google-scholar-2025": true, "google-scholar": true } satisfies Record<
-    RecordedOpenAlex.CitationSource,
-    true
-  >
-) as ReadonlyArray<RecordedOpenAlex.CitationSource>
+// -----------------------------------------------------------------------------
+// the setup: which backend serves each port, one Schema for every face
 
 /**
- * The arXiv backend of a setup, one setting for every face: `live` (arXiv's API), `corpus` (the
- * recorded offline corpus), `mirror` (a local mirror built by `arxiv-companion mirror sync`, in its
- * default directory) or `mirror:DIR` (the mirror in DIR). Faces derive their flag and variable from
- * {@link ARXIV_BACKEND}.
+ * The arXiv backend of a setup: `live` (arXiv's API), `corpus` (the recorded
+ * offline corpus), `mirror` (a local mirror built by `arxiv-companion mirror
+ * sync`, in its default directory) or `mirror:DIR` (the mirror in DIR).
+ * A new backend is one more member here and one more case in `arxivLayer`.
  */
 export const ArxivBackend = Schema.Union(
-  Schema.Literal("live", "corpus", "mirror"),
+  Schema.Literal(...ARXIV_BACKENDS),
   Schema.TemplateLiteral(Schema.Literal("mirror:"), Schema.String)
 ).annotations({ identifier: "ArxivBackend", description: "live, corpus, mirror or mirror:DIR" })
 export type ArxivBackend = typeof ArxivBackend.Type
 
-/** The flag, variable and words of the arXiv backend setting, for every face. */
-export const ARXIV_BACKEND = {
-  flag: "arxiv",
-  env: "ARXIV_COMPANION_ARXIV",
-  allowed: "live, corpus, mirror or mirror:DIR",
-  description:
-    "Where arXiv's papers come from: live (the API), corpus (the recorded offline corpus), mirror or mirror:DIR " +
-    "(a local mirror: `arxiv-companion mirror sync`); env ARXIV_COMPANION_ARXIV. Default: corpus with --offline, else live.",
-  /** The setting's text as a backend (blank or "mirror:" alone: no directory), undefined when it is none. */
-  parse: (text: string): ArxivBackend | undefined => {
-    const t = text.trim()
-    if (t === "mirror:") return "mirror"
-    return Schema.is(ArxivBackend)(t) ? t : undefined
+/** Where citation data (impact, reference lists, citing works) comes from: OpenAlex's API, or the recorded counts and works. */
+export const CitationsBackend = Schema.Literal(...CITATIONS_BACKENDS).annotations({ identifier: "CitationsBackend" })
+export type CitationsBackend = typeof CitationsBackend.Type
+
+/** Who judges relevance: the local scorer, or an OpenAI-compatible LLM endpoint. */
+export const JudgeBackend = Schema.Literal(...JUDGE_BACKENDS).annotations({ identifier: "JudgeBackend" })
+export type JudgeBackend = typeof JudgeBackend.Type
+
+/** Who writes `ask`'s arXiv query: rules (offline, deterministic) or the LLM. */
+export const QueryBuilderBackend = Schema.Literal(...QUERY_BUILDER_BACKENDS).annotations({ identifier: "QueryBuilderBackend" })
+export type QueryBuilderBackend = typeof QueryBuilderBackend.Type
+
+/** The recorded citation counts, one source per paper ("all": per paper the first that recorded it). */
+export const OfflineCitations = Schema.Literal(...OFFLINE_CITATION_SOURCES).annotations({
+  identifier: "OfflineCitations"
+})
+
+/** The vault: a folder (an Obsidian vault is a folder of Markdown files), or `mcp`: an Obsidian MCP server. */
+export const VaultBackend = Schema.String.annotations({ identifier: "VaultBackend", description: "a folder, or mcp" })
+
+/** The recorded OpenAlex adapter takes every recorded source the setup may name (checked by the compiler). */
+const recordedSources: ReadonlyArray<RecordedOpenAlex.CitationSource> = OfflineCitations.literals
+void recordedSources
+
+/** The word that picks the MCP vault (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND) instead of a folder. */
+export const MCP_VAULT = "mcp"
+
+/**
+ * The setup of every face: one backend per port, and the `offline` preset.
+ * Every field is optional; `backendsOf` says what an absent one means.
+ */
+export const CompanionSetup = Schema.Struct({
+  /** The vault: a folder, or "mcp" (OBSIDIAN_MCP_URL / OBSIDIAN_MCP_COMMAND). Absent: the MCP vault. */
+  vault: Schema.optional(VaultBackend),
+  /** Where arXiv's papers come from. Default: "corpus" when offline, else "live". */
+  arxiv: Schema.optional(ArxivBackend),
+  /** Where citation data comes from. Default: "recorded" when offline, else "openalex". */
+  citations: Schema.optional(CitationsBackend),
+  /** A preset: arXiv from the recorded corpus, recorded citations, the local judge; each still overridable. */
+  offline: Schema.optional(Schema.Boolean),
+  /** Which recorded counts give impact when citations are recorded (default "all"). */
+  offlineCitations: Schema.optional(OfflineCitations),
+  /** "local" (offline scorer) or "llm" (OpenAI-compatible endpoint). Default: llm when configured and not offline. */
+  judge: Schema.optional(JudgeBackend),
+  /** Keep live responses in the on-disk cache (default true). */
+  cache: Schema.optional(Schema.Boolean),
+  /** The cache folder (default: $XDG_CACHE_HOME/arxiv-companion or ~/.cache/arxiv-companion). */
+  cacheDir: Schema.optional(Schema.String)
+}).annotations({ identifier: "CompanionSetup" })
+
+/** Where the companion reads and writes, and which backend serves each port. */
+export interface CompanionSetup extends Schema.Schema.Type<typeof CompanionSetup> {}
+
+/** A setup for `ask`: the companion's, and who writes the arXiv query. */
+export const AskSetup = Schema.Struct({
+  ...CompanionSetup.fields,
+  /** "rules" (offline, deterministic) or "llm" (the judge's endpoint). Default: llm when configured and not offline. */
+  queryBuilder: Schema.optional(QueryBuilderBackend)
+}).annotations({ identifier: "AskSetup" })
+export interface AskSetup extends Schema.Schema.Type<typeof AskSetup> {}
+
+/** The backend of each port, every default applied (the judge and the query builder may be left to `auto`). */
+export interface Backends {
+  readonly arxiv: ArxivBackend
+  readonly citations: CitationsBackend
+  /** auto: the LLM when its endpoint is configured, else local. */
+  readonly judge: JudgeBackend | "auto"
+  readonly queryBuilder: QueryBuilderBackend | "auto"
+  /** Full texts: arXiv's HTML or PDF, or (offline) the paper's recorded metadata alone. */
+  readonly fullText: "arxiv" | "abstract-only"
+  /** A folder, or the MCP vault. */
+  readonly vault: { readonly _tag: "folder"; readonly root: string } | { readonly _tag: "mcp" }
+}
+
+/** The `offline` preset: the backends it picks for what the setup leaves unsaid. */
+export const OFFLINE_PRESET = { arxiv: "corpus", citations: "recorded", judge: "local", queryBuilder: "rules" } as const
+
+/**
+ * What serves each port for a setup: its explicit choices, then the offline
+ * preset (when `offline`), then the live defaults. The one place a default is
+ * decided, for every layer and face.
+ */
+export const backendsOf = (setup: AskSetup): Backends => {
+  const offline = setup.offline === true
+  const vault = setup.vault
+  return {
+    arxiv: setup.arxiv ?? (offline ? OFFLINE_PRESET.arxiv : "live"),
+    citations: setup.citations ?? (offline ? OFFLINE_PRESET.citations : "openalex"),
+    judge: setup.judge ?? (offline ? OFFLINE_PRESET.judge : "auto"),
+    queryBuilder: setup.queryBuilder ?? (offline ? OFFLINE_PRESET.queryBuilder : "auto"),
+    fullText: offline ? "abstract-only" : "arxiv",
+    vault: vault === undefined || vault === MCP_VAULT ? { _tag: "mcp" } : { _tag: "folder", root: vault }
   }
-} as const
+}
+
+/** Every setting of the setup with its flag and variable, checked against `AskSetup` by the compiler. */
+export { SETUP, type SetupSetting } from "./setup.js"
+type SettingsCoverTheSetup = { readonly [K in keyof AskSetup]-?: SetupSetting<Exclude<AskSetup[K], undefined>> }
+const settingsCoverTheSetup: SettingsCoverTheSetup = SETUP
+void settingsCoverTheSetup
+
+/** The arXiv backend setting alone (its flag, variable and words), as before `SETUP`. */
+export const ARXIV_BACKEND = SETUP.arxiv
 
 /** An optional setting: unset or blank is undefined, else `parse` reads it (undefined: not a valid value). */
-const setting = <A>(name: string, expected: string, parse: (value: string) => A | undefined): Config.Config<A | undefined> =>
-  Config.option(Config.string(name)).pipe(
+const setting = <A>(s: SetupSetting<A>): Config.Config<A | undefined> =>
+  Config.option(Config.string(s.env)).pipe(
     Config.mapOrFail((value) => {
       const text = Option.getOrElse(value, () => "").trim()
       if (text === "") return Either.right(undefined)
-      const parsed = parse(text)
+      const parsed = s.parse(text)
       return parsed === undefined
-        ? Either.left(ConfigError.InvalidData([name], `Expected ${expected}, got "${text}"`))
+        ? Either.left(ConfigError.InvalidData([s.env], `Expected ${s.allowed}, got "${text}"`))
         : Either.right(parsed)
     })
   )
 
-const BOOLEAN: Readonly<Record<string, boolean>> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
-const bool = (value: string) => BOOLEAN[value.toLowerCase()]
-const oneOf = <L extends string>(values: ReadonlyArray<L>) => (value: string): L | undefined =>
-  (values as ReadonlyArray<string>).includes(value) ? value as L : undefined
-
 /**
- * A setup read from the environment, each field overridden by `overrides`
- * when given there (a face's flags): ARXIV_COMPANION_VAULT,
- * ARXIV_COMPANION_ARXIV, ARXIV_COMPANION_OFFLINE, ARXIV_COMPANION_OFFLINE_CITATIONS,
- * ARXIV_COMPANION_JUDGE (local | llm), ARXIV_COMPANION_CACHE (false: no
- * on-disk cache) and ARXIV_COMPANION_CACHE_DIR. Blank values count as unset.
+ * A setup read from the environment (each setting's variable in `SETUP`),
+ * each field overridden by `overrides` when given there (a face's flags).
+ * Blank values count as unset.
  */
-export const setupConfig = (overrides: CompanionSetup = {}): Config.Config<CompanionSetup> =>
+export const setupConfig = (overrides: AskSetup = {}): Config.Config<AskSetup> =>
   Config.all({
-    vault: setting("ARXIV_COMPANION_VAULT", "a folder", (s) => s),
-    arxiv: setting(ARXIV_BACKEND.env, ARXIV_BACKEND.allowed, ARXIV_BACKEND.parse),
-    offline: setting("ARXIV_COMPANION_OFFLINE", "true or false", bool),
-    offlineCitations: setting("ARXIV_COMPANION_OFFLINE_CITATIONS", `one of ${CITATION_SOURCES.join(", ")}`, oneOf(CITATION_SOURCES)),
-    judge: setting("ARXIV_COMPANION_JUDGE", "local or llm", oneOf(["local", "llm"] as const)),
-    cache: setting("ARXIV_COMPANION_CACHE", "true or false", bool),
-    cacheDir: setting("ARXIV_COMPANION_CACHE_DIR", "a folder", (s) => s)
+    vault: setting(SETUP.vault),
+    arxiv: setting(SETUP.arxiv),
+    citations: setting(SETUP.citations),
+    offline: setting(SETUP.offline),
+    offlineCitations: setting(SETUP.offlineCitations),
+    judge: setting(SETUP.judge),
+    queryBuilder: setting(SETUP.queryBuilder),
+    cache: setting(SETUP.cache),
+    cacheDir: setting(SETUP.cacheDir)
   }).pipe(
-    Config.map((env): CompanionSetup => ({
-      vault: overrides.vault ?? env.vault,
-      arxiv: overrides.arxiv ?? env.arxiv,
-      offline: overrides.offline ?? env.offline,
-      offlineCitations: overrides.offlineCitations ?? env.offlineCitations,
-      judge: overrides.judge ?? env.judge,
-      cache: overrides.cache ?? env.cache,
-      cacheDir: overrides.cacheDir ?? env.cacheDir
-    }))
+    Config.map((env): AskSetup => {
+      const merged: Record<string, unknown> = {}
+      for (const key of Object.keys(SETUP) as ReadonlyArray<keyof AskSetup>) {
+        const value = overrides[key] ?? env[key]
+        if (value !== undefined) merged[key] = value
+      }
+      return merged as AskSetup
+    })
   )
 
 // -----------------------------------------------------------------------------
@@ -216,11 +280,12 @@ export const httpClientLayer: Layer.Layer<HttpClient.HttpClient> = lazyLayer(() 
 // the ports
 
 /** The vault: a folder when given, else an Obsidian MCP server from the environment. */
-export const vaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort, InvalidArgument> =>
-  setup.vault !== undefined
+export const vaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort, InvalidArgument> => {
+  const vault = backendsOf(setup).vault
+  return vault._tag === "folder"
     ? lazyLayer(() =>
       Effect.map(load(Modules.FileSystemVault), (FileSystemVault) =>
-        FileSystemVault.layer({ root: setup.vault! }).pipe(Layer.provide(nodeContextLayer)))
+        FileSystemVault.layer({ root: vault.root }).pipe(Layer.provide(nodeContextLayer)))
     )
     : lazyLayer((errors) =>
       Effect.map(load(Modules.McpVault), (McpVault) =>
@@ -239,6 +304,7 @@ export const vaultLayer = (setup: CompanionSetup): Layer.Layer<VaultPort, Invali
           }))
         )
       )))
+}
 
 /** A vault whose every call fails with the reason it could not be set up. */
 export const unavailableVault = (errors: Errors, reason: string): VaultService => {
@@ -278,13 +344,13 @@ export const withLocalShortlist = (
   )
 
 /**
- * Whether the LLM does a part of the work (judging, writing the query) the
- * setup does not assign: when its endpoint is configured and the setup is not
- * offline. The one rule for both parts.
+ * Whether the LLM does a part of the work (judging, writing the query): as
+ * the setup assigns it, else (`auto`: not offline, nothing said) when its
+ * endpoint is configured. The one rule for both parts.
  */
-const llmByDefault = (setup: Pick<CompanionSetup, "offline">): Effect.Effect<boolean> =>
-  setup.offline === true
-    ? Effect.succeed(false)
+const llmWhenConfigured = (choice: "auto" | "llm" | "local" | "rules"): Effect.Effect<boolean> =>
+  choice !== "auto"
+    ? Effect.succeed(choice === "llm")
     : Effect.flatMap(load(Modules.LlmJudge), (LlmJudge) => LlmJudge.liveJudgeConfigured.pipe(Effect.orElseSucceed(() => false)))
 
 /**
@@ -294,8 +360,7 @@ const llmByDefault = (setup: Pick<CompanionSetup, "offline">): Effect.Effect<boo
 export const judgeLayer = (setup: CompanionSetup): Layer.Layer<LlmJudgePort, InvalidArgument> =>
   lazyLayer((errors) =>
     Effect.gen(function*() {
-      const choice = setup.judge ?? ((yield* llmByDefault(setup)) ? "llm" : "local")
-      if (choice === "local") return (yield* load(Modules.LocalJudge)).layer
+      if (!(yield* llmWhenConfigured(backendsOf(setup).judge))) return (yield* load(Modules.LocalJudge)).layer
       const LlmJudge = yield* load(Modules.LlmJudge)
       return withLocalShortlist().pipe(
         Layer.provide(LlmJudge.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer)))
@@ -319,35 +384,25 @@ export const responseCacheLayer = (
     })))
 
 /** The recorded corpus as ArxivPort. */
-const offlineArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
+const corpusArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
   Effect.map(load(Modules.CorpusArxiv), (CorpusArxiv) => CorpusArxiv.layer().pipe(Layer.provide(nodeContextLayer)))
 )
 
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
 const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
 
-/** Citation data alone: the recorded counts offline, else OpenAlex over HTTP (cached). */
+/** Citation data alone: the recorded counts, or OpenAlex over HTTP (cached), as the setup's `citations` says. */
 export const openAlexLayer = (
   setup: CompanionSetup,
   cache = responseCacheLayer(setup)
 ): Layer.Layer<OpenAlexPort, InvalidArgument> =>
-  setup.offline === true
+  backendsOf(setup).citations === "recorded"
     ? lazyLayer(() =>
       Effect.map(load(Modules.RecordedOpenAlex), (RecordedOpenAlex) =>
       RecordedOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer))))
     : lazyLayer((errors) =>
       Effect.map(load(Modules.LiveOpenAlex), (LiveOpenAlex) => LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem(errors))))
     ).pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer))
-
-/** The recorded citation data, the local judge (unless asked otherwise), the vault, and arXiv as the setup says (the corpus by default). */
-export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
-  Layer.mergeAll(
-    arxivLayer({ ...setup, offline: true }),
-    openAlexLayer({ ...setup, offline: true }),
-    judgeLayer({ ...setup, offline: true }),
-    termStatsLayer,
-    vaultLayer(setup)
-  )
 
 /** arXiv over HTTP (ARXIV_API_URL), through the given response cache. */
 const liveArxivLayer = (cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>) =>
@@ -359,20 +414,6 @@ const liveArxivLayer = (cache: Layer.Layer<ResponseCache.ResponseCache, never, F
     Layer.provide(nodeContextLayer)
   )
 
-/** arXiv and OpenAlex over HTTP (ARXIV_API_URL, OPENALEX_API_URL, OPENALEX_API_KEY), cached on disk. */
-export const LiveLayer = (
-  setup: CompanionSetup,
-  cache = responseCacheLayer(setup)
-): Layer.Layer<CompanionPorts, InvalidArgument> =>
-  // one cache for the process: arXiv needs it; OpenAlex and the LLM judge use it when present
-  Layer.mergeAll(
-    arxivLayer(setup, cache),
-    openAlexLayer({ ...setup, offline: false }, cache),
-    judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
-    termStatsLayer,
-    vaultLayer(setup)
-  )
-
 /** A local mirror (`mirror sync`) as ArxivPort: in `dir`, else in the default directory. */
 const mirrorArxivLayer = (dir: string | undefined): Layer.Layer<ArxivPort> =>
   lazyLayer(() => Effect.map(load(Modules.MirrorArxiv), (MirrorArxiv) => MirrorArxiv.layerConfig(dir).pipe(Layer.provide(nodeContextLayer))))
@@ -380,14 +421,14 @@ const mirrorArxivLayer = (dir: string | undefined): Layer.Layer<ArxivPort> =>
 /**
  * arXiv as the setup's backend says (`arxiv`; by default the corpus when
  * offline, else the live API): the one place the choice is made, for every
- * layer and face.
+ * layer and face. A new backend: a member of `ArxivBackend`, a case here.
  */
 export const arxivLayer = (
   setup: Pick<CompanionSetup, "arxiv" | "offline" | "cache" | "cacheDir">,
   cache = responseCacheLayer(setup)
 ): Layer.Layer<ArxivPort, InvalidArgument> => {
-  const backend = setup.arxiv ?? (setup.offline === true ? "corpus" : "live")
-  if (backend === "corpus") return offlineArxivLayer
+  const backend = backendsOf(setup).arxiv
+  if (backend === "corpus") return corpusArxivLayer
   if (backend === "live") return liveArxivLayer(cache)
   const dir = backend.slice("mirror:".length)
   return mirrorArxivLayer(dir === "" ? undefined : dir)
@@ -403,17 +444,39 @@ export const mirrorCommands = Effect.map(load(Modules.Mirror), (Mirror) => ({
   status: (dir: string | undefined) => Mirror.status(dir).pipe(Effect.provide(nodeContextLayer))
 }))
 
-/** The layer a setup asks for: offline or live. */
+/**
+ * The companion's ports but the vault, each from the backend the setup picks
+ * for it; one response cache for all of them (arXiv needs it; OpenAlex and
+ * the LLM judge use it when present, the judge only when not offline).
+ */
+const researchLayer = (
+  setup: CompanionSetup,
+  cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>
+): Layer.Layer<Exclude<CompanionPorts, VaultPort>, InvalidArgument> =>
+  Layer.mergeAll(
+    arxivLayer(setup, cache),
+    openAlexLayer(setup, cache),
+    setup.offline === true ? judgeLayer(setup) : judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
+    termStatsLayer
+  )
+
+/** The layer a setup asks for: each port from its backend (see `backendsOf`), and the vault. */
 export const companionLayer = (
   setup: CompanionSetup,
   cache = responseCacheLayer(setup)
-): Layer.Layer<CompanionPorts, InvalidArgument> =>
-  setup.offline === true ? OfflineLayer(setup) : LiveLayer(setup, cache)
+): Layer.Layer<CompanionPorts, InvalidArgument> => Layer.merge(researchLayer(setup, cache), vaultLayer(setup))
 
-/** A setup for `ask`: the companion's, and who writes the arXiv query. */
-export interface AskSetup extends CompanionSetup {
-  /** "rules" (offline, deterministic) or "llm" (the judge's endpoint). Default: llm when configured and not offline. */
-  readonly queryBuilder?: "rules" | "llm" | undefined
+/** The `offline` preset of `companionLayer`: the recorded corpus and citation data, the local judge (unless the setup says otherwise). */
+export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
+  companionLayer({ ...setup, offline: true })
+
+/** `companionLayer` without the offline preset: arXiv and OpenAlex over HTTP, cached on disk, unless the setup picks otherwise. */
+export const LiveLayer = (
+  setup: CompanionSetup,
+  cache?: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>
+): Layer.Layer<CompanionPorts, InvalidArgument> => {
+  const live = { ...setup, offline: false }
+  return companionLayer(live, cache ?? responseCacheLayer(live))
 }
 
 /** Every port `ask` needs. */
@@ -427,8 +490,7 @@ export type AskPorts = ArxivPort | OpenAlexPort | LlmJudgePort | QueryBuilderPor
 export const queryBuilderLayer = (setup: AskSetup): Layer.Layer<QueryBuilderPort, InvalidArgument> =>
   lazyLayer((errors) =>
     Effect.gen(function*() {
-      const choice = setup.queryBuilder ?? ((yield* llmByDefault(setup)) ? "llm" : "rules")
-      if (choice === "rules") return (yield* load(Modules.RuleQueryBuilder)).layer
+      if (!(yield* llmWhenConfigured(backendsOf(setup).queryBuilder))) return (yield* load(Modules.RuleQueryBuilder)).layer
       const LlmQueryBuilder = yield* load(Modules.LlmQueryBuilder)
       return LlmQueryBuilder.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer))
     })
@@ -466,27 +528,40 @@ export const askSaveLayer = (
   return Layer.merge(vault, pages) as Layer.Layer<VaultPort | PagePort, InvalidArgument>
 }
 
-/** Full text and citing works: recorded offline, else arXiv's HTML/PDF and OpenAlex (cached). */
-const extrasLayer = (
+/** Full texts: arXiv's HTML or PDF (cached), or offline the paper's recorded metadata alone. */
+const fullTextLayer = (
   setup: CompanionSetup,
   cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>
-): Layer.Layer<FullTextPort | CitationsPort, never, ArxivPort> =>
-  setup.offline === true
-    ? lazyLayer(() =>
-      Effect.map(
-      Effect.all([load(Modules.AbstractOnlyFullText), load(Modules.RecordedCitations)]),
-      ([AbstractOnlyFullText, RecordedCitations]) => Layer.merge(AbstractOnlyFullText.layer, RecordedCitations.layer())
-    ))
+): Layer.Layer<FullTextPort, never, ArxivPort> =>
+  backendsOf(setup).fullText === "abstract-only"
+    ? lazyLayer(() => Effect.map(load(Modules.AbstractOnlyFullText), (m) => m.layer))
     : lazyLayer(() =>
-      Effect.map(
-      Effect.all([load(Modules.LiveFullText), load(Modules.LiveOpenAlexCitations)]),
-      ([LiveFullText, LiveOpenAlexCitations]) =>
-        Layer.merge(LiveFullText.layerConfig(), LiveOpenAlexCitations.layerConfig().pipe(Layer.orDie)).pipe(
+      Effect.map(load(Modules.LiveFullText), (LiveFullText) =>
+        LiveFullText.layerConfig().pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer)))
+    )
+
+/** Citing works: recorded, or OpenAlex (cached), as the setup's `citations` says. */
+const citingWorksLayer = (
+  setup: CompanionSetup,
+  cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>
+): Layer.Layer<CitationsPort> =>
+  backendsOf(setup).citations === "recorded"
+    ? lazyLayer(() => Effect.map(load(Modules.RecordedCitations), (m) => m.layer()))
+    : lazyLayer(() =>
+      Effect.map(load(Modules.LiveOpenAlexCitations), (LiveOpenAlexCitations) =>
+        LiveOpenAlexCitations.layerConfig().pipe(
+          Layer.orDie,
           Layer.provide(cache),
           Layer.provide(httpClientLayer),
           Layer.provide(nodeContextLayer)
-        )
-    ))
+        ))
+    )
+
+/** Full text and citing works, each from its backend. */
+const extrasLayer = (
+  setup: CompanionSetup,
+  cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>
+): Layer.Layer<FullTextPort | CitationsPort, never, ArxivPort> => Layer.merge(fullTextLayer(setup, cache), citingWorksLayer(setup, cache))
 
 /**
  * Every port for a setup, as the MCP server serves them: the companion's
@@ -494,10 +569,9 @@ const extrasLayer = (
  * run_companion says how to configure it), `ask`'s query builder and Notion
  * pages, full text and citing works. One response cache for all of them.
  */
-export const allPortsLayer = (setup: CompanionSetup): Layer.Layer<AllPorts, InvalidArgument> => {
+export const allPortsLayer = (setup: AskSetup): Layer.Layer<AllPorts, InvalidArgument> => {
   const cache = responseCacheLayer(setup)
-  // the composition's vault is replaced by the tolerant one (the right side of a merge wins)
-  const companion = Layer.merge(companionLayer({ ...setup, vault: setup.vault ?? "." }, cache), tolerantVaultLayer(setup))
+  const companion = Layer.merge(researchLayer(setup, cache), tolerantVaultLayer(setup))
   // ask_arxiv: the query builder, and Notion for notion: true (it says what to set when unconfigured)
   const ask = Layer.merge(queryBuilderLayer(setup), notionLayer)
   return Layer.merge(Layer.provideMerge(extrasLayer(setup, cache), companion), ask)
@@ -508,5 +582,5 @@ export const allPortsLayer = (setup: CompanionSetup): Layer.Layer<AllPorts, Inva
  * `overrides` win): the one layer the MCP server runs on. A configuration
  * problem is an InvalidArgument that names it.
  */
-export const layerConfig = (overrides: CompanionSetup = {}): Layer.Layer<AllPorts, InvalidArgument> =>
+export const layerConfig = (overrides: AskSetup = {}): Layer.Layer<AllPorts, InvalidArgument> =>
   lazyLayer((errors) => Effect.map(Effect.mapError(setupConfig(overrides), configProblem(errors)), allPortsLayer))

@@ -4,10 +4,10 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
-import { askLayer, askSaveLayer } from "../layers.js"
+import { askLayer, askSaveLayer, SETUP } from "../layers.js"
 import { reportFailure } from "./failure.js"
-import { integerFlag, oneOf, withEnv } from "./env.js"
-import { arxiv, cacheDir, judge, json, noCache, offline, vault } from "./run.js"
+import { integerFlag, setupFlag } from "./env.js"
+import { json, setupFlags, setupOf } from "./run.js"
 
 const question = Args.text({ name: "question" }).pipe(
   Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\".")
@@ -21,13 +21,7 @@ const categories = Options.text("categories").pipe(
 )
 const since = Options.text("since").pipe(Options.withPseudoName("YYYY-MM-DD"), Options.optional, Options.withDescription("Only papers first submitted on or after YYYY-MM-DD."))
 
-const queryBuilder = withEnv(
-  Options.choice("query-builder", ["rules", "llm"]),
-  "ARXIV_COMPANION_QUERY_BUILDER",
-  oneOf("rules", "llm"),
-  "rules or llm",
-  "Who writes the arXiv query: rules (offline) or llm (the judge's endpoint: OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured and not --offline."
-)
+const queryBuilder = setupFlag(SETUP.queryBuilder)
 const save = Options.text("save").pipe(
   Options.withPseudoName("title"),
   Options.optional,
@@ -40,7 +34,7 @@ const notion = Options.boolean("notion").pipe(
 /** The `ask` command. */
 export const askCommand = Command.make(
   "ask",
-  { question, top, maxResults, categories, since, save, notion, vault, arxiv, offline, json, judge, queryBuilder, noCache, cacheDir },
+  { question, top, maxResults, categories, since, save, notion, ...setupFlags, json, queryBuilder },
   (a) =>
     Effect.flatMap(Effect.promise(() => import("../tools/ask.js")), ({ askArxivTool, renderAnswer }) => askArxivTool({
       question: a.question,
@@ -53,15 +47,7 @@ export const askCommand = Command.make(
     }).pipe(
       Effect.flatMap((r) => Console.log(a.json ? JSON.stringify(r, null, 2) : renderAnswer(r))),
       Effect.provide(Layer.unwrapEffect(Effect.sync(() => {
-        const setup = {
-          vault: Option.getOrUndefined(a.vault),
-          arxiv: Option.getOrUndefined(a.arxiv),
-          offline: a.offline,
-          judge: Option.getOrUndefined(a.judge),
-          queryBuilder: Option.getOrUndefined(a.queryBuilder),
-          cache: a.noCache ? false : undefined,
-          cacheDir: Option.getOrUndefined(a.cacheDir)
-        }
+        const setup = { ...setupOf(a), queryBuilder: Option.getOrUndefined(a.queryBuilder) }
         return Layer.merge(askLayer(setup), askSaveLayer(setup, { note: Option.isSome(a.save), page: a.notion }))
       }))),
       Effect.catchAll(reportFailure)

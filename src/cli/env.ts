@@ -97,3 +97,40 @@ export const integerFlag = (
     Options.withDefault(range.fallback),
     Options.withDescription(description)
   )
+
+/** A setting of the setup (src/layers.ts's SETUP), as the CLI spells it. */
+interface Setting<A> {
+  readonly flag: string
+  readonly pseudoName: string
+  readonly env: string
+  readonly allowed: string
+  readonly description: string
+  readonly parse: (text: string) => A | undefined
+  readonly choices?: ReadonlyArray<A & string> | undefined
+}
+
+/**
+ * The flag of a setup setting, falling back to its variable: a choice among
+ * words when it is one, else text read by the setting's `parse` (a refused
+ * value is one line naming the flag or the variable and what is allowed).
+ */
+export const setupFlag = <A>(s: Setting<A>): Options.Options<Option.Option<A>> => {
+  if (s.choices !== undefined) {
+    return withEnv(Options.choice(s.flag, s.choices) as Options.Options<A>, s.env, s.parse, s.allowed, s.description)
+  }
+  // the variable's text is checked (and named) where it is read; the flag's, below (naming the flag)
+  const checkedText = (t: string) => s.parse(t) === undefined ? undefined : t
+  return withEnv(Options.text(s.flag).pipe(Options.withPseudoName(s.pseudoName)), s.env, checkedText, s.allowed, s.description).pipe(
+    Options.mapEffect((value) =>
+      Option.match(value, {
+        onNone: () => Effect.succeed(Option.none<A>()),
+        onSome: (text) => {
+          const parsed = s.parse(text)
+          return parsed === undefined
+            ? Effect.fail(refused(`--${s.flag}`, JSON.stringify(text), s.allowed))
+            : Effect.succeed(Option.some(parsed))
+        }
+      })
+    )
+  )
+}

@@ -5,71 +5,54 @@ import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Config, Console, Effect, Option } from "effect"
 import { COMPANION_CATEGORIES } from "../core/models.js"
 import { CompanionOptionSpellings as S, progressLine } from "../tools/companion.js"
-import { ARXIV_BACKEND } from "../layers.js"
-import { asText, booleanWithEnv, oneOf, withEnv } from "./env.js"
+import {
+  type ArxivBackend,
+  type CitationsBackend,
+  type CompanionSetup,
+  type JudgeBackend,
+  type OfflineCitations,
+  SETUP
+} from "../layers.js"
+import { asText, booleanWithEnv, oneOf, setupFlag, withEnv } from "./env.js"
 import { reportFailure } from "./failure.js"
 
+// every setup flag is derived from src/layers.ts's SETUP (its flag, variable, words and help), as the MCP bin's are
 // text, not Options.directory: a path that is not a folder is the vault's own one-line message, naming --vault
-export const vault = withEnv(
-  Options.text("vault").pipe(Options.withPseudoName("folder")),
-  "ARXIV_COMPANION_VAULT",
-  asText,
-  "a folder",
-  "The Obsidian vault folder (env ARXIV_COMPANION_VAULT). Without it, the vault is reached over MCP (OBSIDIAN_MCP_URL or OBSIDIAN_MCP_COMMAND)."
-)
-export const judge = withEnv(
-  Options.choice("judge", ["local", "llm"]),
-  "ARXIV_COMPANION_JUDGE",
-  oneOf("local", "llm"),
-  "local or llm",
-  "local (offline scorer) or llm (OPENROUTER_API_KEY or LLM_BASE_URL). Default: llm when configured, else local."
-)
-export const noCache = Options.boolean("no-cache").pipe(
-  Options.withDescription("Do not read or write the on-disk response cache.")
-)
+export const vault = setupFlag(SETUP.vault)
+export const judge = setupFlag(SETUP.judge)
+export const noCache = Options.boolean(SETUP.cache.flag).pipe(Options.withDescription(SETUP.cache.description))
 // text, not Options.directory: a folder that cannot be used is the cache's warning, not a failed run
-export const cacheDir = withEnv(
-  Options.text("cache-dir").pipe(Options.withPseudoName("folder")),
-  "ARXIV_COMPANION_CACHE_DIR",
-  asText,
-  "a folder",
-  "Response cache folder (default ~/.cache/arxiv-companion; env ARXIV_COMPANION_CACHE_DIR)."
-)
-const CITATION_SOURCES = ["all", "semantic-scholar", "google-scholar-2025", "google-scholar"] as const
-const offlineCitations = withEnv(
-  Options.choice("offline-citations", CITATION_SOURCES),
-  "ARXIV_COMPANION_OFFLINE_CITATIONS",
-  oneOf(...CITATION_SOURCES),
-  CITATION_SOURCES.join(", "),
-  "Offline citation counts, one source per paper: all (default: per paper the first of Semantic Scholar 2024-02-15, " +
-    "Google Scholar 2025 via Paper Copilot, Google Scholar 2017-06-25; 4,415 papers), or one source alone: semantic-scholar " +
-    "(551 famous papers), google-scholar-2025 (3,431 papers) or google-scholar (2,434 papers)."
-)
-export const offline = booleanWithEnv(
-  "offline",
-  "ARXIV_COMPANION_OFFLINE",
-  "Use the recorded offline corpus and citation data; no network, no key."
-)
-/** The arXiv backend (src/layers.ts's ARXIV_BACKEND: live, corpus, mirror or mirror:DIR), for every command that reads arXiv. */
-export const arxiv = withEnv(
-  Options.text(ARXIV_BACKEND.flag).pipe(Options.withPseudoName("live|corpus|mirror[:DIR]")),
-  ARXIV_BACKEND.env,
-  ARXIV_BACKEND.parse,
-  ARXIV_BACKEND.allowed,
-  ARXIV_BACKEND.description
-).pipe(
-  Options.mapEffect((value) =>
-    Option.match(value, {
-      onNone: () => Effect.succeed(Option.none()),
-      onSome: (text) => {
-        const parsed = ARXIV_BACKEND.parse(text)
-        return parsed === undefined
-          ? Effect.fail(ValidationError.invalidValue(HelpDoc.p(`Invalid --${ARXIV_BACKEND.flag}: got ${JSON.stringify(text)}; use ${ARXIV_BACKEND.allowed}.`)))
-          : Effect.succeed(Option.some(parsed))
-      }
-    })
-  )
-)
+export const cacheDir = setupFlag(SETUP.cacheDir)
+export const offlineCitations = setupFlag(SETUP.offlineCitations)
+export const offline = booleanWithEnv(SETUP.offline.flag, SETUP.offline.env, SETUP.offline.description)
+/** The arXiv backend (live, corpus, mirror or mirror:DIR), for every command that reads arXiv. */
+export const arxiv = setupFlag(SETUP.arxiv)
+/** The citations backend (openalex or recorded). */
+export const citations = setupFlag(SETUP.citations)
+
+/** The setup the flags (each with its environment fallback) ask for: the CLI reads no other setting. */
+export const setupOf = (a: {
+  readonly vault: Option.Option<string>
+  readonly arxiv: Option.Option<ArxivBackend>
+  readonly citations: Option.Option<CitationsBackend>
+  readonly offline: boolean
+  readonly judge: Option.Option<JudgeBackend>
+  readonly noCache: boolean
+  readonly cacheDir: Option.Option<string>
+  readonly offlineCitations?: Option.Option<typeof OfflineCitations.Type> | undefined
+}): CompanionSetup => ({
+  vault: Option.getOrUndefined(a.vault),
+  arxiv: Option.getOrUndefined(a.arxiv),
+  citations: Option.getOrUndefined(a.citations),
+  ...(a.offline ? { offline: true } : {}),
+  judge: Option.getOrUndefined(a.judge),
+  ...(a.noCache ? { cache: false } : {}),
+  cacheDir: Option.getOrUndefined(a.cacheDir),
+  offlineCitations: a.offlineCitations === undefined ? undefined : Option.getOrUndefined(a.offlineCitations)
+})
+
+/** The flags of a setup, for every command that runs the companion. */
+export const setupFlags = { vault, arxiv, citations, offline, judge, noCache, cacheDir }
 export const json = Options.boolean("json").pipe(Options.withDescription("Print the machine-readable report alone on stdout."))
 /**
  * The run's thresholds and limits: each a flag (spelled as CompanionOptionSpellings says) that falls
@@ -149,31 +132,17 @@ export const runCommand = Command.make(
   "run",
   {
     prompt,
-    vault,
-    arxiv,
-    offline,
+    ...setupFlags,
     json,
-    judge,
-    noCache,
-    cacheDir,
     offlineCitations,
     ...runOptionFlags
   },
   (a) =>
     Effect.gen(function*() {
-      const [{ companion, companionInput }, { companionLayer, describeConfigError, setupConfig }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
+      const [{ companion, companionInput }, { companionLayer }, { CompanionReport }, { renderReport }, Schema] = yield* Effect.promise(() =>
         Promise.all([import("../tools/companion.js"), import("../layers.js"), import("../core/models.js"), import("./render.js"), import("effect/Schema")])
       )
-      // the flags (with their environment fallbacks) override the rest of the setup's environment
-      const setup = yield* setupConfig({
-        vault: Option.getOrUndefined(a.vault),
-        arxiv: Option.getOrUndefined(a.arxiv),
-        ...(a.offline ? { offline: true } : {}),
-        judge: Option.getOrUndefined(a.judge),
-        ...(a.noCache ? { cache: false } : {}),
-        cacheDir: Option.getOrUndefined(a.cacheDir),
-        offlineCitations: Option.getOrUndefined(a.offlineCitations)
-      }).pipe(Effect.mapError((e) => ({ _tag: "InvalidArgument", message: `Invalid configuration: ${describeConfigError(e)}` })))
+      const setup = setupOf(a)
       // the same use case as the MCP server's run_companion: the prompt and options checked the same way
       const { input, nameOf } = yield* readRunOptions(a)
       // checked before the vault and the upstreams are set up: a refused value is named even without --vault

@@ -5,12 +5,12 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { InvalidArgument } from "../core/errors.js"
-import { arxivLayer } from "../layers.js"
+import { arxivLayer, SETUP } from "../layers.js"
 import { booleanWithEnv, integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
 import { arxiv } from "./run.js"
 
-const offline = booleanWithEnv("offline", "ARXIV_COMPANION_OFFLINE", "Use the recorded offline corpus; no network.")
+const offline = booleanWithEnv(SETUP.offline.flag, SETUP.offline.env, "Use the recorded offline corpus; no network.")
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of text."))
 const ids = Args.text({ name: "arxiv-id" }).pipe(Args.atLeast(1), Args.withDescription("arXiv ids or abs/pdf URLs."))
 

@@ -6,7 +6,7 @@ import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
-import { arxiv, cacheDir, judge, noCache, offline, vault } from "./run.js"
+import { setupFlags, setupOf } from "./run.js"
 
 const port = integerFlag(
   "port",
@@ -17,26 +17,20 @@ const port = integerFlag(
 /** The `ui` command. */
 export const uiCommand = Command.make(
   "ui",
-  { port, vault, arxiv, offline, judge, noCache, cacheDir },
+  { port, ...setupFlags },
   (a) =>
     Effect.gen(function*() {
       const { serveUi } = yield* Effect.promise(() => import("../ui/server.js"))
+      const setup = setupOf(a)
       yield* Effect.scoped(Effect.gen(function*() {
         const server = yield* serveUi({
           port: a.port,
-          setup: {
-            vault: Option.getOrUndefined(a.vault),
-            arxiv: Option.getOrUndefined(a.arxiv),
-            offline: a.offline,
-            judge: Option.getOrUndefined(a.judge),
-            cache: a.noCache ? false : undefined,
-            cacheDir: Option.getOrUndefined(a.cacheDir)
-          },
+          setup,
           log: (line) => console.error(line)
         })
         yield* Console.log(server.url)
         yield* Console.error(
-          `arxiv-companion page on ${server.origin} (${a.offline ? "offline" : "live"}` +
+          `arxiv-companion page on ${server.origin} (${setup.offline === true ? "offline" : "live"}` +
             `${Option.isSome(a.arxiv) ? `, arXiv: ${a.arxiv.value}` : ""}). ` +
             "Open the address above in your browser: it carries the access token. Ctrl-C stops the server."
         )

@@ -15,19 +15,46 @@
  * @since 0.1.0
  */
 import { parseArgs } from "node:util"
-import type { CompanionSetup } from "../layers.js"
+import type { AskSetup } from "../layers.js"
+import { SETUP } from "../setup.js"
 import { earlyStdio } from "./earlyStdio.js"
 import toolsList from "./tools-list.json" with { type: "json" }
 import { initializeResult, instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
+
+/** The setup's settings the bin takes as flags (src/setup.ts): each a switch or a value, named and checked as every face does. */
+const SWITCHES = { offline: SETUP.offline, cache: SETUP.cache } as const
+const VALUES = {
+  vault: SETUP.vault,
+  arxiv: SETUP.arxiv,
+  citations: SETUP.citations,
+  offlineCitations: SETUP.offlineCitations,
+  judge: SETUP.judge,
+  cacheDir: SETUP.cacheDir
+} as const
+
+/** One help line a flag, its description wrapped under it. */
+const helpLine = (flag: string, description: string): string => {
+  const words = description.split(" ")
+  const lines: Array<string> = []
+  let line = ""
+  for (const word of words) {
+    if (line !== "" && line.length + word.length + 1 > 88) {
+      lines.push(line)
+      line = word
+    } else line = line === "" ? word : `${line} ${word}`
+  }
+  lines.push(line)
+  const indent = `\n${" ".repeat(21)}`
+  return flag.length < 19 ? `  ${flag.padEnd(19)}${lines.join(indent)}` : `  ${flag}${indent}${lines.join(indent)}`
+}
 
 const USAGE = `Usage: arxiv-companion-mcp [options]
 
 The arXiv toolset and study companion as an MCP server (stdio by default).
 
 Options:
-  --offline          Serve the recorded data (arXiv to April 2017, recorded citations); no network
-  --arxiv B          Where arXiv's papers come from: live, corpus, mirror or mirror:DIR (a local mirror,
-                     see \`arxiv-companion mirror sync\`; or ARXIV_COMPANION_ARXIV); citations stay as chosen
+${Object.values(SWITCHES).map((s) => helpLine(`--${s.flag}`, s.description)).join("\n")}
+${Object.values(VALUES).map((s) => helpLine(`--${s.flag} ${s.pseudoName}`, s.description)).join("\n")}
   --http             Serve Streamable HTTP instead of stdio
   --port N           HTTP port (default 3333; 0 picks a free one)
   --host H           HTTP address to bind (default 127.0.0.1); any other address needs a bearer token
@@ -35,14 +62,10 @@ Options:
                      a non-loopback bind generates one and prints it once on stderr
   --allow-origin O   A browser origin allowed to call the HTTP endpoint (repeatable;
                      or ARXIV_COMPANION_MCP_ORIGINS, comma-separated)
-  --vault DIR        The Obsidian vault run_companion writes into (or ARXIV_COMPANION_VAULT)
-  --judge local|llm  The relevance judge (default: llm when configured, else local)
-  --no-cache         Do not keep live responses on disk
   -h, --help         Show this help
   -v, --version      Show the version
 
-Environment: ARXIV_COMPANION_VAULT, ARXIV_COMPANION_ARXIV, ARXIV_COMPANION_OFFLINE=true, ARXIV_COMPANION_JUDGE,
-ARXIV_COMPANION_CACHE=false, ARXIV_COMPANION_CACHE_DIR, ARXIV_COMPANION_OFFLINE_CITATIONS,
+Environment: ${[...Object.values(SWITCHES), ...Object.values(VALUES)].map((s) => s.env).join(", ").replace(/(.{60,}?), /g, "$1,\n")},
 ARXIV_COMPANION_MCP_TOKEN, ARXIV_COMPANION_MCP_ORIGINS, and the adapters' own
 (ARXIV_API_URL, OPENALEX_API_KEY, OPENROUTER_API_KEY / LLM_BASE_URL, OBSIDIAN_MCP_URL, ...).
 `
@@ -58,16 +81,13 @@ const parse = () => {
   try {
     return parseArgs({
       options: {
-        offline: { type: "boolean" },
-        arxiv: { type: "string" },
+        ...Object.fromEntries(Object.values(SWITCHES).map((s) => [s.flag, { type: "boolean" as const }])),
+        ...Object.fromEntries(Object.values(VALUES).map((s) => [s.flag, { type: "string" as const }])),
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
         token: { type: "string" },
         "allow-origin": { type: "string", multiple: true },
-        vault: { type: "string" },
-        judge: { type: "string" },
-        "no-cache": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" }
       },
@@ -84,8 +104,8 @@ const parse = () => {
  * HTTP face's own settings (ARXIV_COMPANION_MCP_TOKEN, ARXIV_COMPANION_MCP_ORIGINS),
  * all read through Config; a bad value ends the bin with what to fix.
  */
-const readConfig = async (overrides: CompanionSetup, arxivFlag: string | undefined) => {
-  const [Effect, Cause, Config, Option, Redacted, { ARXIV_BACKEND, describeConfigError, setupConfig }] = await Promise.all([
+const readConfig = async (overrides: AskSetup) => {
+  const [Effect, Cause, Config, Option, Redacted, { describeConfigError, setupConfig }] = await Promise.all([
     import("effect/Effect"),
     import("effect/Cause"),
     import("effect/Config"),
@@ -93,10 +113,8 @@ const readConfig = async (overrides: CompanionSetup, arxivFlag: string | undefin
     import("effect/Redacted"),
     import("../layers.js")
   ])
-  const arxiv = arxivFlag === undefined ? undefined : ARXIV_BACKEND.parse(arxivFlag)
-  if (arxivFlag !== undefined && arxiv === undefined) fail(`--arxiv must be ${ARXIV_BACKEND.allowed}, got ${arxivFlag}`)
   const exit = await Effect.runPromiseExit(Config.all({
-    setup: setupConfig({ ...overrides, arxiv }),
+    setup: setupConfig(overrides),
     environmentToken: Config.option(Config.redacted("ARXIV_COMPANION_MCP_TOKEN")).pipe(
       Config.map((t) => Option.getOrUndefined(Option.filter(Option.map(t, (r) => Redacted.value(r).trim()), (v) => v !== "")))
     ),
@@ -110,6 +128,21 @@ const readConfig = async (overrides: CompanionSetup, arxivFlag: string | undefin
   return fail(`configuration: ${Option.isSome(failure) ? describeConfigError(failure.value) : Cause.pretty(exit.cause)}`)
 }
 
+/** The setup the flags ask for (the environment fills the rest): each value checked by its setting's words. */
+const flagSetup = (args: Readonly<Record<string, string | boolean | ReadonlyArray<string> | undefined>>): AskSetup => {
+  const setup: Record<string, unknown> = {}
+  if (args[SWITCHES.offline.flag] === true) setup.offline = true
+  if (args[SWITCHES.cache.flag] === true) setup.cache = false
+  for (const [key, s] of Object.entries(VALUES)) {
+    const text = args[s.flag]
+    if (typeof text !== "string") continue
+    const value = s.parse(text)
+    if (value === undefined) fail(`--${s.flag} must be ${s.allowed}, got ${text}`)
+    setup[key] = value
+  }
+  return setup as AskSetup
+}
+
 const main = async () => {
   const args = parse()
   if (args.help === true) return void process.stderr.write(USAGE)
@@ -120,25 +153,16 @@ const main = async () => {
     console.info = console.error
     console.debug = console.error
   }
-  const judge: "local" | "llm" | undefined = args.judge === undefined
-    ? undefined
-    : args.judge === "local" || args.judge === "llm"
-    ? args.judge
-    : fail("--judge must be local or llm")
   const port = Number(args.port ?? "3333")
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${args.port}`)
   // flags override the environment, read through Config as every face reads it (src/layers.ts)
-  const configRead = readConfig({
-    ...(args.offline === true ? { offline: true } : {}),
-    vault: args.vault,
-    judge,
-    ...(args["no-cache"] === true ? { cache: false } : {})
-  }, args.arxiv)
+  const overrides = flagSetup(args)
+  const configRead = readConfig(overrides)
   // over stdio, read stdin at once: `initialize` is answered as soon as the setup says whether the
   // server is offline (at once with --offline, which no setting overrides); the SDK and the tools load meanwhile
   const transport = args.http === true ? undefined : earlyStdio({
     initialize: (version) =>
-      args.offline === true
+      overrides.offline === true
         ? initializeResult(version, true)
         : configRead.then(({ setup }) => initializeResult(version, setup.offline === true)),
     toolsList

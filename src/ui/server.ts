@@ -26,7 +26,7 @@ import { InvalidArgument } from "../core/errors.js"
 import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
 import { announcesTooLarge, BodyTooLarge, loopbackHosts, loopbackOrigins, MAX_BODY_BYTES, newToken, readBody, refuse, tokenMatches } from "../http/guard.js"
-import { companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
+import { backendsOf, companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
 import { VaultPort } from "../core/ports/VaultPort.js"
 import { LlmJudgePort } from "../core/ports/LlmJudgePort.js"
@@ -534,7 +534,7 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
     ) as HttpApp.Default<never, never>
     yield* server.serve(app)
 
-    if (options.setup.offline === true) {
+    if (backendsOf(options.setup).arxiv === "corpus") {
       // load the offline corpus now, so the first run does not wait for it
       yield* Effect.forkScoped(
         Context.get(ports, ArxivPort).search({ query: "warm up", categories: [], maxResults: 1 }).pipe(Effect.ignore)

@@ -1,0 +1,135 @@
+/**
+ * One behaviour suite for every ArxivPort adapter: the same tests run against
+ * the recorded corpus (CorpusArxiv), the live adapter (LiveArxiv) on a
+ * loopback stand-in for arXiv's API, and a local mirror (MirrorArxiv) built
+ * from recorded OAI-PMH records. A new arXiv backend joins by adding its
+ * layer and a paper it holds to BACKENDS.
+ */
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Cause, Context, Effect, Exit, Layer } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import * as LiveArxiv from "../../src/adapters/arxiv/LiveArxiv.js"
+import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
+import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
+import { parseOaiPage } from "../../src/adapters/arxiv/mirror/OaiPage.js"
+import * as ResponseCache from "../../src/adapters/http/ResponseCache.js"
+import { ArxivPort, type ArxivSearch, type ArxivService } from "../../src/core/ports/ArxivPort.js"
+import { arxivStandIn } from "../support/arxiv-standin.js"
+import { metadataRecords, recordedRecords } from "../support/oai-standin.js"
+
+/** A paper the backend holds: its id, a word of its title, one of its categories. */
+interface Held {
+  readonly id: string
+  readonly titleWord: string
+  readonly category: string
+}
+
+interface Backend {
+  readonly name: string
+  readonly held: Held
+  /** The port, living as long as the scope (a stand-in server included). */
+  readonly port: Effect.Effect<ArxivService, never, import("effect").Scope.Scope>
+}
+
+const mirrorDir = mkdtempSync(join(tmpdir(), "arxiv-port-suite-mirror-"))
+afterAll(() => rmSync(mirrorDir, { recursive: true, force: true }))
+{
+  const records = [...metadataRecords(), ...recordedRecords("ListRecords_200_2018.xml")]
+  const page = parseOaiPage(
+    `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><ListRecords>${
+      records.map((r) => r.xml).join("\n")
+    }</ListRecords></OAI-PMH>`
+  )
+  if (!("_tag" in page) || page._tag !== "Page") throw new Error("the mirror's records do not parse")
+  const index = MirrorIndex.open(mirrorDir, { create: true })
+  index.commitPage(page.entries, () => true, { key: "all|", set: "all", categories: [], pages: 1, records: page.entries.length })
+  index.close()
+}
+
+const portOf = <E>(layer: Layer.Layer<ArxivPort, E>) =>
+  Effect.map(Layer.build(layer), (context) => Context.get(context, ArxivPort)).pipe(Effect.orDie)
+
+const GAN: Held = { id: "1406.2661", titleWord: "adversarial", category: "stat.ML" }
+
+const BACKENDS: ReadonlyArray<Backend> = [
+  {
+    name: "CorpusArxiv (the recorded corpus)",
+    held: GAN,
+    port: portOf(CorpusArxiv.layer().pipe(Layer.provide(NodeContext.layer)))
+  },
+  {
+    name: "LiveArxiv (arXiv's API, on a loopback stand-in)",
+    held: GAN,
+    port: Effect.flatMap(arxivStandIn({ corpus: "landmarks" }), (standIn) =>
+      portOf(
+        LiveArxiv.layer({
+          apiUrl: standIn.url,
+          contact: "tests@example.org",
+          minInterval: "5 millis",
+          timeout: "10 seconds",
+          retry: { baseDelay: "5 millis", maxDelay: "20 millis" }
+        }).pipe(Layer.provide(Layer.mergeAll(NodeHttpClient.layer, ResponseCache.layerDisabled)))
+      ))
+  },
+  {
+    name: "MirrorArxiv (a local mirror)",
+    held: { id: "0704.0046", titleWord: "capacity", category: "cs.IT" },
+    port: portOf(MirrorArxiv.layer({ dir: mirrorDir }))
+  }
+]
+
+/** An id of the right shape that no backend holds (a month after every recording). */
+const NOT_HELD = "2512.99999"
+
+const req = (query: string, more: Partial<ArxivSearch> = {}): ArxivSearch => ({ query, categories: [], maxResults: 50, ...more })
+
+const failureTag = <A, E>(exit: Exit.Exit<A, E>): string => {
+  if (Exit.isSuccess(exit)) return "(succeeded)"
+  const failure = Cause.failureOption(exit.cause)
+  return failure._tag === "Some" ? String((failure.value as { _tag: string })._tag) : "(defect)"
+}
+
+for (const backend of BACKENDS) {
+  const { held } = backend
+  const withPort = <A, E>(f: (port: ArxivService) => Effect.Effect<A, E>) => Effect.scoped(Effect.flatMap(backend.port, f))
+
+  describe(`ArxivPort: ${backend.name}`, { timeout: 120_000 }, () => {
+    it.live("looks a held paper up by id, and lists an id it does not hold as missing", () =>
+      withPort((port) =>
+        Effect.gen(function*() {
+          const found = yield* port.getPapers([held.id, NOT_HELD])
+          assert.deepStrictEqual(found.papers.map((p) => p.arxivId), [held.id])
+          assert.match(found.papers[0]!.title.toLowerCase(), new RegExp(held.titleWord))
+          assert.include(found.papers[0]!.categories, held.category)
+          assert.deepStrictEqual(found.missing, [NOT_HELD])
+        })
+      ))
+
+    it.live("finds the held paper by a word of its title, in its category, every result in that category", () =>
+      withPort((port) =>
+        Effect.gen(function*() {
+          const result = yield* port.search(req(`ti:${held.titleWord}`, { categories: [held.category] }))
+          assert.include(result.papers.map((p) => p.arxivId), held.id)
+          assert.isAtLeast(result.total, result.papers.length)
+          assert.strictEqual(result.start, 0)
+          for (const p of result.papers) assert.include(p.categories, held.category)
+        })
+      ))
+
+    it.live("refuses a request the API would refuse, with a typed InvalidArgument", () =>
+      withPort((port) =>
+        Effect.gen(function*() {
+          for (const bad of [req("ti:x", { maxResults: 0 }), req("ti:x", { categories: ["not a category"] }), req("ti:x", { since: "2017-13-40" })]) {
+            const exit = yield* Effect.exit(port.search(bad))
+            assert.strictEqual(failureTag(exit), "InvalidArgument", JSON.stringify(bad))
+          }
+          const badId = yield* Effect.exit(port.getPapers(["not-an-id"]))
+          assert.notStrictEqual(failureTag(badId), "(defect)")
+        })
+      ))
+  })
+}
