@@ -79,18 +79,20 @@ const CITATION_SOURCES = Object.keys(
  */
 export const ArxivBackend = Schema.Union(
   Schema.Literal("live", "corpus", "mirror"),
-  Schema.TemplateLiteral(Schema.Literal("mirror:"), Schema.String)
-).annotations({ identifier: "ArxivBackend", description: "live, corpus, mirror or mirror:DIR" })
+  Schema.TemplateLiteral(Schema.Literal("mirror:"), Schema.String),
+  // a lab's shared mirror on PostgreSQL (`mirror sync --to postgres://…`)
+  Schema.TemplateLiteral(Schema.Literal("postgres://", "postgresql://"), Schema.String)
+).annotations({ identifier: "ArxivBackend", description: "live, corpus, mirror, mirror:DIR or postgres://…" })
 export type ArxivBackend = typeof ArxivBackend.Type
 
 /** The flag, variable and words of the arXiv backend setting, for every face. */
 export const ARXIV_BACKEND = {
   flag: "arxiv",
   env: "ARXIV_COMPANION_ARXIV",
-  allowed: "live, corpus, mirror or mirror:DIR",
+  allowed: "live, corpus, mirror, mirror:DIR or postgres://user@host/database",
   description:
     "Where arXiv's papers come from: live (the API), corpus (the recorded offline corpus), mirror or mirror:DIR " +
-    "(a local mirror: `arxiv-companion mirror sync`); env ARXIV_COMPANION_ARXIV. Default: corpus with --offline, else live.",
+    "(a local mirror: `arxiv-companion mirror sync`), postgres://… (a lab's mirror: `mirror sync --to`); env ARXIV_COMPANION_ARXIV. Default: corpus with --offline, else live.",
   /** The setting's text as a backend (blank or "mirror:" alone: no directory), undefined when it is none. */
   parse: (text: string): ArxivBackend | undefined => {
     const t = text.trim()
@@ -161,6 +163,7 @@ const Modules = {
   ArxivTermStats: () => import("./adapters/judge/ArxivTermStats.js"),
   LiveArxiv: () => import("./adapters/live/LiveArxiv.js"),
   MirrorArxiv: () => import("./adapters/arxiv/mirror/MirrorArxiv.js"),
+  PgArxiv: () => import("./adapters/arxiv/mirror/PgArxiv.js"),
   Mirror: () => import("./adapters/arxiv/mirror/Mirror.js"),
   LiveOpenAlex: () => import("./adapters/live/LiveOpenAlex.js"),
   LiveOpenAlexCitations: () => import("./adapters/live/LiveOpenAlexCitations.js"),
@@ -389,6 +392,7 @@ export const arxivLayer = (
   const backend = setup.arxiv ?? (setup.offline === true ? "corpus" : "live")
   if (backend === "corpus") return offlineArxivLayer
   if (backend === "live") return liveArxivLayer(cache)
+  if (backend.startsWith("postgres")) return lazyLayer(() => Effect.map(load(Modules.PgArxiv), (PgArxiv) => PgArxiv.layer({ url: backend })))
   const dir = backend.slice("mirror:".length)
   return mirrorArxivLayer(dir === "" ? undefined : dir)
 }

@@ -27,7 +27,8 @@ The arXiv toolset and study companion as an MCP server (stdio by default).
 Options:
   --offline          Serve the recorded data (arXiv to April 2017, recorded citations); no network
   --arxiv B          Where arXiv's papers come from: live, corpus, mirror or mirror:DIR (a local mirror,
-                     see \`arxiv-companion mirror sync\`; or ARXIV_COMPANION_ARXIV); citations stay as chosen
+                     see \`arxiv-companion mirror sync\`), postgres://… (a lab's mirror; \`mirror sync --to\`);
+                     or ARXIV_COMPANION_ARXIV; citations stay as chosen
   --http             Serve Streamable HTTP instead of stdio
   --port N           HTTP port (default 3333; 0 picks a free one)
   --host H           HTTP address to bind (default 127.0.0.1); any other address needs a bearer token
