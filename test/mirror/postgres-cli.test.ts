@@ -43,7 +43,17 @@ const childEnv = (more: Record<string, string | undefined> = {}) =>
 describe.skipIf(unavailable !== undefined)(`a lab's mirror on PostgreSQL, from the CLI${unavailable === undefined ? "" : ` (skipped: ${unavailable})`}`, () => {
   beforeAll(async () => {
     server = await startPostgres()
-    lab = server.createDatabase("lab")
+    // the README's set-up: an owner role that syncs, a read-only role for the lab's users
+    server.psql("postgres", "CREATE ROLE arxiv_owner LOGIN PASSWORD 'owner-secret'; CREATE ROLE arxiv_reader LOGIN PASSWORD 'read-only'")
+    server.psql("postgres", "CREATE DATABASE lab OWNER arxiv_owner")
+    server.psql(
+      "lab",
+      `CREATE SCHEMA arxiv_mirror AUTHORIZATION arxiv_owner;
+       GRANT USAGE ON SCHEMA arxiv_mirror TO arxiv_reader;
+       ALTER DEFAULT PRIVILEGES FOR ROLE arxiv_owner IN SCHEMA arxiv_mirror GRANT SELECT ON TABLES TO arxiv_reader;`
+    )
+    lab = `postgres://arxiv_owner:owner-secret@127.0.0.1:${server.port}/lab`
+    reader = `postgres://arxiv_reader:read-only@127.0.0.1:${server.port}/lab`
     oai = await startStandIn(records, 25)
     api = createServer((_, res) => {
       apiRequests++
@@ -70,7 +80,8 @@ describe.skipIf(unavailable !== undefined)(`a lab's mirror on PostgreSQL, from t
   it("mirror sync --to harvests into the database; status --to says what it holds; a read-only role reads it and may not sync", async () => {
     const dry = await runCli(["mirror", "sync", "--categories", "cs.IT,cs.DM", "--to", lab, "--dry-run"], env)
     assert.strictEqual(dry.code, 0, dry.stderr)
-    assert.match(dry.stdout, /^Would harvest into postgres:\/\/postgres@127\.0\.0\.1:\d+\/lab from/m)
+    assert.match(dry.stdout, /^Would harvest into postgres:\/\/arxiv_owner:\*\*\*@127\.0\.0\.1:\d+\/lab from/m)
+    assert.notInclude(dry.stdout, "owner-secret")
     assert.match(dry.stdout, /cs \(keeping cs\.DM, cs\.IT\): every record from the beginning/)
     assert.strictEqual(oai.received.length, 0)
 
@@ -78,7 +89,7 @@ describe.skipIf(unavailable !== undefined)(`a lab's mirror on PostgreSQL, from t
     assert.strictEqual(r.code, 0, r.stderr)
     assert.strictEqual(oai.received.length, 2)
     assert.match(r.stderr, /^cs: page 2 · \d+ records .* · list done$/m)
-    assert.match(r.stdout, /^Mirror in postgres:\/\/postgres@127\.0\.0\.1:\d+\/lab: \d+ records after 2 requests\.$/m)
+    assert.match(r.stdout, /^Mirror in postgres:\/\/arxiv_owner:\*\*\*@127\.0\.0\.1:\d+\/lab: \d+ records after 2 requests\.$/m)
 
     const status = await runCli(["mirror", "status", "--to", lab, "--json"], env)
     assert.strictEqual(status.code, 0, status.stderr)
@@ -90,15 +101,7 @@ describe.skipIf(unavailable !== undefined)(`a lab's mirror on PostgreSQL, from t
     const again = await runCli(["mirror", "sync", "--categories", "cs.IT,cs.DM", "--to", lab, "--dry-run"], env)
     assert.match(again.stdout, /records changed since \d{4}-\d\d-\d\d/)
 
-    // the README's roles: a read-only role for the lab's users
-    server.psql(
-      "lab",
-      `CREATE ROLE arxiv_reader LOGIN PASSWORD 'read-only';
-       GRANT CONNECT ON DATABASE lab TO arxiv_reader;
-       GRANT USAGE ON SCHEMA arxiv_mirror TO arxiv_reader;
-       GRANT SELECT ON ALL TABLES IN SCHEMA arxiv_mirror TO arxiv_reader;`
-    )
-    reader = `postgres://arxiv_reader:read-only@127.0.0.1:${server.port}/lab`
+    // the read-only role reads what the owner's sync created (the schema's default privileges)
     const readOnlyStatus = await runCli(["mirror", "status", "--to", reader], env)
     assert.strictEqual(readOnlyStatus.code, 0, readOnlyStatus.stderr)
     assert.match(readOnlyStatus.stdout, new RegExp(`records: ${kept.length}\\n`))
