@@ -61,8 +61,10 @@ export type AllPorts = CompanionPorts | QueryBuilderPort | FullTextPort | Citati
  */
 export const ArxivBackend = Schema.Union(
   Schema.Literal(...ARXIV_BACKENDS),
-  Schema.TemplateLiteral(Schema.Literal("mirror:"), Schema.String)
-).annotations({ identifier: "ArxivBackend", description: "live, corpus, mirror or mirror:DIR" })
+  Schema.TemplateLiteral(Schema.Literal("mirror:"), Schema.String),
+  // a lab's shared mirror on PostgreSQL (`mirror sync --to postgres://…`)
+  Schema.TemplateLiteral(Schema.Literal("postgres://", "postgresql://"), Schema.String)
+).annotations({ identifier: "ArxivBackend", description: "live, corpus, mirror, mirror:DIR or postgres://…" })
 export type ArxivBackend = typeof ArxivBackend.Type
 
 /** Where citation data (impact, reference lists, citing works) comes from: OpenAlex's API, or the recorded counts and works. */
@@ -225,6 +227,7 @@ const Modules = {
   ArxivTermStats: () => import("./adapters/judge/ArxivTermStats.js"),
   LiveArxiv: () => import("./adapters/arxiv/LiveArxiv.js"),
   MirrorArxiv: () => import("./adapters/arxiv/mirror/MirrorArxiv.js"),
+  PgArxiv: () => import("./adapters/arxiv/mirror/PgArxiv.js"),
   Mirror: () => import("./adapters/arxiv/mirror/Mirror.js"),
   LiveOpenAlex: () => import("./adapters/openalex/LiveOpenAlex.js"),
   LiveOpenAlexCitations: () => import("./adapters/openalex/LiveOpenAlexCitations.js"),
@@ -430,6 +433,7 @@ export const arxivLayer = (
   const backend = backendsOf(setup).arxiv
   if (backend === "corpus") return corpusArxivLayer
   if (backend === "live") return liveArxivLayer(cache)
+  if (backend.startsWith("postgres")) return lazyLayer(() => Effect.map(load(Modules.PgArxiv), (PgArxiv) => PgArxiv.layer({ url: backend })))
   const dir = backend.slice("mirror:".length)
   return mirrorArxivLayer(dir === "" ? undefined : dir)
 }

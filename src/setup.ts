@@ -14,7 +14,11 @@
 /** The arXiv backends named by a word; `mirror:DIR` names a mirror's directory. */
 export const ARXIV_BACKENDS = ["live", "corpus", "mirror"] as const
 /** An arXiv backend as text: a word, or `mirror:DIR`. */
-export type ArxivBackendText = (typeof ARXIV_BACKENDS)[number] | `mirror:${string}`
+export type ArxivBackendText =
+  | (typeof ARXIV_BACKENDS)[number]
+  | `mirror:${string}`
+  | `postgres://${string}`
+  | `postgresql://${string}`
 /** Where citation data comes from. */
 export const CITATIONS_BACKENDS = ["openalex", "recorded"] as const
 /** Who judges relevance. */
@@ -69,15 +73,15 @@ export const SETUP = {
     flag: "arxiv",
     pseudoName: "live|corpus|mirror[:DIR]",
     env: "ARXIV_COMPANION_ARXIV",
-    allowed: "live, corpus, mirror or mirror:DIR",
+    allowed: "live, corpus, mirror, mirror:DIR or postgres://user@host/database",
     description:
       "Where arXiv's papers come from: live (the API), corpus (the recorded offline corpus), mirror or mirror:DIR " +
-      "(a local mirror: `arxiv-companion mirror sync`); env ARXIV_COMPANION_ARXIV. Default: corpus with --offline, else live.",
+      "(a local mirror: `arxiv-companion mirror sync`), postgres://… (a lab's mirror: `mirror sync --to`); env ARXIV_COMPANION_ARXIV. Default: corpus with --offline, else live.",
     /** The setting's text as a backend (blank or "mirror:" alone: no directory), undefined when it is none. */
     parse: (text: string): ArxivBackendText | undefined => {
       const t = text.trim()
       if (t === "mirror:") return "mirror"
-      return (ARXIV_BACKENDS as ReadonlyArray<string>).includes(t) || t.startsWith("mirror:") ? t as ArxivBackendText : undefined
+      return (ARXIV_BACKENDS as ReadonlyArray<string>).includes(t) || /^(mirror:|postgres(ql)?:\/\/)/.test(t) ? t as ArxivBackendText : undefined
     }
   },
   citations: {

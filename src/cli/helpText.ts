@@ -28,7 +28,7 @@ const KINDS: Readonly<Record<string, string>> = {
   list: "A comma-separated list.",
   title: "A note title.",
   text: "Text.",
-  "live|corpus|mirror[:DIR]": "A backend: live, corpus, mirror or mirror:DIR."
+  "live|corpus|mirror[:DIR]": "A backend: live, corpus, mirror, mirror:DIR or postgres://user@host/database."
 }
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g

@@ -13,6 +13,10 @@ const dir = Options.text("dir").pipe(
   Options.optional,
   Options.withDescription("The mirror's folder (default $XDG_DATA_HOME/arxiv-companion/mirror, else ~/.local/share/arxiv-companion/mirror).")
 )
+const to = Options.text("to").pipe(
+  Options.optional,
+  Options.withDescription("A lab's mirror in PostgreSQL instead of a folder: postgres://user@host:port/database (read it with --arxiv postgres://…).")
+)
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of text."))
 
 const commands = Effect.flatMap(Effect.promise(() => import("../layers.js")), (m) => m.mirrorCommands)
@@ -58,6 +62,7 @@ const syncCommand = Command.make(
       Options.withDescription("Start from this day (YYYY-MM-DD) instead of where the last sync ended.")
     ),
     dir,
+    to,
     dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Say what would be fetched; fetch nothing.")),
     json
   },
@@ -67,6 +72,7 @@ const syncCommand = Command.make(
       const tty = process.stderr.isTTY === true
       const outcome = yield* mirror.sync({
         dir: Option.getOrUndefined(a.dir),
+        to: Option.getOrUndefined(a.to),
         categories: Option.getOrUndefined(Option.map(a.categories, list)),
         sets: Option.getOrUndefined(Option.map(a.sets, list)),
         from: Option.getOrUndefined(a.from),
@@ -104,10 +110,10 @@ const syncCommand = Command.make(
     }).pipe(Effect.catchAll(reportFailure))
 ).pipe(Command.withDescription("Harvest arXiv's metadata for some categories into a local mirror (OAI-PMH, resumable, incremental)."))
 
-const statusCommand = Command.make("status", { dir, json }, (a) =>
+const statusCommand = Command.make("status", { dir, to, json }, (a) =>
   Effect.gen(function*() {
     const mirror = yield* commands
-    const s = yield* mirror.status(Option.getOrUndefined(a.dir))
+    const s = yield* mirror.status(Option.getOrUndefined(Option.orElse(a.to, () => a.dir)))
     if (a.json) return yield* Console.log(JSON.stringify(s, null, 2))
     const top = s.categories.slice(0, 12).map((c) => `${c.category} ${count(c.records)}`).join(" · ")
     yield* Console.log([

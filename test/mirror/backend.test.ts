@@ -10,9 +10,11 @@ const read = (env: Record<string, string>, overrides: Parameters<typeof setupCon
   Effect.withConfigProvider(Effect.either(setupConfig(overrides)), ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 describe("the arXiv backend setting", () => {
-  it("is live, corpus, mirror or mirror:DIR, and nothing else", () => {
-    for (const ok of ["live", "corpus", "mirror", "mirror:/data/arxiv", "mirror:relative/dir"]) assert.isTrue(Schema.is(ArxivBackend)(ok), ok)
-    for (const bad of ["mirrors", "Live", "offline", "", "postgres://lab/arxiv"]) assert.isUndefined(ARXIV_BACKEND.parse(bad), bad)
+  it("is live, corpus, mirror, mirror:DIR or a PostgreSQL URL, and nothing else", () => {
+    for (const ok of ["live", "corpus", "mirror", "mirror:/data/arxiv", "mirror:relative/dir", "postgres://lab/arxiv", "postgresql://reader@db:5432/arxiv"]) {
+      assert.isTrue(Schema.is(ArxivBackend)(ok), ok)
+    }
+    for (const bad of ["mirrors", "Live", "offline", "", "postgres:lab", "mysql://lab/arxiv"]) assert.isUndefined(ARXIV_BACKEND.parse(bad), bad)
     assert.strictEqual(ARXIV_BACKEND.parse(" mirror: "), "mirror")
     assert.strictEqual(ARXIV_BACKEND.parse("mirror:/x"), "mirror:/x")
   })
@@ -30,7 +32,7 @@ describe("the arXiv backend setting", () => {
       if (Either.isLeft(bad)) {
         assert.strictEqual(
           describeConfigError(bad.left),
-          'ARXIV_COMPANION_ARXIV: Expected live, corpus, mirror or mirror:DIR, got "mirrors"'
+          'ARXIV_COMPANION_ARXIV: Expected live, corpus, mirror, mirror:DIR or postgres://user@host/database, got "mirrors"'
         )
       }
     }))

@@ -143,7 +143,7 @@ describe("arxiv-companion mirror", () => {
   it("a bad --arxiv value or a missing mirror is one line saying what to do", async () => {
     const bad = await runCli(["search", "capacity", "--arxiv", "mirrors"], env)
     assert.strictEqual(bad.code, 1)
-    assert.match(bad.stderr.trim(), /^Invalid --arxiv: got "mirrors"; use live, corpus, mirror or mirror:DIR\.$/)
+    assert.match(bad.stderr.trim(), /^Invalid --arxiv: got "mirrors"; use live, corpus, mirror, mirror:DIR or postgres:\/\/user@host\/database\.$/)
     const missing = await runCli(["search", "capacity", "--arxiv", "mirror"], env)
     assert.strictEqual(missing.code, 1)
     assert.strictEqual(missing.stderr.trim().split("\n").length, 1)

@@ -24,6 +24,7 @@ import { FileSystem, Path } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { UpstreamUnavailable } from "../../../core/errors.js"
 import { type HarvestState, IndexUnavailable, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
+import type { HarvestStore } from "./MirrorStore.js"
 import { OAI_SERVICE, type OaiClient, type OaiRequest } from "./OaiClient.js"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
 import type { HarvestScope } from "./sets.js"
@@ -138,6 +139,15 @@ const indexFailure = (e: unknown, what: string): UpstreamUnavailable => {
 export const openForWriting = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
   Effect.try({ try: () => MirrorIndex.open(dir, { create: true }), catch: (e) => indexFailure(e, "the index") })
 
+/** The SQLite index as the harvester's store: its synchronous calls in Effect, failures in one line. */
+export const sqliteStore = (index: MirrorIndex): HarvestStore => ({
+  harvestState: (key) => Effect.try({ try: () => index.harvestState(key), catch: (e) => indexFailure(e, "the harvest's state") }),
+  saveState: (state) => Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(e, "the harvest's state") }),
+  commitPage: (entries, keep, state) =>
+    Effect.try({ try: () => index.commitPage(entries, keep, state), catch: (e) => indexFailure(e, `page ${state.pages} of ${state.set}`) }),
+  records: Effect.try({ try: () => index.status().records, catch: (e) => indexFailure(e, "the status") })
+})
+
 /**
  * Hold the directory's harvest lock (`sync.lock`, the holder's pid and start)
  * for the scope of `use`; a lock whose process is gone is taken over.
@@ -194,7 +204,7 @@ const isAlive = (pid: number): boolean => {
 
 /** What a sync of `options` would ask for, without asking anything. */
 export const plan = (
-  index: MirrorIndex,
+  index: Pick<MirrorIndex, "harvestState">,
   options: SyncOptions,
   setOf: (category: string) => string | undefined,
   today: string
@@ -241,7 +251,7 @@ const estimateLeft = (
  * (then the page was not written either).
  */
 export const harvest = (
-  index: MirrorIndex,
+  index: HarvestStore,
   client: OaiClient,
   options: SyncOptions,
   setOf: (category: string) => string | undefined,
@@ -260,7 +270,7 @@ export const harvest = (
       const wanted = new Set(categories)
       const keep = (r: MirrorRecord) => wanted.size === 0 || r.categories.some((c) => wanted.has(c))
       const key = harvestKey(set, categories)
-      let state = index.harvestState(key) ?? fresh(key, set, categories)
+      let state = (yield* index.harvestState(key)) ?? fresh(key, set, categories)
       const snapshot = (): SyncProgress => ({
         set,
         pages: state.pages,
@@ -291,14 +301,14 @@ export const harvest = (
           if (answer.code === "noRecordsMatch") {
             // nothing (new) in the set: the list is complete and empty
             state = { ...startList(state, undefined), doneUntil: state.doneUntil ?? state.listFrom }
-            yield* Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(e, "the harvest's state") })
+            yield* index.saveState(state)
             yield* progress({ ...snapshot(), note: `${set}: nothing new${state.doneUntil === undefined ? "" : ` since ${state.doneUntil}`}` })
             break
           }
           if (answer.code === "badResumptionToken" && request._tag === "Resume" && restarts === 0) {
             restarts++
             state = startList(state, state.listFrom)
-            yield* Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(e, "the harvest's state") })
+            yield* index.saveState(state)
             yield* progress({ ...snapshot(), note: `${set}: arXiv no longer accepts the saved resumption token (${answer.code}); starting the list again from ${state.listFrom ?? "the beginning"}` })
             request = { _tag: "List", set, from: state.listFrom }
             report.resumed = false
@@ -326,10 +336,7 @@ export const harvest = (
         const next: HarvestState = answer.token === undefined
           ? { ...state, ...counted, token: undefined, tokenExpires: undefined, listFrom: undefined, doneUntil: newer(newest, state.doneUntil) ?? state.listFrom }
           : { ...state, ...counted, token: answer.token.value, tokenExpires: answer.token.expirationDate }
-        const changes: PageChanges = yield* Effect.try({
-          try: () => index.commitPage(answer.entries, keep, next),
-          catch: (e) => indexFailure(e, `page ${counted.pages} of ${set}`)
-        })
+        const changes: PageChanges = yield* index.commitPage(answer.entries, keep, next)
         state = next
         report.pages++
         report.added += changes.added
@@ -351,7 +358,7 @@ export const harvest = (
       }
       reports.push({ ...report, doneUntil: state.doneUntil })
     }
-    const records = yield* Effect.try({ try: () => index.status().records, catch: (e) => indexFailure(e, "the status") })
+    const records = yield* index.records
     return { dir: options.dir, requests, sets: reports, records }
   })
 

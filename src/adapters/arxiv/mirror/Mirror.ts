@@ -10,9 +10,20 @@ import { FileSystem, type HttpClient, Path } from "@effect/platform"
 import { Config, Effect, Option } from "effect"
 import { isCalendarDate, today } from "../../../core/dates.js"
 import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
-import { harvest, MIRROR_SERVICE, openForWriting, plan, type SyncPlan, type SyncProgress, type SyncReport, withSyncLock } from "./Harvester.js"
+import {
+  harvest,
+  MIRROR_SERVICE,
+  openForWriting,
+  plan,
+  sqliteStore,
+  type SyncPlan,
+  type SyncProgress,
+  type SyncReport,
+  withSyncLock
+} from "./Harvester.js"
 import { type HarvestState, INDEX_FILE, IndexUnavailable, MirrorIndex } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
+import { isPostgresUrl } from "./MirrorStore.js"
 import { DEFAULT_OAI_URL, limiterFor, make as makeClient, type OaiClientOptions } from "./OaiClient.js"
 import { harvestScope, setOfCategory } from "./sets.js"
 
@@ -22,6 +33,8 @@ export type { SyncPlan, SyncProgress, SyncReport }
 export interface SyncRequest extends OaiClientOptions {
   /** The mirror's directory; default `defaultMirrorDir`. */
   readonly dir?: string | undefined
+  /** A PostgreSQL database to harvest into instead of a folder (postgres://user@host:port/database). */
+  readonly to?: string | undefined
   readonly categories?: ReadonlyArray<string> | undefined
   readonly sets?: ReadonlyArray<string> | undefined
   /** Start from this day (YYYY-MM-DD) instead of where the last sync ended. */
@@ -71,9 +84,23 @@ export const sync = (
         reason: `"${request.from}" is not a past date; use YYYY-MM-DD, e.g. 2024-01-31`
       })
     }
+    const oaiUrl = request.oaiUrl ?? DEFAULT_OAI_URL
+    if (request.to !== undefined) {
+      if (!isPostgresUrl(request.to)) {
+        return yield* new InvalidArgument({
+          argument: "to",
+          reason: `"${request.to}" is not a PostgreSQL URL; use postgres://user@host:port/database, or --dir DIR for a folder`
+        })
+      }
+      const PgMirror = yield* Effect.promise(() => import("./PgMirror.js"))
+      const pgOptions = { dir: PgMirror.redactUrl(request.to), scope, from: request.from }
+      if (request.dryRun === true) {
+        return { _tag: "Plan", dir: pgOptions.dir, url: oaiUrl, plan: yield* PgMirror.dryRun(request.to, pgOptions, day) } satisfies SyncOutcome
+      }
+      return { _tag: "Synced", ...(yield* PgMirror.sync(request.to, pgOptions, request, request.progress)) } satisfies SyncOutcome
+    }
     const dir = yield* dirOf(request.dir)
     const options = { dir, scope, from: request.from }
-    const oaiUrl = request.oaiUrl ?? DEFAULT_OAI_URL
     if (request.dryRun === true) {
       const planned = yield* Effect.acquireUseRelease(
         Effect.try({
@@ -102,7 +129,7 @@ export const sync = (
       dir,
       Effect.acquireUseRelease(
         openForWriting(dir),
-        (index) => harvest(index, client, options, setOfCategory, request.progress),
+        (index) => harvest(sqliteStore(index), client, options, setOfCategory, request.progress),
         (index) => Effect.sync(() => index.close())
       )
     )
@@ -122,6 +149,7 @@ const existingIndex = (dir: string): MirrorIndex | undefined => {
 /** Records, categories, newest datestamp and size on disk of the mirror in `dir` (default: `defaultMirrorDir`). */
 export const status = (dir?: string | undefined): Effect.Effect<MirrorStatus, UpstreamUnavailable, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
+    if (dir !== undefined && isPostgresUrl(dir)) return yield* Effect.flatMap(Effect.promise(() => import("./PgMirror.js")), (m) => m.status(dir))
     const d = yield* dirOf(dir)
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path

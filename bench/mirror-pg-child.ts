@@ -1,0 +1,29 @@
+/**
+ * One reader of the PostgreSQL mirror bench (bench/mirror-pg.bench.ts), as a
+ * user's run reads it: a new process connects, runs the companion's concept
+ * query, a title search and an id lookup through the ArxivPort adapter.
+ */
+import { Effect } from "effect"
+import * as PgArxiv from "../src/adapters/arxiv/mirror/PgArxiv.js"
+import { ArxivPort } from "../src/core/ports/ArxivPort.js"
+
+const [url, query] = process.argv.slice(2) as [string, string]
+const ML = ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]
+const timed = <A, E, R>(e: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const t = performance.now()
+    const a = yield* e
+    return [a, performance.now() - t] as const
+  })
+const out = await Effect.runPromise(
+  Effect.gen(function*() {
+    const arxiv = yield* ArxivPort
+    // the first statement opens the connection and checks the schema: what a run pays once
+    const [, connectMillis] = yield* timed(arxiv.getPapers(["1706.03762"]))
+    const [r, queryMillis] = yield* timed(arxiv.search({ query, categories: ML, maxResults: 1000 }))
+    const [, titleMillis] = yield* timed(arxiv.search({ query: "ti:attention AND ti:translation", categories: ML, maxResults: 1000 }))
+    const [, idMillis] = yield* timed(arxiv.getPapers(r.papers.slice(0, 50).map((p) => p.arxivId)))
+    return { connectMillis, queryMillis, titleMillis, idMillis, total: r.total }
+  }).pipe(Effect.provide(PgArxiv.layer({ url, connections: 1 })))
+)
+process.stdout.write(JSON.stringify({ ...out, maxRssMiB: process.resourceUsage().maxRSS / 1024 }))

@@ -1,0 +1,220 @@
+/**
+ * An arXiv query, as the query parser reads it (`QueryNode`), evaluated by
+ * PostgreSQL full-text search over the mirror's `document` tsvector (PgIndex):
+ * title words weigh A, abstract B, authors C, comments and journal reference
+ * D; categories, ids and report numbers are lexemes of their own
+ * (`cat=cs.lg`, `id=1412.8544`, `rn=…`) that no text can produce.
+ *
+ * - `ti: abs: au:` search their weight (`:A`, `:B`, `:C`), `co:` and `jr:`
+ *   both weight D (one label for the two), `all:` and bare terms every text;
+ * - words and phrases are normalised by the server (`phraseto_tsquery` with
+ *   the mirror's configuration: Snowball English stems, no stop words), so a
+ *   phrase is a phrase (`<->`) and `word*` a prefix (`:*`);
+ * - `AND`, `OR`, `ANDNOT`, `-b` beside another term; date ranges ANDed with
+ *   the whole query become SQL conditions, as for the SQLite mirror; a
+ *   negation alone or a range inside an OR is refused with the same words.
+ *
+ * Two steps: `toPgQuery` (pure) makes an expression whose words the server
+ * normalises; `renderTsQuery` writes the tsquery text from their normal forms.
+ *
+ * @since 0.3.0
+ */
+import type { QueryNode, TermNode } from "../../query/queryParser.js"
+import { UnsupportedQuery } from "./ftsQuery.js"
+
+export { UnsupportedQuery }
+
+/** A tsquery expression before the server has normalised its words. */
+export type PgExpr =
+  | { readonly _tag: "Words"; readonly text: string; readonly weights: string; readonly prefix: boolean }
+  | { readonly _tag: "Lexemes"; readonly lexemes: ReadonlyArray<string>; readonly prefix: boolean }
+  | { readonly _tag: "And" | "Or" | "AndNot"; readonly left: PgExpr; readonly right: PgExpr }
+
+/** A query as PgIndex evaluates it. */
+export interface PgQuery {
+  /** The text part; undefined when the query is date ranges (and categories) only. */
+  readonly expr: PgExpr | undefined
+  readonly publishedFrom?: string | undefined
+  readonly publishedTo?: string | undefined
+  readonly updatedFrom?: string | undefined
+  readonly updatedTo?: string | undefined
+}
+
+/** The weight labels each text field searches ("": every label). */
+const FIELD_WEIGHTS: Readonly<Record<Exclude<TermNode["field"], "cat" | "id" | "rn">, string>> = {
+  ti: "A",
+  abs: "B",
+  au: "C",
+  co: "D",
+  jr: "D",
+  all: ""
+}
+
+/** Accents folded (é → e), as the SQLite mirror's tokenizer folds them; the index and the queries both. */
+export const foldAccents = (s: string): string => s.normalize("NFKD").replace(/\p{M}+/gu, "")
+
+/** The category's lexeme. */
+export const categoryLexeme = (category: string): string => `cat=${category.toLowerCase()}`
+/** The id's lexeme (a version suffix dropped: the mirror holds the current version). */
+export const idLexeme = (id: string): string => `id=${id.toLowerCase().replace(/v\d+$/, "")}`
+/** The lexemes of a report number: each run of letters and digits. */
+export const reportLexemes = (report: string): Array<string> =>
+  (foldAccents(report).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => `rn=${w}`)
+
+const HAS_TOKEN = /[\p{L}\p{N}]/u
+
+const term = (node: TermNode): PgExpr => {
+  if (!HAS_TOKEN.test(node.value)) throw new UnsupportedQuery(`"${node.value}" has no letter or digit to search for`)
+  switch (node.field) {
+    case "cat":
+      return { _tag: "Lexemes", lexemes: [categoryLexeme(node.value)], prefix: node.prefix }
+    case "id":
+      return { _tag: "Lexemes", lexemes: [idLexeme(node.value)], prefix: node.prefix }
+    case "rn":
+      return { _tag: "Lexemes", lexemes: reportLexemes(node.value), prefix: node.prefix }
+    default:
+      return { _tag: "Words", text: foldAccents(node.value), weights: FIELD_WEIGHTS[node.field], prefix: node.prefix }
+  }
+}
+
+const expression = (node: QueryNode): PgExpr => {
+  switch (node._tag) {
+    case "Term":
+      return term(node)
+    case "Range":
+      throw new UnsupportedQuery(
+        "the mirror applies a date range to the whole query only; write it beside the rest: (a OR b) AND submittedDate:[… TO …]"
+      )
+    case "Or":
+      return { _tag: "Or", left: expression(node.left), right: expression(node.right) }
+    case "AndNot":
+      return { _tag: "AndNot", left: expression(node.left), right: expression(node.right) }
+    case "And":
+      if (node.right._tag === "Not") return { _tag: "AndNot", left: expression(node.left), right: expression(node.right.operand) }
+      if (node.left._tag === "Not") return { _tag: "AndNot", left: expression(node.right), right: expression(node.left.operand) }
+      return { _tag: "And", left: expression(node.left), right: expression(node.right) }
+    case "Not":
+      throw new UnsupportedQuery("the mirror cannot search for what a paper lacks alone; pair it with a term: a ANDNOT b, or a -b")
+  }
+}
+
+const conjuncts = (node: QueryNode): Array<QueryNode> =>
+  node._tag === "And" ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node]
+
+const dayOf = (stamp: string): string => `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}`
+const later = (a: string | undefined, b: string): string => (a === undefined || b > a ? b : a)
+const earlier = (a: string | undefined, b: string): string => (a === undefined || b < a ? b : a)
+
+/** The query as PgIndex evaluates it; an `UnsupportedQuery` says why it cannot be. */
+export const toPgQuery = (node: QueryNode | undefined): PgQuery | UnsupportedQuery => {
+  try {
+    const parts = node === undefined ? [] : conjuncts(node)
+    let range: { publishedFrom?: string; publishedTo?: string; updatedFrom?: string; updatedTo?: string } = {}
+    for (const p of parts) {
+      if (p._tag !== "Range") continue
+      const from = p.from === "000000000000" ? undefined : dayOf(p.from)
+      const to = p.to.startsWith("9999") ? undefined : dayOf(p.to)
+      range = p.field === "submittedDate"
+        ? {
+          ...range,
+          ...(from === undefined ? {} : { publishedFrom: later(range.publishedFrom, from) }),
+          ...(to === undefined ? {} : { publishedTo: earlier(range.publishedTo, to) })
+        }
+        : {
+          ...range,
+          ...(from === undefined ? {} : { updatedFrom: later(range.updatedFrom, from) }),
+          ...(to === undefined ? {} : { updatedTo: earlier(range.updatedTo, to) })
+        }
+    }
+    const text = parts.filter((p) => p._tag !== "Range")
+    const positive = text.filter((p) => p._tag !== "Not")
+    const negative = text.filter((p): p is Extract<QueryNode, { _tag: "Not" }> => p._tag === "Not")
+    if (positive.length === 0 && negative.length > 0) {
+      throw new UnsupportedQuery("the mirror cannot search for what a paper lacks alone; pair it with a term: a ANDNOT b, or a -b")
+    }
+    let expr: PgExpr | undefined
+    for (const p of positive) {
+      const e = expression(p)
+      expr = expr === undefined ? e : { _tag: "And", left: expr, right: e }
+    }
+    for (const n of negative) expr = { _tag: "AndNot", left: expr!, right: expression(n.operand) }
+    return { expr, ...range }
+  } catch (e) {
+    if (e instanceof UnsupportedQuery) return e
+    throw e
+  }
+}
+
+/** The texts the server must normalise, each once. */
+export const wordsOf = (expr: PgExpr | undefined): Array<string> => {
+  const out = new Set<string>()
+  const walk = (e: PgExpr): void => {
+    if (e._tag === "Words") out.add(e.text)
+    else if (e._tag !== "Lexemes") {
+      walk(e.left)
+      walk(e.right)
+    }
+  }
+  if (expr !== undefined) walk(expr)
+  return [...out]
+}
+
+/** A lexeme as a tsquery literal. */
+const literal = (lexeme: string): string => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`
+
+/** A quoted lexeme of a normalised tsquery (`'it''s'`). */
+const QUOTED = /'(?:[^']|'')*'/g
+
+/**
+ * The tsquery text of `expr`, each word text replaced by its normal form
+ * (`normalised`: the text of `phraseto_tsquery(config, text)`), restricted to
+ * its weights. `withLexemes: false` leaves out the category, id and report
+ * terms (the ranking query: those lexemes have no positions to rank by);
+ * undefined when nothing is left.
+ */
+export const renderTsQuery = (
+  expr: PgExpr,
+  normalised: ReadonlyMap<string, string>,
+  options: { readonly withLexemes: boolean } = { withLexemes: true }
+): string | undefined | UnsupportedQuery => {
+  try {
+    const render = (e: PgExpr): string | undefined => {
+      switch (e._tag) {
+        case "Words": {
+          const normal = normalised.get(e.text) ?? ""
+          const quoted = [...normal.matchAll(QUOTED)]
+          if (quoted.length === 0) throw new UnsupportedQuery(`"${e.text}" has no word the index holds`)
+          let i = 0
+          const out = normal.replace(QUOTED, (q) => {
+            i++
+            const star = e.prefix && i === quoted.length ? "*" : ""
+            return star === "" && e.weights === "" ? q : `${q}:${star}${e.weights}`
+          })
+          return `(${out})`
+        }
+        case "Lexemes": {
+          if (!options.withLexemes) return undefined
+          if (e.lexemes.length === 0) throw new UnsupportedQuery("a report number needs a letter or digit")
+          return `(${e.lexemes.map((l, i) => `${literal(l)}${e.prefix && i === e.lexemes.length - 1 ? ":*" : ""}`).join(" & ")})`
+        }
+        case "And":
+        case "Or": {
+          const l = render(e.left)
+          const r = render(e.right)
+          if (l === undefined || r === undefined) return l ?? r
+          return `(${l} ${e._tag === "And" ? "&" : "|"} ${r})`
+        }
+        case "AndNot": {
+          const l = render(e.left)
+          const r = render(e.right)
+          if (l === undefined) return undefined
+          return r === undefined ? l : `(${l} & !${r})`
+        }
+      }
+    }
+    return render(expr)
+  } catch (e) {
+    if (e instanceof UnsupportedQuery) return e
+    throw e
+  }
+}
