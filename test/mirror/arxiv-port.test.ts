@@ -158,6 +158,58 @@ describe("MirrorArxiv", () => {
   })
 })
 
+describe("MirrorArxiv on a larger mirror", () => {
+  // the same records and 19 copies of them under new ids: ~20,000 papers
+  const big = mkdtempSync(join(tmpdir(), "arxiv-mirror-big-"))
+  {
+    const records = [...metadataRecords(), ...recordedRecords("ListRecords_200_2018.xml"), ...recordedRecords("arxiv-physics-hep-th.xml")]
+    const page = parseOaiPage(
+      `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><ListRecords>${records.map((r) => r.xml).join("\n")}</ListRecords></OAI-PMH>`
+    )
+    if (!("_tag" in page) || page._tag !== "Page") throw new Error("the test page does not parse")
+    const index = MirrorIndex.open(big, { create: true })
+    index.commitPage(page.entries, () => true, { key: "all|", set: "all", categories: [], pages: 1, records: page.entries.length })
+    const base = index.status().records
+    for (let round = 1; round < 20; round++) index.replicate(String(round), base)
+    index.close()
+  }
+  const runBig = <A, E>(f: (a: ArxivPort["Type"]) => Effect.Effect<A, E>) =>
+    Effect.flatMap(ArxivPort, f).pipe(Effect.provide(MirrorArxiv.layer({ dir: big })))
+  afterAll(() => rmSync(big, { recursive: true, force: true }))
+
+  it.effect("a wide OR matching most of the mirror ranks the papers of its rarer alternatives, pages agreeing, its total estimated", () =>
+    Effect.gen(function*() {
+      // "the" and "of" are in nearly every abstract: they would make the OR match everything
+      const q = 'all:the OR all:of OR all:quantum OR all:entropy OR all:superconductivity OR ti:entropy'
+      const pool = yield* runBig((a) => a.search(req(q, { maxResults: 50 })))
+      assert.strictEqual(pool.papers.length, 50)
+      for (const p of pool.papers) assert.match(`${p.title} ${p.abstract}`, /quantum|entrop|superconduct/i, p.arxivId)
+      const second = yield* runBig((a) => a.search(req(q, { maxResults: 10, start: 10 })))
+      assert.deepStrictEqual(ids(second), ids(pool).slice(10, 20))
+      // past the narrowed pages the whole OR is ranked, and its total counted exactly
+      const deep = yield* runBig((a) => a.search(req(q, { maxResults: 10, start: 2000 })))
+      assert.isAbove(deep.total, 8000)
+      assert.approximately(pool.total, deep.total, deep.total * 0.1, "the narrowed search's total is an estimate within 10 %")
+      assert.notStrictEqual(pool.total, deep.total, "estimated, not counted")
+      // the index ranks the same OR whole when not told its alternatives: the narrowed pool's head is the whole ranking's
+      const tree = parseQuery(q)
+      if (tree._tag === "Error") throw new Error(tree.error.message)
+      const fts = toFtsQuery(tree.query)
+      if (fts instanceof UnsupportedQuery) throw new Error(fts.reason)
+      assert.strictEqual(fts.alternatives?.length, 6)
+      const index = MirrorIndex.open(big, { create: false })
+      try {
+        const whole = index.search({ match: fts.match, sortBy: "relevance", sortOrder: "descending", start: 0, limit: 50 })
+        assert.strictEqual(whole.total, deep.total)
+        const head = new Set(whole.rows.map((r) => r.id))
+        const held = ids(pool).slice(0, 10).filter((id) => head.has(id))
+        assert.isAtLeast(held.length, 9, `the narrowed top 10 within the whole top 50: ${held.length}`)
+      } finally {
+        index.close()
+      }
+    }), 120_000)
+})
+
 afterAll(() => {
   for (const index of MirrorArxiv.openedIndexes()) index.close()
   rmSync(dir, { recursive: true, force: true })

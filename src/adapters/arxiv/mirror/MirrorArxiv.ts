@@ -101,6 +101,8 @@ export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxiv
       try: () =>
         idx.search({
           match: fts.match,
+          alternatives: fts.alternatives,
+          within: fts.within,
           publishedFrom,
           publishedTo: fts.publishedTo,
           updatedFrom: fts.updatedFrom,

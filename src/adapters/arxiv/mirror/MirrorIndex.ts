@@ -23,8 +23,30 @@
  * @since 0.3.0
  */
 import { mkdirSync, rmSync, statSync } from "node:fs"
-import sqlite from "node-sqlite3-wasm"
+import { createRequire } from "node:module"
+import { setFlagsFromString } from "node:v8"
+import type sqlite from "node-sqlite3-wasm"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
+
+/**
+ * SQLite's WebAssembly, loaded on the first open. V8 compiles WebAssembly
+ * lazily with its baseline compiler (Liftoff) and recompiles the hot
+ * functions with its optimising one (TurboFan) in the background: for a
+ * process that opens the index, searches a few times and exits (every CLI
+ * run), those recompilations cost more CPU than they save: the first concept
+ * search took ~1,000 ms of CPU with them and ~300 ms without, at 100,000
+ * records (bench/mirror.bench.ts). So the baseline compiler alone is asked
+ * for before the module is compiled (`--liftoff-only`; it applies to
+ * WebAssembly only, the process's JavaScript is compiled as before).
+ */
+let loaded: typeof sqlite | undefined
+const engine = (): typeof sqlite => {
+  if (loaded === undefined) {
+    if (process.env["ARXIV_COMPANION_WASM_TIERUP"] !== "1") setFlagsFromString("--liftoff-only")
+    loaded = createRequire(import.meta.url)("node-sqlite3-wasm") as typeof sqlite
+  }
+  return loaded
+}
 
 /** The index file inside a mirror's directory. */
 export const INDEX_FILE = "arxiv.sqlite"
@@ -106,6 +128,12 @@ export interface PaperRow {
 export interface IndexQuery {
   /** An FTS5 MATCH expression; undefined: every paper (filtered by the rest). */
   readonly match?: string | undefined
+  /**
+   * When `match` is one OR of these alternatives, ANDed with `within` (the
+   * categories): a relevance search may then narrow it (see `search`).
+   */
+  readonly alternatives?: ReadonlyArray<string> | undefined
+  readonly within?: string | undefined
   /** First-version date range, inclusive, YYYY-MM-DD. */
   readonly publishedFrom?: string | undefined
   readonly publishedTo?: string | undefined
@@ -159,6 +187,23 @@ const PAGE_SIZE = 32_768
 
 /** How long a reader waits for a page being written (or the harvester for a reader) before saying the index is busy. */
 const BUSY_MILLIS = 15_000
+
+/**
+ * A wide OR (the companion's concept query: twenty terms, a pool of 1000)
+ * that matches more than NARROW_TO papers is narrowed: its rarest
+ * alternatives are kept, rarest first, until they match about NARROW_TO
+ * papers (estimated on the newest SAMPLE_ROWS), and those are ranked. FTS5
+ * scores every match of a query and counts every match of each phrase for
+ * its IDF, so ranking a wide OR whole over a million papers costs seconds;
+ * a term found in half the papers adds little to BM25 (its IDF is near 0).
+ * Pages up to NARROW_POOL deep are taken from the narrowed ranking (so they
+ * agree with each other); a page past it, from the whole one.
+ * At 100,000 records the narrowed pool of 1000 held 97 of the whole
+ * ranking's top 100 (bench/mirror.bench.ts).
+ */
+const NARROW_TO = 8_000
+const NARROW_POOL = 2_000
+const SAMPLE_ROWS = 2_000
 
 /** SQLite's page cache (KiB): a process that searches again finds the common terms' pages in memory. */
 const CACHE_KIB = 65_536
@@ -269,7 +314,7 @@ export class MirrorIndex {
     removeStaleLock(file)
     let db: sqlite.Database
     try {
-      db = new sqlite.Database(file, options.create ? {} : { readOnly: true, fileMustExist: true })
+      db = new (engine().Database)(file, options.create ? {} : { readOnly: true, fileMustExist: true })
     } catch (e) {
       throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
     }
@@ -510,18 +555,92 @@ export class MirrorIndex {
         return { rows, total }
       }
       const filter = where.length === 0 ? "" : ` AND rowid IN (SELECT n FROM papers WHERE ${where.join(" AND ")})`
+      const narrow = this.narrowing(q, filter, params)
+      const match = narrow?.match ?? q.match
       const ranked = this.db.all(
         `SELECT n, score, count(*) OVER () AS total
          FROM (SELECT rowid AS n, ${BM25} AS score FROM papers_fts WHERE papers_fts MATCH ?${filter})
          ORDER BY score, n DESC LIMIT ? OFFSET ?`,
-        [q.match, ...params, q.limit, q.start]
+        [match, ...params, q.limit, q.start]
       ) as Array<Row>
-      const total = ranked.length > 0
+      const total = narrow !== undefined
+        ? Math.max(narrow.total, ranked.length > 0 ? num(ranked[0]!["total"]) : 0)
+        : ranked.length > 0
         ? num(ranked[0]!["total"])
         : q.start === 0
         ? 0
-        : num((this.db.get(`SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ?${filter}`, [q.match, ...params]) as Row)["c"])
+        : num((this.db.get(`SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ?${filter}`, [match, ...params]) as Row)["c"])
       return { rows: this.rowsOf(ranked.map((r) => num(r["n"]))), total }
+    })
+  }
+
+  /**
+   * The narrowed form of a wide OR, and its estimated total, or undefined
+   * when the query is not one OR or matches few enough papers to rank them
+   * all. Estimates count the matches among the newest SAMPLE_ROWS papers.
+   */
+  private narrowing(
+    q: IndexQuery,
+    filter: string,
+    params: ReadonlyArray<string | number>
+  ): { readonly match: string; readonly total: number } | undefined {
+    const alternatives = q.alternatives
+    if (alternatives === undefined || alternatives.length < 2 || q.match === undefined) return undefined
+    const newest = num((this.db.get("SELECT max(n) AS m FROM papers") as Row)["m"])
+    const from = Math.max(0, newest - SAMPLE_ROWS)
+    const sampled = num((this.db.get("SELECT count(*) AS c FROM papers WHERE n > ?", [from]) as Row)["c"])
+    if (sampled === 0) return undefined
+    const scale = newest / sampled
+    if (q.start + q.limit > NARROW_POOL) return undefined
+    const want = NARROW_TO
+    const within = q.within === undefined ? "" : ` AND ${q.within}`
+    const count = (match: string) =>
+      num(
+        (this.db.get(`SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ?${filter}`, [match, from, ...params]) as Row)[
+          "c"
+        ]
+      )
+    const total = Math.round(count(q.match) * scale)
+    if (total <= want) return undefined
+    const rarest = alternatives.map((a) => ({ a, c: count(`(${a})${within}`) })).sort((x, y) => x.c - y.c)
+    const kept: Array<string> = []
+    let covered = 0
+    for (const { a, c } of rarest) {
+      if (covered * scale >= want) break
+      kept.push(a)
+      covered += c
+    }
+    if (kept.length === alternatives.length) return undefined
+    return { match: `(${kept.join(" OR ")})${within}`, total }
+  }
+
+  /**
+   * For the bench only: add a copy of the papers numbered 1 to `upTo`, the
+   * id suffixed with `suffix` (digits), indexed as `commitPage` indexes a
+   * record (the same cells, built in SQL). One transaction.
+   */
+  replicate(suffix: string, upTo: number): number {
+    if (!/^[0-9]+$/.test(suffix)) throw new Error("replicate: the suffix must be digits")
+    return this.transaction(() => {
+      const top = num((this.db.get("SELECT coalesce(max(n), 0) AS m FROM papers") as Row)["m"])
+      this.db.run(
+        `INSERT INTO papers(n, id, title, abstract, authors, published, updated, categories, doi, journal_ref, comments, report_no, license, datestamp)
+         SELECT n + ?, id || ?, title, abstract, authors, published, updated, categories, doi, journal_ref, comments, report_no, license, datestamp
+         FROM papers WHERE n <= ? AND id NOT LIKE '%/%'`,
+        [top, suffix, upTo]
+      )
+      this.db.run(
+        `INSERT INTO papers_fts(rowid, ${FTS_COLUMNS.join(", ")})
+         SELECT n, title, abstract, authors, coalesce(comments, ''), coalesce(journal_ref, ''),
+           lower(replace(replace(categories, '.', ''), '-', '')), coalesce(report_no, ''), id
+         FROM papers WHERE n > ?`,
+        [top]
+      )
+      this.db.run(
+        "INSERT INTO paper_categories(category, n) SELECT category, n + ? FROM paper_categories WHERE n <= ? AND n + ? IN (SELECT n FROM papers WHERE n > ?)",
+        [top, upTo, top, top]
+      )
+      return num((this.db.get("SELECT count(*) AS c FROM papers WHERE n > ?", [top]) as Row)["c"])
     })
   }
 

@@ -5,7 +5,9 @@
  * SQL conditions. Ranking stays BM25 with the index's column weights.
  *
  * - `ti: abs: au: co: jr: cat: rn: id:` search their column; `all:` (and a
- *   bare term) title, abstract, authors, comments and journal reference;
+ *   bare term) every column, as arXiv's `all:` does (no column filter: FTS5
+ *   then reads no positions to match; the columns beyond title, abstract,
+ *   authors, comments and journal reference weigh 0 in the ranking);
  * - phrases stay phrases, `word*` is a prefix, words are Porter-stemmed as
  *   arXiv's own search stems them;
  * - `a AND b`, `a OR b`, `a ANDNOT b`, and `-b` beside another term;
@@ -31,13 +33,20 @@ const FIELD_COLUMNS: Readonly<Record<TermNode["field"], ReadonlyArray<FtsColumn>
   cat: ["categories"],
   rn: ["report"],
   id: ["ids"],
-  all: ["title", "abstract", "authors", "comments", "journal"]
+  all: []
 }
 
 /** A query as the index evaluates it. */
 export interface FtsQuery {
   /** The MATCH expression; undefined when the query is date ranges only. */
   readonly match: string | undefined
+  /**
+   * When the text is one OR of alternatives (the companion's concept query):
+   * each alternative as its own expression, and what every match must also
+   * satisfy (the categories), so the index can narrow a wide OR.
+   */
+  readonly alternatives?: ReadonlyArray<string> | undefined
+  readonly within?: string | undefined
   readonly publishedFrom?: string | undefined
   readonly publishedTo?: string | undefined
   readonly updatedFrom?: string | undefined
@@ -58,8 +67,8 @@ const term = (node: TermNode): string => {
   const value = node.field === "cat" ? categoryToken(node.value) : node.value
   if (!HAS_TOKEN.test(value)) throw new UnsupportedQuery(`"${node.value}" has no letter or digit to search for`)
   const columns = FIELD_COLUMNS[node.field]
-  const filter = columns.length === 1 ? columns[0]! : `{${columns.join(" ")}}`
-  return `${filter} : ${quote(value)}${node.prefix ? " *" : ""}`
+  const filter = columns.length === 0 ? "" : columns.length === 1 ? `${columns[0]!} : ` : `{${columns.join(" ")}} : `
+  return `${filter}${quote(value)}${node.prefix ? " *" : ""}`
 }
 
 /** The text part of a query (no ranges left in it) as one FTS5 expression, fully parenthesised. */
@@ -83,6 +92,10 @@ const expression = (node: QueryNode): string => {
       throw new UnsupportedQuery("the mirror cannot search for what a paper lacks alone; pair it with a term: a ANDNOT b, or a -b")
   }
 }
+
+/** The alternatives of an OR chain. */
+const disjuncts = (node: QueryNode): Array<QueryNode> =>
+  node._tag === "Or" ? [...disjuncts(node.left), ...disjuncts(node.right)] : [node]
 
 /** The conjuncts of the top-level AND chain. */
 const conjuncts = (node: QueryNode): Array<QueryNode> =>
@@ -130,7 +143,10 @@ export const toFtsQuery = (node: QueryNode | undefined, categories: ReadonlyArra
       ? undefined
       : `categories : (${categories.map((c) => quote(categoryToken(c))).join(" OR ")})`
     if (filter !== undefined) match = match === undefined ? filter : `(${match}) AND ${filter}`
-    return { match, ...range }
+    const alternatives = positive.length === 1 && negative.length === 0 && positive[0]!._tag === "Or"
+      ? disjuncts(positive[0]!).map(expression)
+      : undefined
+    return { match, ...range, ...(alternatives === undefined ? {} : { alternatives, within: filter }) }
   } catch (e) {
     if (e instanceof UnsupportedQuery) return e
     throw e
