@@ -20,12 +20,17 @@ const notes = Options.text("notes").pipe(
 )
 const tag = Options.text("tag").pipe(Options.withPseudoName("tag"), Options.optional, Options.withDescription("Only the concept notes carrying this tag."))
 const dryRun = Options.boolean("dry-run").pipe(Options.withDescription("Search and print the digest; write nothing into the vault."))
+const categories = Options.text("categories").pipe(
+  Options.withPseudoName("list"),
+  Options.optional,
+  Options.withDescription("Comma-separated arXiv categories to search (default: those of run).")
+)
 const maxResults = integerFlag("max-results", { min: 1, max: 50, fallback: 10 }, "Papers kept per note at most, best first, 1..50 (default 10).")
 
 /** The `digest` command. */
 export const digestCommand = Command.make(
   "digest",
-  { vault, since, notes, tag, dryRun, maxResults, arxiv, offline, json, judge, noCache, cacheDir },
+  { vault, since, notes, tag, dryRun, maxResults, categories, arxiv, offline, json, judge, noCache, cacheDir },
   (a) =>
     Effect.gen(function*() {
       const [{ digest, digestInput, digestProgressLine, renderDigest, summarizeDigest }, { companionLayer, describeConfigError, setupConfig }] = yield* Effect.promise(() =>
@@ -36,7 +41,8 @@ export const digestCommand = Command.make(
         notes: Option.getOrUndefined(a.notes),
         tag: Option.getOrUndefined(a.tag),
         dry_run: a.dryRun,
-        max_results: a.maxResults
+        max_results: a.maxResults,
+        categories: Option.getOrUndefined(Option.map(a.categories, (c) => c.split(",").map((x) => x.trim()).filter((x) => x !== "")))
       }
       const nameOf = (key: string) => (key === "dry_run" ? "--dry-run" : key === "max_results" ? "--max-results" : `--${key}`)
       // checked before the vault and the upstreams are set up: a refused value is named even without --vault

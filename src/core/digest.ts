@@ -35,7 +35,7 @@ import {
 import { generatedBecause, globRegExp, hasTag, matchesGlob } from "./digestSelect.js"
 import { digestVerdicts, heldPapers, learnProfile, linkedPapers, poolRarity, type Profile, profileShift, type VerdictPaper } from "./digestVerdicts.js"
 import { type CompanionError, InvalidArgument, NotEnoughInformation } from "./errors.js"
-import { extractKeywords, noteTerms, plainText, rankKeywords } from "./keywords.js"
+import { extractKeywords, noteTerms, plainText, type RankedKeyword, rankKeywords } from "./keywords.js"
 import { MAX_NOTE_CHARS, shownSize } from "./limits.js"
 import { type CompanionOptions, Judgement, type NoteRef, type PortCalls } from "./models.js"
 import { generatedFrom } from "./noteReference.js"
@@ -228,7 +228,7 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
   const skipped: Array<SkippedNote> = [...resumedSkipped]
 
   // notes that cannot be searched are listed with why, before any request
-  const toSearch: Array<{ readonly note: NoteRef; readonly text: string; readonly since: string }> = []
+  const toSearch: Array<{ readonly note: NoteRef; readonly text: string; readonly since: string; readonly keywords: ReadonlyArray<RankedKeyword> }> = []
   for (const note of selected) {
     if (finished.has(note.path)) continue
     const text = texts.get(note.path)!
@@ -241,8 +241,18 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
       skip("not text (NUL bytes or bytes that are not UTF-8)")
       continue
     }
+    const terms = noteTerms(text, note.title)
+    const stats = yield* termStats.lookup(terms.map((t) => t.term))
+    const keywords = rankKeywords(terms, stats, CONCEPT_QUERY_TERMS)
+    if (keywords.length < options.minKeywords) {
+      skip(
+        `yields ${keywords.length} keyword${keywords.length === 1 ? "" : "s"}${keywords.length > 0 ? ` (${keywords.map((k) => k.term).join(", ")})` : ""}; ` +
+          `at least ${options.minKeywords} are needed to search arXiv: add a few sentences about the concept`
+      )
+      continue
+    }
     const since = request.since ?? state.last[note.path] ?? Dates.isoOfDayNumber(Dates.dayNumber(today) - DEFAULT_WINDOW_DAYS)
-    toSearch.push({ note, text, since })
+    toSearch.push({ note, text, since, keywords })
   }
   yield* progress({ _tag: "Planned", notes: selected.length, toSearch: toSearch.length, resumed: resumedDone.length, skipped: skipped.length })
 
@@ -260,76 +270,64 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
   // 4. each note: one arXiv request, judged, moved by its profile, kept by the rules
   const startedMs = yield* Clock.currentTimeMillis
   let lastRecordMs = startedMs
-  let index = resumedDone.length + resumedSkipped.length
-  const total = selected.length
-  for (const { note, since, text } of toSearch) {
-    const terms = noteTerms(text, note.title)
-    const stats = yield* termStats.lookup(terms.map((t) => t.term))
-    const keywords = rankKeywords(terms, stats, CONCEPT_QUERY_TERMS)
+  let index = 0
+  const total = toSearch.length
+  for (const { keywords, note, since, text } of toSearch) {
     index++
-    if (keywords.length < options.minKeywords) {
-      skipped.push({
-        path: note.path,
-        title: note.title,
-        reason: `yields ${keywords.length} keyword${keywords.length === 1 ? "" : "s"}${keywords.length > 0 ? ` (${keywords.map((k) => k.term).join(", ")})` : ""}; ` +
-          `at least ${options.minKeywords} are needed to search arXiv: add a few sentences about the concept`
-      })
-    } else {
-      const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS)
-      count("arxiv")
-      const pool = yield* arxiv.search({ query, categories: options.categories, since, maxResults: request.poolSize ?? DIGEST_POOL, sortBy: "relevance" })
-      const noteRejected = rejected.get(note.path) ?? []
-      const rejectedIds = new Set(noteRejected.map((r) => r.arxivId))
-      const all = mergeChannels(pool.papers, [])
-      const fresh = all.papers.filter((p) => p.published >= since)
-      const heldHere = fresh.filter((p) => held.has(bareId(p.arxivId))).length
-      const rejectedHere = fresh.filter((p) => !held.has(p.arxivId) && rejectedIds.has(p.arxivId)).length
-      const candidates = fresh.filter((p) => !held.has(p.arxivId) && !rejectedIds.has(p.arxivId))
-      const merged = mergeChannels(candidates, [])
-      const c = { title: note.title, text: plainText(text), keywords: extractKeywords(text, note.title).map((k) => k.term) }
-      const judged = yield* Stages.judge(c, candidates, options.maxResults, count)
-      const profile: Profile = learnProfile(keptOf(note), noteRejected, plainText(text))
-      const rarity = poolRarity(candidates.map((p) => `${p.title} ${p.abstract}`))
-      const shifts = new Map<string, number>()
-      const moved: Stages.Judged = {
-        ...judged,
-        judgements: new Map([...judged.judgements].map(([id, j]) => {
-          const paper = candidates.find((p) => p.arxivId === id)!
-          const shift = profileShift(profile, paper.title, paper.abstract, rarity)
-          shifts.set(id, shift)
-          return [id, shift === 0 ? j : new Judgement({ ...j, relevance: Math.max(0, Math.min(1, j.relevance + shift)) })]
-        }))
-      }
-      const found = yield* Stages.impact(moved, merged, options.relevanceThreshold, [], undefined, count)
-      const outcome = keepBest(Stages.decideAll(moved, merged, found, today, options), options)
-      const summaries = yield* summarise(judge, { title: note.title, text: c.text, keywords: keywords.map((k) => k.term) }, outcome.kept, () => {
-        calls.judge++
-      })
-      const summaryOf = new Map(summaries.map((s) => [s.arxivId, s.text]))
-      const papers: Array<DigestPaper> = outcome.kept.map((s) => ({
-        arxivId: s.paper.arxivId,
-        title: s.paper.title,
-        authors: s.paper.authors,
-        published: s.paper.published,
-        relevance: s.judgement.relevance,
-        judgeRelevance: judged.judgements.get(s.paper.arxivId)!.relevance,
-        shift: shifts.get(s.paper.arxivId) ?? 0,
-        rationale: s.judgement.rationale,
-        summary: summaryOf.get(s.paper.arxivId) ?? "",
-        impact: impactReason(s.decision.reasons)
+    const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS)
+    count("arxiv")
+    const pool = yield* arxiv.search({ query, categories: options.categories, since, maxResults: request.poolSize ?? DIGEST_POOL, sortBy: "relevance" })
+    const noteRejected = rejected.get(note.path) ?? []
+    const rejectedIds = new Set(noteRejected.map((r) => r.arxivId))
+    const all = mergeChannels(pool.papers, [])
+    const fresh = all.papers.filter((p) => p.published >= since)
+    const heldHere = fresh.filter((p) => held.has(bareId(p.arxivId))).length
+    const rejectedHere = fresh.filter((p) => !held.has(p.arxivId) && rejectedIds.has(p.arxivId)).length
+    const candidates = fresh.filter((p) => !held.has(p.arxivId) && !rejectedIds.has(p.arxivId))
+    const merged = mergeChannels(candidates, [])
+    const c = { title: note.title, text: plainText(text), keywords: extractKeywords(text, note.title).map((k) => k.term) }
+    const judged = yield* Stages.judge(c, candidates, options.maxResults, count)
+    const profile: Profile = learnProfile(keptOf(note), noteRejected, plainText(text))
+    const rarity = poolRarity(candidates.map((p) => `${p.title} ${p.abstract}`))
+    const shifts = new Map<string, number>()
+    const moved: Stages.Judged = {
+      ...judged,
+      judgements: new Map([...judged.judgements].map(([id, j]) => {
+        const paper = candidates.find((p) => p.arxivId === id)!
+        const shift = profileShift(profile, paper.title, paper.abstract, rarity)
+        shifts.set(id, shift)
+        return [id, shift === 0 ? j : new Judgement({ ...j, relevance: Math.max(0, Math.min(1, j.relevance + shift)) })]
       }))
-      done.push({
-        path: note.path,
-        title: note.title,
-        since,
-        query,
-        candidates: judged.candidates.length,
-        alreadyHeld: heldHere,
-        rejected: rejectedHere,
-        papers,
-        profile: { kept: profile.kept, rejected: profile.rejected }
-      })
     }
+    const found = yield* Stages.impact(moved, merged, options.relevanceThreshold, [], undefined, count)
+    const outcome = keepBest(Stages.decideAll(moved, merged, found, today, options), options)
+    const summaries = yield* summarise(judge, { title: note.title, text: c.text, keywords: keywords.map((k) => k.term) }, outcome.kept, () => {
+      calls.judge++
+    })
+    const summaryOf = new Map(summaries.map((s) => [s.arxivId, s.text]))
+    const papers: Array<DigestPaper> = outcome.kept.map((s) => ({
+      arxivId: s.paper.arxivId,
+      title: s.paper.title,
+      authors: s.paper.authors,
+      published: s.paper.published,
+      relevance: s.judgement.relevance,
+      judgeRelevance: judged.judgements.get(s.paper.arxivId)!.relevance,
+      shift: shifts.get(s.paper.arxivId) ?? 0,
+      rationale: s.judgement.rationale,
+      summary: summaryOf.get(s.paper.arxivId) ?? "",
+      impact: impactReason(s.decision.reasons)
+    }))
+    done.push({
+      path: note.path,
+      title: note.title,
+      since,
+      query,
+      candidates: judged.candidates.length,
+      alreadyHeld: heldHere,
+      rejected: rejectedHere,
+      papers,
+      profile: { kept: profile.kept, rejected: profile.rejected }
+    })
     // the notes done so far are recorded, so an interrupted digest resumes after them (at most every
     // PENDING_EVERY_MS: each live note takes arXiv's 3 s, a local digest that finishes at once leaves no churn)
     const nowMs = yield* Clock.currentTimeMillis
@@ -337,7 +335,7 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
       yield* writeState(record({ key, date: today, done, skipped }))
       lastRecordMs = nowMs
     }
-    yield* progress({ _tag: "NoteDone", done: index, total, path: note.path, papers: done.at(-1)?.path === note.path ? done.at(-1)!.papers.length : 0, atMs: yield* Clock.currentTimeMillis, startedMs })
+    yield* progress({ _tag: "NoteDone", done: index, total, path: note.path, papers: done.at(-1)!.papers.length, atMs: yield* Clock.currentTimeMillis, startedMs })
   }
 
   // 5. the digest note, then the record of each note's last digest

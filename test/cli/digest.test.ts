@@ -56,8 +56,8 @@ describe("arxiv-companion digest (offline, a copy of examples/vault)", { timeout
     expect(r.code, r.stderr).toBe(0)
     const result = JSON.parse(r.stdout) as Result
     // the estimate before starting, and a progress line per note
-    expect(r.stderr).toMatch(/^Digest: 5 of 5 concept notes to search; 0 arXiv requests \(a local backend\)$/m)
-    expect(r.stderr).toMatch(/^\[#{20}\] 5\/5 /m)
+    expect(r.stderr).toMatch(/^Digest: 4 of 5 concept notes to search; 1 not searched \(listed with why\); 0 arXiv requests \(a local backend\)$/m)
+    expect(r.stderr).toMatch(/^\[#{20}\] 4\/4 /m)
     expect(result.digest_note).toBe(`arXiv Digest ${today()}.md`)
     expect(result.not_searched).toEqual([{ note: "Quick Idea.md", reason: expect.stringMatching(/^yields 1 keyword \(quick\); at least 2 are needed/) }])
     expect(result.notes.map((n) => n.note).sort()).toEqual(
