@@ -37,14 +37,14 @@ export const digestCommand = Command.make(
         Promise.all([import("../tools/digest.js"), import("../layers.js")])
       )
       const input = {
-        since: Option.getOrUndefined(a.since),
+        since_date: Option.getOrUndefined(a.since),
         notes: Option.getOrUndefined(a.notes),
         tag: Option.getOrUndefined(a.tag),
         dry_run: a.dryRun,
         max_results: a.maxResults,
         categories: Option.getOrUndefined(Option.map(a.categories, (c) => c.split(",").map((x) => x.trim()).filter((x) => x !== "")))
       }
-      const nameOf = (key: string) => (key === "dry_run" ? "--dry-run" : key === "max_results" ? "--max-results" : `--${key}`)
+      const nameOf = (key: string) => (key === "dry_run" ? "--dry-run" : key === "max_results" ? "--max-results" : key === "since_date" ? "--since" : `--${key}`)
       // checked before the vault and the upstreams are set up: a refused value is named even without --vault
       yield* digestInput(input, nameOf)
       const setup = yield* setupConfig({

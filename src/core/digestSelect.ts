@@ -26,6 +26,14 @@ export const generatedBecause = (note: { readonly path: string; readonly title: 
  * matches a note's file name in any folder, as shells' `--include` do.
  */
 export const globRegExp = (glob: string): RegExp => {
+  const body = globSource(glob)
+  return new RegExp(glob.includes("/") ? `^${body}$` : `(?:^|/)${body}$`, "u")
+}
+
+const literal = (c: string): string => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** A glob's RegExp source; `{…}` alternatives are globs themselves (one level of nesting is enough for paths). */
+const globSource = (glob: string): string => {
   let out = ""
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!
@@ -36,16 +44,13 @@ export const globRegExp = (glob: string): RegExp => {
         i += slash ? 2 : 1
       } else out += "[^/]*"
     } else if (c === "?") out += "[^/]"
-    else if (c === "{") {
+    else if (c === "{" && glob.indexOf("}", i) > i) {
       const close = glob.indexOf("}", i)
-      if (close < 0) out += "\\{"
-      else {
-        out += `(?:${glob.slice(i + 1, close).split(",").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`
-        i = close
-      }
-    } else out += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      out += `(?:${glob.slice(i + 1, close).split(",").map(globSource).join("|")})`
+      i = close
+    } else out += literal(c)
   }
-  return new RegExp(glob.includes("/") ? `^${out}$` : `(?:^|/)${out}$`, "u")
+  return out
 }
 
 /** Whether a note's path matches a glob (with or without its `.md`). */

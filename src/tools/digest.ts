@@ -17,7 +17,7 @@ import { companionOptions } from "./companion.js"
 /** The arguments of a digest, as the MCP tool spells them. */
 export interface DigestVaultInput {
   /** `YYYY-MM-DD` or a number of days (`7d`). */
-  readonly since?: string | undefined
+  readonly since_date?: string | undefined
   /** A glob over vault paths, e.g. `Topics/**`. */
   readonly notes?: string | undefined
   readonly tag?: string | undefined
@@ -67,7 +67,7 @@ export const digestInput = Effect.fn("Tools.digestInput")(function*(
   nameOf: (key: keyof DigestVaultInput) => string = (key) => key
 ) {
   const today = yield* Dates.today
-  const since = yield* sinceArg(nameOf("since"), input.since, today)
+  const since = yield* sinceArg(nameOf("since_date"), input.since_date, today)
   const notes = yield* textOrUndefined(nameOf("notes"), input.notes)
   const tag = yield* textOrUndefined(nameOf("tag"), input.tag)
   const optionInput: CompanionOptionsInput = {
@@ -78,13 +78,20 @@ export const digestInput = Effect.fn("Tools.digestInput")(function*(
   return { since, notes, tag, dryRun: input.dry_run === true, options }
 })
 
-/** One line for a digest's progress event. `pace` is the seconds each arXiv request waits (3 live, 0 local). */
-export const digestProgressLine = (e: DigestProgress, pace: number): string => {
+export type { DigestHooks, DigestProgress, DigestReport } from "../core/digest.js"
+
+/**
+ * One line for a digest's progress event. `pace` is the seconds each arXiv request waits (3 live, 0 local;
+ * undefined when the face does not know its backend).
+ */
+export const digestProgressLine = (e: DigestProgress, pace?: number): string => {
   switch (e._tag) {
     case "Planned": {
       const resumed = e.resumed === 0 ? "" : `; resuming: ${e.resumed} already done`
       const skipped = e.skipped === 0 ? "" : `; ${e.skipped} not searched (listed with why)`
-      const time = pace === 0
+      const time = pace === undefined
+        ? `one arXiv request each`
+        : pace === 0
         ? "0 arXiv requests (a local backend)"
         : `${e.toSearch} arXiv request${e.toSearch === 1 ? "" : "s"} at arXiv's pace of one per ${pace} s: about ${duration(e.toSearch * pace)}`
       return `Digest: ${e.toSearch} of ${e.notes} concept notes to search${resumed}${skipped}; ${time}`
@@ -94,7 +101,7 @@ export const digestProgressLine = (e: DigestProgress, pace: number): string => {
       const filled = Math.round((e.done / Math.max(1, e.total)) * width)
       const left = e.total - e.done
       const perNote = e.done > 0 ? (e.atMs - e.startedMs) / 1000 / e.done : 0
-      const estimate = Math.max(left * pace, left * perNote)
+      const estimate = Math.max(left * (pace ?? 0), left * perNote)
       return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${e.done}/${e.total} ${e.path}: ${e.papers} new` +
         (left === 0 ? "" : ` · about ${duration(estimate)} left`)
     }
@@ -195,10 +202,49 @@ export const digest = Effect.fn("Tools.digest")(function*(
   return yield* digestVault(checked, hooks)
 })
 
+/**
+ * What the MCP tool digest_vault returns: the digest note, and per note its new papers (id, title, relevance);
+ * the rest (why, summaries, impact) is in the note. Small, as a host's tools/list carries its schema.
+ */
+export const DigestToolResult = Schema.Struct({
+  digest_note: Schema.String,
+  status: Schema.String,
+  new_papers: Schema.NonNegativeInt,
+  resumed: Schema.NonNegativeInt,
+  notes: Schema.Array(Schema.Struct({
+    note: Schema.String,
+    papers: Schema.Array(Schema.Struct({ arxiv_id: Schema.String, title: Schema.String, relevance: Schema.Number }))
+  })),
+  not_searched: Schema.Array(Schema.Struct({ note: Schema.String, reason: Schema.String }))
+})
+export type DigestToolResult = typeof DigestToolResult.Type
+
+/** The tool's result from the full one. */
+export const compactDigest = (r: DigestResult): DigestToolResult => ({
+  digest_note: r.digest_note,
+  status: r.status,
+  new_papers: r.new_papers,
+  resumed: r.resumed,
+  notes: r.notes.map((n) => ({ note: n.note, papers: n.papers.map((p) => ({ arxiv_id: p.arxiv_id, title: p.title, relevance: p.relevance })) })),
+  not_searched: r.not_searched
+})
+
 /** digest_vault: the digest written into the vault, a compact result returned. */
 export const digestVaultTool = Effect.fn("Tools.digestVault")(function*(input: DigestVaultInput, hooks: DigestHooks = {}) {
-  return summarizeDigest(yield* digest(input, hooks))
+  return compactDigest(summarizeDigest(yield* digest(input, hooks)))
 })
+
+/** The tool's result as text, for hosts that show only text. */
+export const renderDigestTool = (r: DigestToolResult): string =>
+  [
+    `${r.status === "not-written (dry run)" ? "Would write" : "Wrote"} ${r.digest_note} (${r.status}): ${r.new_papers} new papers` +
+    (r.resumed > 0 ? `, ${r.resumed} notes resumed` : "") + ".",
+    ...r.notes.filter((n) => n.papers.length > 0).map((n) =>
+      `${n.note}: ${n.papers.map((p) => `${p.title} [${p.arxiv_id}] ${p.relevance.toFixed(2)}`).join("; ")}`
+    ),
+    ...(r.notes.some((n) => n.papers.length === 0) ? [`Nothing new: ${r.notes.filter((n) => n.papers.length === 0).map((n) => n.note).join(", ")}`] : []),
+    ...r.not_searched.map((s) => `Not searched: ${s.note}: ${s.reason}`)
+  ].join("\n")
 
 /** The result as a person reads it on a terminal. */
 export const renderDigest = (r: DigestResult): string => {
