@@ -9,6 +9,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect } from "effect"
 import { withWaitReporter } from "../core/waiting.js"
 import { askCommand } from "./ask.js"
+import { digestCommand } from "./digest.js"
 import { mirrorCommand } from "./mirror.js"
 import { runCommand } from "./run.js"
 import { asCli } from "./terminal.js"
@@ -25,13 +26,14 @@ const SUBCOMMAND_FLAGS: Readonly<Record<string, () => ReadonlyArray<string>>> = 
   search: () => flagsOf(searchCommand),
   paper: () => flagsOf(paperCommand),
   bibtex: () => flagsOf(bibtexCommand),
-  ui: () => flagsOf(uiCommand)
+  ui: () => flagsOf(uiCommand),
+  digest: () => flagsOf(digestCommand)
 }
 
 /** Every command. */
 export const cli = Command.make("arxiv-companion").pipe(
   Command.withDescription("A study companion for Obsidian concept notes: related arXiv papers, scored and written back."),
-  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand, mirrorCommand])
+  Command.withSubcommands([runCommand, askCommand, searchCommand, paperCommand, bibtexCommand, uiCommand, mirrorCommand, digestCommand])
 )
 
 /**

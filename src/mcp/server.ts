@@ -98,6 +98,7 @@ const outputs = {
   read: zodObjectFromSchema(Tools.ReadPaperResult).shape,
   categories: zodObjectFromSchema(Tools.CategoriesResult).shape,
   companion: zodObjectFromSchema(Tools.CompanionResult).shape,
+  digest: zodObjectFromSchema(Tools.DigestToolResult).shape,
   ask: zodObjectFromSchema(Tools.AskResult).shape
 }
 
@@ -338,6 +339,25 @@ export const registerAll = (
     let step = 0
     const onProgress = (event: Progress) => progress.step(++step, progressMessage(event))
     return run("run_companion", Tools.runCompanionTool(args, { onProgress }), Tools.CompanionResult, Render.companion, extra, progress)
+  })
+
+  tool("digest_vault", {
+    title: "Vault digest",
+    description: "New arXiv papers for every concept note since its last digest; WRITES 'arXiv Digest <date>'.",
+    inputSchema: {
+      since_date: z.string().optional().describe("YYYY-MM-DD or 7d"),
+      notes: z.string().optional().describe("path glob"),
+      tag: z.string().optional(),
+      dry_run: z.boolean().optional(),
+      max_results: int("max_results", 1, 50).optional()
+    },
+    outputSchema: outputs.digest,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true }
+  }, (args, extra) => {
+    const progress = progressSender(extra)
+    let step = 0
+    const onProgress = (event: Tools.DigestProgress) => progress.step(++step, Tools.digestProgressLine(event))
+    return run("digest_vault", Tools.digestVaultTool(args, { onProgress }), Tools.DigestToolResult, Tools.renderDigestTool, extra, progress)
   })
 
   tool("ask_arxiv", {

@@ -7,6 +7,7 @@
 export * from "./ask.js"
 export * from "./citations.js"
 export * from "./companion.js"
+export * from "./digest.js"
 export * from "./papers.js"
 export * from "./preview.js"
 export * from "./readPaper.js"

@@ -89,7 +89,7 @@ describe("static initialize", () => {
     await settle() // and no second initialize answer follows
     // initialize answered once; tools/list answered by the SDK server after connecting
     assert.deepEqual(lines.map((l) => l["id"]), [1, 2, 3])
-    assert.strictEqual(((lines[2]!["result"] as { tools: Array<unknown> }).tools).length, 14)
+    assert.strictEqual(((lines[2]!["result"] as { tools: Array<unknown> }).tools).length, 15)
     assert.deepEqual(server.server.getClientVersion(), { name: "c", version: "0" })
     await server.close()
   })
