@@ -24,6 +24,7 @@ import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { CitationsPort } from "./core/ports/CitationsPort.js"
 import type { FullTextPort } from "./core/ports/FullTextPort.js"
 import { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
+import type { NoteLanguagePort } from "./core/ports/NoteLanguagePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { PagePort } from "./core/ports/PagePort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
@@ -171,7 +172,8 @@ const Modules = {
   McpVault: () => import("./adapters/vault/McpVault.js"),
   RuleQueryBuilder: () => import("./adapters/query/RuleQueryBuilder.js"),
   LlmQueryBuilder: () => import("./adapters/live/LlmQueryBuilder.js"),
-  NotionPages: () => import("./adapters/live/NotionPages.js")
+  NotionPages: () => import("./adapters/live/NotionPages.js"),
+  OfflineLanguage: () => import("./adapters/language/OfflineLanguage.js")
 }
 
 type Errors = typeof import("./core/errors.js")
@@ -323,6 +325,12 @@ const offlineArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
   Effect.map(load(Modules.FixtureArxiv), (FixtureArxiv) => FixtureArxiv.layer().pipe(Layer.provide(nodeContextLayer)))
 )
 
+/**
+ * The note's language and its English reading, offline (the detector, the glossary, cognates and
+ * transliteration): the companion finds it as an optional service, so a layer without it searches notes as written.
+ */
+const offlineLanguageLayer: Layer.Layer<NoteLanguagePort> = lazyLayer(() => Effect.map(load(Modules.OfflineLanguage), (m) => m.layer))
+
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
 const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
 
@@ -346,6 +354,7 @@ export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts,
     openAlexLayer({ ...setup, offline: true }),
     judgeLayer({ ...setup, offline: true }),
     termStatsLayer,
+    offlineLanguageLayer,
     vaultLayer(setup)
   )
 
@@ -370,6 +379,7 @@ export const LiveLayer = (
     openAlexLayer({ ...setup, offline: false }, cache),
     judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
     termStatsLayer,
+    offlineLanguageLayer,
     vaultLayer(setup)
   )
 
