@@ -173,7 +173,8 @@ const Modules = {
   RuleQueryBuilder: () => import("./adapters/query/RuleQueryBuilder.js"),
   LlmQueryBuilder: () => import("./adapters/live/LlmQueryBuilder.js"),
   NotionPages: () => import("./adapters/live/NotionPages.js"),
-  OfflineLanguage: () => import("./adapters/language/OfflineLanguage.js")
+  OfflineLanguage: () => import("./adapters/language/OfflineLanguage.js"),
+  LlmLanguage: () => import("./adapters/language/LlmLanguage.js")
 }
 
 type Errors = typeof import("./core/errors.js")
@@ -331,6 +332,21 @@ const offlineArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
  */
 const offlineLanguageLayer: Layer.Layer<NoteLanguagePort> = lazyLayer(() => Effect.map(load(Modules.OfflineLanguage), (m) => m.layer))
 
+/**
+ * Who reads a note in another language: the LLM when the setup's judge is the LLM (asked for, or configured and
+ * not offline), which answers the English terms under a JSON Schema and falls back to the offline reading; else
+ * the offline reading.
+ */
+export const languageLayer = (setup: CompanionSetup): Layer.Layer<NoteLanguagePort, InvalidArgument> =>
+  lazyLayer((errors) =>
+    Effect.gen(function*() {
+      const choice = setup.judge ?? ((yield* llmByDefault(setup)) ? "llm" : "local")
+      if (choice === "local") return offlineLanguageLayer
+      const LlmLanguage = yield* load(Modules.LlmLanguage)
+      return LlmLanguage.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer))
+    })
+  )
+
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
 const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
 
@@ -354,7 +370,7 @@ export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts,
     openAlexLayer({ ...setup, offline: true }),
     judgeLayer({ ...setup, offline: true }),
     termStatsLayer,
-    offlineLanguageLayer,
+    languageLayer({ ...setup, offline: true }),
     vaultLayer(setup)
   )
 
@@ -379,7 +395,7 @@ export const LiveLayer = (
     openAlexLayer({ ...setup, offline: false }, cache),
     judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
     termStatsLayer,
-    offlineLanguageLayer,
+    languageLayer(setup),
     vaultLayer(setup)
   )
 

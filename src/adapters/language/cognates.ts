@@ -24,7 +24,7 @@ export interface Cognate {
 const CYRILLIC: Readonly<Record<string, ReadonlyArray<string>>> = {
   а: ["a"], б: ["b"], в: ["v"], г: ["g", "h"], ґ: ["g"], д: ["d"], е: ["e"], ё: ["e"], є: ["e", "ie"], ж: ["zh", "g", "j"],
   з: ["z", "s"], и: ["i", "y"], і: ["i"], ї: ["i", "yi"], й: ["i", "y", ""], к: ["k", "c"], л: ["l"], м: ["m"], н: ["n"],
-  о: ["o"], п: ["p"], р: ["r"], с: ["s", "c"], т: ["t"], у: ["u"], ф: ["f", "ph"], х: ["h", "ch", "x"], ц: ["c", "ts"],
+  о: ["o"], п: ["p"], р: ["r"], с: ["s", "c"], т: ["t"], у: ["u", "oo", "o"], ф: ["f", "ph"], х: ["h", "ch", "x"], ц: ["c", "ts"],
   ч: ["ch"], ш: ["sh"], щ: ["sch", "shch"], ъ: [""], ы: ["y", "i"], ь: [""], э: ["e"], ю: ["u", "yu", "iu"],
   я: ["ia", "ya", "a"], "'": [""]
 }
@@ -52,7 +52,8 @@ const CYRILLIC_SUFFIXES: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>]>
   [new RegExp(`(?:изм|ізм)${NOUN}$`), ["ism"]],
   [new RegExp(`(?:ия|ія|ии|ії|ию|ію|ией|ією)$`), ["y", "ia", "ion"]],
   [new RegExp(`(?:ер|ор|ар)${NOUN}$`), ["er", "or", "ar"]],
-  [new RegExp(`${NOUN}$`), ["", "e", "s"]]
+  // no plural "s": keywords are singular, and "старой" → "star" + "s" would pass the length bar
+  [new RegExp(`${NOUN}$`), ["", "e"]]
 ]
 
 /** The letters a suffix rule leaves of the word: the match itself is replaced by the English suffix. */
@@ -158,7 +159,13 @@ export const candidates = (language: GlossaryLanguage, folded: string): Readonly
     const stem = folded.slice(0, m.index)
     if (stem.length < 3) continue
     // Spanish puts an e before s and a consonant ("estocástico", "espectral"): the English word has none
-    const stems = language === "de" ? germanSpellings(stem) : language === "es" && /^es[^aeiou]/.test(stem) ? [stem, stem.slice(1)] : [stem]
+    const stems: Array<string> = language === "de"
+      ? [...germanSpellings(stem)]
+      : language === "es" && /^es[^aeiou]/.test(stem)
+      ? [stem, stem.slice(1)]
+      : [stem]
+    // Spanish and French write "c" where Greek loanwords have "ch" in English ("estocástico", "mécanique")
+    if (language === "es" || language === "fr") for (const s of [...stems]) stems.push(s.replace(/c(?=[aou])/, "ch"))
     for (const s of stems) for (const e of endings) out.push({ english: s + e, via: "cognate" })
   }
   return out
@@ -178,7 +185,8 @@ export const cognate = (language: GlossaryLanguage, folded: string, vocabulary: 
   let best: Cognate | undefined
   let bestRecords = 0
   for (const c of candidates(language, folded)) {
-    if (c.english.length < MIN_LETTERS) continue
+    // a transliteration has more spellings to hit a word by chance ("старой" → stare): one letter more
+    if (c.english.length < MIN_LETTERS + (c.via === "transliteration" ? 1 : 0)) continue
     const n = vocabulary.records(c.english)
     const same = c.english === folded || `${c.english}s` === folded || c.english === `${folded}s`
     if (same && n < MIN_SAME_SPELLING) continue

@@ -16,7 +16,8 @@
 import { eld } from "eld/small"
 import { DetectedLanguage, LanguageShare, languageName } from "../../core/language.js"
 import { plainText, splitFrontmatter } from "../../core/keywords.js"
-import { isCyrillic, WORD } from "./lexicon.js"
+import { FUNCTION_WORDS } from "../../core/text.js"
+import { fold, isCyrillic, stopWords, WORD } from "./lexicon.js"
 
 /** The detector's name in reports. */
 export const DETECTOR = "eld 2.1 (small database)"
@@ -78,10 +79,24 @@ export const detectLines = (text: string): { readonly lines: ReadonlyArray<Detec
       lines.push({ raw: raws[i]!, language: settled, latinInOtherScript: ws.length - cyrillic.length, words: ws.length })
       continue
     }
-    const language = ws.length >= MIN_LINE_WORDS ? detectText(prose[i]!) : latinLanguage
-    lines.push({ raw: raws[i]!, language, latinInOtherScript: 0, words: ws.length })
+    const detected = ws.length >= MIN_LINE_WORDS ? detectText(prose[i]!) : latinLanguage
+    lines.push({ raw: raws[i]!, language: settleLatin(detected, latinLanguage, ws), latinInOtherScript: 0, words: ws.length })
   }
   return { lines, detected: summarise(lines) }
+}
+
+/**
+ * A line the detector reads as English in a note of another Latin-script language stays the note's language when
+ * it holds more of that language's stop words than English function words: a line of English terms joined by
+ * French or Spanish words ("VAE con prior gaussiano, ELBO demasiado débil") is not English.
+ */
+const settleLatin = (detected: string, noteLanguage: string, ws: ReadonlyArray<string>): string => {
+  if (detected !== "en" || noteLanguage === "en") return detected
+  const own = stopWords(noteLanguage)
+  const folded = ws.map(fold)
+  const english = folded.filter((w) => FUNCTION_WORDS.has(w)).length
+  const foreign = folded.filter((w) => own.has(w) && !FUNCTION_WORDS.has(w)).length
+  return foreign > english ? noteLanguage : detected
 }
 
 /** The note's language from its lines: the language of most words, English terms in other lines aside. */

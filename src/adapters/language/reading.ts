@@ -58,11 +58,16 @@ interface Token {
   readonly folded: string
 }
 
-const tokensOf = (line: string, language: string): { readonly tokens: ReadonlyArray<Token>; readonly rest: string } => {
+const tokensOf = (line: string, language: string, vocabulary: Vocabulary): { readonly tokens: ReadonlyArray<Token>; readonly rest: string } => {
   // an elided article is a word of its own ("d'apprentissage", "l'attention"): Ukrainian's apostrophe is inside words
-  const text = language === "fr" || language === "es" || language === "de"
+  const elided = language === "fr" || language === "es" || language === "de"
     ? line.replace(/\b([A-Za-zÀ-ÿ]{1,2})['’](?=\p{L})/gu, "$1' ")
     : line
+  // German joins an English term to its own words with hyphens ("LSTM-Varianten", "Sparse-Coding-Pipeline"): the
+  // parts are words of their own, unless arXiv writes the compound so ("end-to-end")
+  const text = language === "de"
+    ? elided.replace(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu, (w) => (vocabulary.records(fold(w)) >= 3 ? w : w.replace(/-/g, " ")))
+    : elided
   const tokens: Array<Token> = []
   let last = 0
   for (const m of text.matchAll(WORD)) {
@@ -142,12 +147,22 @@ const readTokens = (tokens: ReadonlyArray<Token>, language: GlossaryLanguage, co
 }
 
 /** The reading of a line's words in a language without a glossary: its English terms only. */
-const readEnglishOnly = (tokens: ReadonlyArray<Token>, context: Context): ReadonlyArray<Read | undefined> =>
-  tokens.map((token, i) => {
-    if (isEnglishTerm(token, context)) return { english: token.word, from: i, to: i + 1, via: "english", single: false }
+/**
+ * With no glossary, nothing tells a plain word of the language from an English one spelled the same ("produce",
+ * "distanza"): only what is surely English is kept, an acronym or a name ("DCGAN", "GloVe"), a hyphenated term,
+ * or two English words side by side ("mode collapse").
+ */
+const readEnglishOnly = (tokens: ReadonlyArray<Token>, context: Context): ReadonlyArray<Read | undefined> => {
+  const english = tokens.map((t) => isEnglishTerm(t, context))
+  const sure = (i: number) =>
+    looksLikeTerm(tokens[i]!.word) || tokens[i]!.folded.includes("-") ||
+    (english[i - 1] === true && joined(tokens, i - 1, i)) || (english[i + 1] === true && joined(tokens, i, i + 1))
+  return tokens.map((token, i) => {
+    if (english[i] === true && sure(i)) return { english: token.word, from: i, to: i + 1, via: "english", single: false }
     if (!context.stop.has(token.folded) && [...token.folded].length >= 4) context.unread.add(token.word.toLowerCase())
     return undefined
   })
+}
 
 /** How often arXiv puts words side by side in this order (0 when it does not count them exactly). */
 const adjacency = (table: DfTable, words: ReadonlyArray<string>): number => {
@@ -158,11 +173,20 @@ const adjacency = (table: DfTable, words: ReadonlyArray<string>): number => {
 const permutations = <A>(xs: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> =>
   xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]))
 
-/** French and Spanish put the adjective after the noun: a run of two or three words read alone, in arXiv's order. */
+/**
+ * French and Spanish put the adjective after the noun: a run of two or three readings (a word read alone, or a
+ * glossary phrase kept whole: "modèles de langage récurrents" → recurrent language model), of four words at most,
+ * in the order arXiv uses them.
+ */
 const reorder = (reads: ReadonlyArray<Read>, context: Context): ReadonlyArray<Read> => {
-  if (reads.length < 2 || reads.length > 3 || !reads.every((r) => r.single)) return reads
+  if (reads.length < 2 || reads.length > 3 || reads.some((r) => r.via === "english")) return reads
+  if (reads.flatMap((r) => r.english.split(" ")).length > 4 || reads.filter((r) => !r.single).length > 1) return reads
   const table = context.table()
   const asWritten = adjacency(table, reads.map((r) => r.english))
+  // a phrase the glossary knows followed by a word read alone, with nothing counted either way: the word is the
+  // adjective French and Spanish put after the noun ("modèles de langage récurrents")
+  const evidence = permutations(reads).some((p) => adjacency(table, p.map((r) => r.english)) > 0)
+  if (!evidence) return reads.length === 2 && !reads[0]!.single && reads[1]!.single ? [reads[1]!, reads[0]!] : reads
   let best = reads
   let bestCount = asWritten
   for (const p of permutations(reads)) {
@@ -177,7 +201,7 @@ const reorder = (reads: ReadonlyArray<Read>, context: Context): ReadonlyArray<Re
 
 /** A line of another language in English words, its Markdown kept; unread words break the phrase they stand in. */
 const readLine = (raw: string, context: Context): string => {
-  const { tokens, rest } = tokensOf(raw, context.language)
+  const { tokens, rest } = tokensOf(raw, context.language, context.vocabulary)
   const reads = hasGlossary(context.language) && context.lexicon !== undefined
     ? readTokens(tokens, context.language, context)
     : readEnglishOnly(tokens, context)
