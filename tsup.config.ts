@@ -48,13 +48,13 @@ const deepImportsPlugin: Plugin = {
 }
 
 /** Packages the library leaves to the user's app: peer dependencies (one copy of Effect) and its own dependencies. */
-const LIBRARY_EXTERNAL = [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer", "node-sqlite3-wasm"]
+const LIBRARY_EXTERNAL = [/^effect(\/|$)/, /^@effect\//, /^@modelcontextprotocol\//, "zod", "fast-xml-parser", "htmlparser2", "unpdf", "stemmer", "node-sqlite3-wasm", /^eld(\/|$)/, "stopwords-iso"]
 
 /**
  * Loaded on demand only (a PDF's text, a Notion page, an Obsidian MCP server's client), large, or
  * resolved from node_modules at run time: the bins import them as installed.
  */
-const BIN_EXTERNAL = ["unpdf", "node-sqlite3-wasm", "@notionhq/client", "mermaid", /^@modelcontextprotocol\/sdk\/client\//]
+const BIN_EXTERNAL = ["unpdf", "node-sqlite3-wasm", "@notionhq/client", "mermaid", /^@modelcontextprotocol\/sdk\/client\//, /^eld(\/|$)/, "stopwords-iso"]
 
 const common = {
   format: ["esm"],

@@ -29,6 +29,7 @@ import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { CitationsPort } from "./core/ports/CitationsPort.js"
 import type { FullTextPort } from "./core/ports/FullTextPort.js"
 import { LlmJudgePort } from "./core/ports/LlmJudgePort.js"
+import type { NoteLanguagePort } from "./core/ports/NoteLanguagePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { PagePort } from "./core/ports/PagePort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
@@ -238,7 +239,9 @@ const Modules = {
   McpVault: () => import("./adapters/vault/McpVault.js"),
   RuleQueryBuilder: () => import("./adapters/query/RuleQueryBuilder.js"),
   LlmQueryBuilder: () => import("./adapters/query/LlmQueryBuilder.js"),
-  NotionPages: () => import("./adapters/pages/NotionPages.js")
+  NotionPages: () => import("./adapters/pages/NotionPages.js"),
+  OfflineLanguage: () => import("./adapters/language/OfflineLanguage.js"),
+  LlmLanguage: () => import("./adapters/language/LlmLanguage.js")
 }
 
 type Errors = typeof import("./core/errors.js")
@@ -391,6 +394,26 @@ const corpusArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
   Effect.map(load(Modules.CorpusArxiv), (CorpusArxiv) => CorpusArxiv.layer().pipe(Layer.provide(nodeContextLayer)))
 )
 
+/**
+ * The note's language and its English reading, offline (the detector, the glossary, cognates and
+ * transliteration): the companion finds it as an optional service, so a layer without it searches notes as written.
+ */
+const offlineLanguageLayer: Layer.Layer<NoteLanguagePort> = lazyLayer(() => Effect.map(load(Modules.OfflineLanguage), (m) => m.layer))
+
+/**
+ * Who reads a note in another language: the LLM when the setup's judge is the LLM (asked for, or configured and
+ * not offline), which answers the English terms under a JSON Schema and falls back to the offline reading; else
+ * the offline reading.
+ */
+export const languageLayer = (setup: CompanionSetup): Layer.Layer<NoteLanguagePort, InvalidArgument> =>
+  lazyLayer((errors) =>
+    Effect.gen(function*() {
+      if (!(yield* llmWhenConfigured(backendsOf(setup).judge))) return offlineLanguageLayer
+      const LlmLanguage = yield* load(Modules.LlmLanguage)
+      return LlmLanguage.layerConfig().pipe(Layer.mapError(configProblem(errors)), Layer.provide(httpClientLayer))
+    })
+  )
+
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
 const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
 
@@ -461,7 +484,8 @@ const researchLayer = (
     arxivLayer(setup, cache),
     openAlexLayer(setup, cache),
     setup.offline === true ? judgeLayer(setup) : judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
-    termStatsLayer
+    termStatsLayer,
+    languageLayer(setup)
   )
 
 /** The layer a setup asks for: each port from its backend (see `backendsOf`), and the vault. */

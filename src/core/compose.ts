@@ -11,6 +11,8 @@
  */
 import { absUrl } from "./arxiv.js"
 import { citationMapSection, keywordList, readingOrderSection, sharedFoundationsSection, summaryLines } from "./composeTeaching.js"
+import { describeReading, type NoteReading } from "./language.js"
+import { type Messages, messagesFor } from "./messages.js"
 import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import { mdInline } from "./markdown.js"
@@ -90,6 +92,8 @@ export const isSafeVaultPath = (path: string): boolean =>
 export interface RelatedNoteInput {
   readonly source: NoteRef
   readonly keywords: ReadonlyArray<string>
+  /** The note's language and its English reading; the fixed text follows the language (messages.ts). */
+  readonly reading?: NoteReading | undefined
   readonly query: string
   readonly options: CompanionOptions
   readonly judge: string
@@ -268,7 +272,15 @@ const howFoundCallout = (input: RelatedNoteInput): ReadonlyArray<string> => {
   const { source, options } = input
   const lines: Array<string> = []
   const sourceLink = noteLink(source.title, mdInline)
-  lines.push(`> [!info]- ${HOW_FOUND}`)
+  const reading = input.reading
+  lines.push(`> [!info]- ${messagesFor(reading?.detected.language).howFound}`)
+  if (reading !== undefined && reading.detected.language !== "en") {
+    lines.push(`> ${messagesFor(reading.detected.language).noteLanguage}: ${mdInline(describeReading(reading))}`)
+    const read = reading.terms.slice(0, 24).map((t) => `${mdInline(t.source)} → ${mdInline(t.english)} (${t.via})`)
+    if (read.length > 0) lines.push(`> English terms read from the note: ${read.join("; ")}`)
+    if (reading.unread.length > 0) lines.push(`> Words with no English reading: ${reading.unread.slice(0, 12).map(mdInline).join(", ")}`)
+    for (const n of reading.notes) lines.push(`> ${mdInline(n)}`)
+  }
   lines.push(`> Keywords taken from ${sourceLink}: ${keywordList(input.keywords, input.vault)}`)
   lines.push(`> arXiv query: \`${input.query}\``)
   if (input.titleQuery !== undefined) {
@@ -329,12 +341,13 @@ const listed = (items: ReadonlyArray<string>): string =>
 export const composeBlock = (input: RelatedNoteInput): string => {
   const { source, options } = input
   const lines: Array<string> = []
+  const m = messagesFor(input.reading?.detected.language)
   lines.push(`# ${mdInline(relatedTitle(source.title))}`, "")
-  lines.push(`${RELATED_TO} ${noteLink(source.title, mdInline)}, in the order to read them; how they were found is at the end.`, "")
+  lines.push(`${m.relatedTo} ${noteLink(source.title, mdInline)}${m.relatedToEnd}`, "")
   const teaching = input.teaching
-  if (teaching !== undefined) lines.push(...readingOrderSection(teaching, input.survivors, input.vault))
-  lines.push("## Kept papers", "")
-  if (input.survivors.length === 0) lines.push("_No candidate cleared both bars._", "")
+  if (teaching !== undefined) lines.push(...retitled(readingOrderSection(teaching, input.survivors, input.vault), m.readingOrder))
+  lines.push(`## ${m.keptPapers}`, "")
+  if (input.survivors.length === 0) lines.push(`_${m.noneCleared}_`, "")
   input.survivors.forEach((s, index) => {
     const p = s.paper
     lines.push(`### ${index + 1}. [${mdInline(p.title)}](${absUrl(p.arxivId)})`)
@@ -352,15 +365,15 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     lines.push("")
   })
   lines.push(...missingReferenceLists(input))
-  lines.push(...unrecordedSection(input))
+  lines.push(...retitled(unrecordedSection(input), m.relevantUnrecorded))
   if (teaching !== undefined && input.survivors.length > 0) {
-    lines.push(...sharedFoundationsSection(teaching, input.survivors, input.vault))
-    lines.push(...citationMapSection(teaching, input.survivors.length))
+    lines.push(...retitled(sharedFoundationsSection(teaching, input.survivors, input.vault), m.sharedFoundations))
+    lines.push(...retitled(citationMapSection(teaching, input.survivors.length), m.citationMap))
   }
   const named = input.alreadyInNote ?? []
   if (named.length > 0) {
-    lines.push("## Already in your note", "")
-    lines.push("_Papers your note names; they are not recommended again._", "")
+    lines.push(`## ${m.alreadyInNote}`, "")
+    lines.push(`_${m.alreadyInNoteLine}_`, "")
     for (const n of named) {
       const label = n.title === undefined ? `arXiv ${n.arxivId}` : mdInline(n.title)
       lines.push(`- [${label}](${absUrl(n.arxivId)}) — named as ${MENTION_LABELS[n.mention]}: ${n.text.replace(/`/g, "'")}`)
@@ -369,12 +382,12 @@ export const composeBlock = (input: RelatedNoteInput): string => {
     }
     lines.push("")
   }
-  lines.push(...moreClearedSection(input))
+  lines.push(...retitled(moreClearedSection(input), m.cutByCap))
   // a paper listed above (cut by the cap, or relevant without a count) is not listed again
   const listed = new Set([...cutListed(input), ...unrecordedListed(input)].map((c) => c.paper.arxivId))
   const dropped = input.candidates.filter((c) => !c.decision.kept && !listed.has(c.paper.arxivId))
   if (dropped.length > 0) {
-    lines.push("## Dropped candidates", "")
+    lines.push(`## ${m.droppedCandidates}`, "")
     lines.push("| Paper | Relevance | Impact | Why dropped |", "|---|---|---|---|")
     for (const c of dropped) {
       const impact = c.impact.status === "known" ? `${num(c.impact.citationsPerYear ?? 0, 1)}/y` : c.impact.status === "unknown" ? "unknown" : "not looked up"
@@ -396,6 +409,10 @@ export const composeBlock = (input: RelatedNoteInput): string => {
   // and a half surrogate pair from a service's JSON is stored as U+FFFD, so the block reads back the same
   return wellFormed(lines.map((line) => line.replace(LINE_BREAKS, " ")).join("\n"))
 }
+
+/** A section with its heading (its first line) in the note's language. */
+const retitled = (section: ReadonlyArray<string>, heading: Messages[keyof Messages]): ReadonlyArray<string> =>
+  section.length > 0 && section[0]!.startsWith("## ") ? [`## ${heading}`, ...section.slice(1)] : section
 
 /** How many of the papers cut by the cap are listed by name (the report has them all). */
 export const CUT_LISTED = 20

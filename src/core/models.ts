@@ -6,6 +6,7 @@
  */
 import { Effect, ParseResult, Schema } from "effect"
 import { InvalidArgument } from "./errors.js"
+import { NoteReading } from "./language.js"
 import { invalidOption } from "./options.js"
 
 /** A calendar date `YYYY-MM-DD`. */
@@ -319,6 +320,8 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
   keywords: Schema.Array(Schema.String),
   /** Why each keyword was chosen, in the order of `keywords`. */
   keywordEvidence: Schema.Array(KeywordEvidence),
+  /** The note's language as detected, and how it was read into English terms; absent when no reader was set up. */
+  language: Schema.optional(NoteReading),
   query: Schema.String,
   /**
    * The second arXiv search (`au:` clauses for the authors the note cites or, when it cites none, titles naming

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { CUT_LISTED, relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
@@ -41,7 +41,9 @@ import { MAX_NOTE_CHARS, shownSize } from "./limits.js"
 import { findPaperMentions, matchNamedPapers } from "./namedPapers.js"
 import { matchNote, NO_NOTE_NAMED, parseNoteReference } from "./noteReference.js"
 import type { ArxivPort } from "./ports/ArxivPort.js"
+import { describeReading } from "./language.js"
 import { LlmJudgePort } from "./ports/LlmJudgePort.js"
+import { NoteLanguagePort } from "./ports/NoteLanguagePort.js"
 import { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
@@ -158,15 +160,25 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
         "Name a Markdown note, or save this one as UTF-8 text."
     })
   }
+  // the note in English terms: a note in another language is read by the language port (when the layer has one),
+  // an English note is searched as it is
+  const reader = yield* Effect.serviceOption(NoteLanguagePort)
+  const english = Option.isSome(reader) ? yield* reader.value.read({ title: note.title, text }) : undefined
+  const searchText = english?.text ?? text
+  const searchTitle = english?.title ?? note.title
+  const reading = english?.reading
   // candidates by weight in the note, ranked by how much each says in arXiv text
-  const terms = noteTerms(text, note.title)
+  const terms = noteTerms(searchText, searchTitle)
   const stats = yield* termStats.lookup(terms.map((t) => t.term))
   const keywords = rankKeywords(terms, stats, CONCEPT_QUERY_TERMS)
   if (keywords.length < options.minKeywords) {
+    const foreign = reading !== undefined && reading.detected.language !== "en"
     return yield* new NotEnoughInformation({
-      detail: `the note "${note.title}" yields ${keywords.length} keyword${keywords.length === 1 ? "" : "s"}` +
+      detail: `the note "${note.title}"${foreign ? ` (${describeReading(reading)})` : ""} yields ${keywords.length} keyword${keywords.length === 1 ? "" : "s"}` +
         `${keywords.length > 0 ? ` (${keywords.map((k) => k.term).join(", ")})` : ""}; at least ${options.minKeywords} are needed to search arXiv. ` +
-        "Add a few sentences about the concept to the note."
+        (foreign && reading.unread.length > 0
+          ? `Words with no English reading offline: ${reading.unread.slice(0, 8).join(", ")}. Add the concept's English terms to the note, or configure an LLM to read it.`
+          : "Add a few sentences about the concept to the note.")
     })
   }
   yield* progress({ _tag: "Keywords", keywords: keywords.map((k) => k.term) })
@@ -214,7 +226,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
 
   // 5. judge the pool; a judge that takes fewer papers (a paid model) gets the best of it by its cheap ranking;
   // the judge weighs the note's own emphasis (as on CSFCube), not arXiv rarity
-  const concept = { title: note.title, text: plainText(text), keywords: extractKeywords(text, note.title).map((k) => k.term) }
+  const concept = { title: searchTitle, text: plainText(searchText), keywords: extractKeywords(searchText, searchTitle).map((k) => k.term) }
   const judged = yield* Stages.judge(concept, pool, options.maxResults, count)
 
   // 6. impact of the relevant candidates the most-cited channel did not bring one for (only they can be kept;
@@ -248,7 +260,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     }),
     Effect.catchAll((error) => Effect.sync(() => void (unavailable = error.message.replace(/\s+/gu, " ").trim())))
   )
-  const summarising = summarise(judge, { title: note.title, text: plainText(text), keywords: keywordTerms }, kept, () => {
+  const summarising = summarise(judge, { title: searchTitle, text: plainText(searchText), keywords: keywordTerms }, kept, () => {
     calls.judge++
   })
   const [, summaries] = yield* Effect.all([lookup, summarising], { concurrency: 2 })
@@ -285,6 +297,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const input: RelatedNoteInput = {
     source: note,
     keywords: keywords.map((k) => k.term),
+    reading,
     query,
     options,
     judge: judge.name,
@@ -331,6 +344,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       reason: k.reason
     })),
     query: buildSearchQuery(query, options.categories, options.since),
+    ...(reading === undefined ? {} : { language: reading }),
     ...(foundByTitle === undefined || titled === undefined
       ? {}
       : { titleQuery: buildSearchQuery(titled, options.categories, options.since) }),

@@ -42,6 +42,7 @@ export type LlmFault =
   | { readonly _tag: "RejectTemperature" }
   | { readonly _tag: "Reset" }
   | { readonly _tag: "Query"; readonly query: string }
+  | { readonly _tag: "Terms"; readonly answer: string }
   | { readonly _tag: "None" }
 
 /** Ready-made faults. */
@@ -70,7 +71,9 @@ export const LlmFault = {
   rejectTemperature: (): LlmFault => ({ _tag: "RejectTemperature" }),
   reset: (): LlmFault => ({ _tag: "Reset" }),
   /** A well-formed query-writing answer carrying this query (bad syntax, unknown fields, ...). */
-  query: (query: string): LlmFault => ({ _tag: "Query", query })
+  query: (query: string): LlmFault => ({ _tag: "Query", query }),
+  /** A concept-terms answer with exactly this content (malformed JSON, a wrong shape, terms not in English, ...). */
+  terms: (answer: string): LlmFault => ({ _tag: "Terms", answer })
 } as const
 
 /** A request as the stand-in saw it. */
@@ -233,6 +236,34 @@ export const scriptedQuery = (question: string): string => {
   return [...authors.map((a) => `au:${a}`), ...(topic === "" ? [] : [topic])].join(" AND ")
 }
 
+/** The few words of other languages the scripted note reader knows (a model knows them all; tests use these). */
+const SCRIPTED_TRANSLATIONS: Readonly<Record<string, string>> = {
+  "генеративно-состязательные": "generative adversarial networks",
+  генератор: "generator",
+  дискриминатор: "discriminator",
+  коллапс: "mode collapse",
+  вассерштейна: "Wasserstein distance",
+  plongements: "word embeddings",
+  échantillonnage: "negative sampling"
+}
+
+/**
+ * The scripted note reader: what a plain model might answer when asked for a note's English concept terms, and no
+ * better. The words it knows (SCRIPTED_TRANSLATIONS) become their English terms, in the note's order; the note's
+ * acronyms and words in Latin letters with a digit or a capital (DCGAN, GloVe, word2vec) are kept as written.
+ */
+export const scriptedConceptTerms = (note: string): { readonly language: string; readonly terms: ReadonlyArray<string> } => {
+  const body = /<<<BEGIN NOTE>>>\n([\s\S]*?)\n<<<END NOTE>>>/.exec(note)?.[1] ?? note
+  const terms: Array<string> = []
+  for (const m of body.matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu)) {
+    const w = m[0]
+    const known = SCRIPTED_TRANSLATIONS[w.toLowerCase()]
+    const term = known ?? (/^[A-Za-z0-9-]+$/.test(w) && /[A-Z0-9]/.test(w.slice(1)) ? w : undefined)
+    if (term !== undefined && !terms.includes(term)) terms.push(term)
+  }
+  return { language: /[\u0400-\u04ff]/.test(body) ? "ru" : "fr", terms }
+}
+
 /** A seeded generator in [0, 1) (mulberry32). */
 const seeded = (seed: number) => {
   let a = seed >>> 0
@@ -377,6 +408,12 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
         }
         const question = /^Question: (.*)$/m.exec(body.messages.find((m) => m.role === "user")?.content ?? "")?.[1] ?? ""
         return send(200, completion(JSON.stringify({ query: scriptedQuery(question) })))
+      }
+      if (format?.json_schema?.name === "concept_terms" || body.messages.some((m) => /English technical terms a search of arXiv/.test(m.content))) {
+        if (fault?._tag === "Terms") return send(200, completion(fault.answer))
+        if (fault?._tag === "InvalidJson") return send(200, completion("This note is about GANs; good terms would be generator and discriminator."))
+        const note = body.messages.find((m) => m.role === "user")?.content ?? ""
+        return send(200, completion(JSON.stringify(scriptedConceptTerms(note))))
       }
       let json: string
       if (asksForSummaries(body.messages)) {
