@@ -35,7 +35,7 @@ import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
-import { type QuestionConcept, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
+import { type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
 import { keepBest, keepOrder } from "./rules.js"
 import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
@@ -158,6 +158,8 @@ export interface AskTrace {
   /** The judge's own relevance of each candidate, before the question's centrality weighs it. */
   readonly judgeRelevance: ReadonlyMap<string, number>
   readonly centrality: ReadonlyMap<string, number>
+  /** Each candidate's fit to the question (centrality, title share, coverage). */
+  readonly fits: ReadonlyMap<string, QuestionFit>
 }
 
 /**
@@ -272,7 +274,8 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     concept,
     order,
     judgeRelevance: new Map([...judgedRaw.judgements].map(([id, j]) => [id, j.relevance] as const)),
-    centrality: central
+    centrality: central,
+    fits
   } satisfies AskTrace
 }) as (
   question: string,
