@@ -129,14 +129,21 @@ const CITED_PHRASES = 4
  * places): those kept (relevance first, impact breaking near-ties), then the
  * relevant papers without a recorded count whose relevance places them among
  * the kept, then the others in keep order (every candidate: the answer is the
- * first `top`). Never by the upstream's order.
+ * first `top`), and how many lead by the keep rule. Never by the upstream's order.
  */
-const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number): ReadonlyArray<ScoredPaper> => {
+const answerOrder = (
+  scored: ReadonlyArray<ScoredPaper>,
+  top: number,
+  relevanceThreshold: number
+): { readonly order: ReadonlyArray<ScoredPaper>; readonly leading: number } => {
   const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
   const first = [...outcome.kept, ...outcome.unrecordedAmongKept]
   const shown = new Set(first.map((s) => s.paper.arxivId))
-  return [...first, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))]
+  return { order: [...first, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))], leading: first.length }
 }
+
+/** The least a question's weight leaves of a judge's relevance (a paper naming none of its terms). */
+const UNFIT = relevanceOfFit(1, { centrality: 0, density: 0, title: 0, covered: 0 })
 
 /**
  * Answer a research question with the papers a student should read.
@@ -215,24 +222,43 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
   // 3. judge the pool against the question
   const judgeConcept = { title: question, text: built.keywords.join("\n"), keywords: built.keywords }
   const judgedRaw = yield* Stages.judge(judgeConcept, searched.merged.papers, options.top, count)
-  // a short question saturates a judge: its relevance is weighed by how central each paper is to the question
-  // (each paper's fit is read once; the judgements are rebuilt without re-validating what the judge returned)
+  // a short question saturates a judge: its relevance is weighed by how much of the question each paper covers
+  // and how central it is. The weight is at most 1, so a paper the judge put below the relevance bar stays below
+  // it: only the others' fit is read at first (once each; the judgements are rebuilt without re-validating what
+  // the judge returned), the rest's only when the answer must reach past the relevant papers.
   const fitOf = questionFit(concept)
-  const fits = new Map(judgedRaw.candidates.map((p) => [p.arxivId, fitOf(p)] as const))
-  const judged: Stages.Judged = {
-    ...judgedRaw,
-    judgements: new Map([...judgedRaw.judgements].map(([id, j]) =>
-      [id, new Judgement({ ...j, relevance: relevanceOfFit(j.relevance, fits.get(id)!) }, true)] as const
-    ))
+  const fits = new Map<string, QuestionFit>()
+  const fitCandidates = (all: boolean) => {
+    for (const p of judgedRaw.candidates) {
+      if (!fits.has(p.arxivId) && (all || judgedRaw.judgements.get(p.arxivId)!.relevance >= thresholds.relevanceThreshold)) {
+        fits.set(p.arxivId, fitOf(p))
+      }
+    }
   }
+  const weighed = (): Stages.Judged => ({
+    ...judgedRaw,
+    judgements: new Map([...judgedRaw.judgements].map(([id, j]) => {
+      const fit = fits.get(id)
+      return [id, new Judgement({ ...j, relevance: fit === undefined ? j.relevance * UNFIT : relevanceOfFit(j.relevance, fit) }, true)] as const
+    }))
+  })
+  fitCandidates(false)
+  let judged = weighed()
 
-  // 4. impact of the relevant candidates, then the keep rule
+  // 4. impact of the relevant candidates (the same whichever irrelevant papers' fit is read), then the keep rule
   const found = yield* Stages.impact(judged, searched.merged, thresholds.relevanceThreshold, [], searched.cited?.papers[0]?.impact.source, count)
   const today = yield* Dates.today
-  const scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
+  let scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
+  let answered = answerOrder(scored, options.top, thresholds.relevanceThreshold)
+  if (answered.leading < options.top && fits.size < judgedRaw.candidates.length) {
+    fitCandidates(true)
+    judged = weighed()
+    scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
+    answered = answerOrder(scored, options.top, thresholds.relevanceThreshold)
+  }
+  const order = answered.order
   const central = new Map([...fits].map(([id, f]) => [id, f.centrality] as const))
   const poolRank = new Map(searched.pool.papers.map((p, i) => [p.arxivId, i + 1]))
-  const order = answerOrder(scored, options.top, thresholds.relevanceThreshold)
   const ranked: ReadonlyArray<AskedPaper> = order.slice(0, options.top).map((s) => ({
     paper: s.paper,
     searchRank: poolRank.get(s.paper.arxivId),
