@@ -8,10 +8,20 @@
  *
  * Then `ask` live against the loopback arXiv stand-in (arXiv ~1 s latency,
  * as in companion.bench.ts), counting the arXiv requests one question makes.
+ *
+ * Then a cold `ask --offline` from the built CLI (dist/cli.js: a new process
+ * each time, the corpus index loaded from disk), for a question with a full
+ * pool of 1000 and one with a small pool: the median wall and CPU time of
+ * `ASK_BENCH_RUNS` runs (default 5), beside the same runs of a baseline CLI
+ * when `ASK_BENCH_BASELINE` names one (e.g. another checkout's dist/cli.js),
+ * interleaved so both see the same machine load; the load average is printed
+ * with them (the target, ≤ 1.5 s wall, is for a quiet machine).
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Layer, ManagedRuntime } from "effect"
-import { readFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
@@ -31,9 +41,56 @@ const questions = readFileSync(path.join(ROOT, "eval", "ask", "questions.jsonl")
   .map((l) => (JSON.parse(l) as { question: string }).question)
 
 const ms = (start: number) => performance.now() - start
+const median = (xs: ReadonlyArray<number>) => quantile(xs, 0.5)
+
+/** One cold `ask --offline` of `cli`: wall time, and CPU time (user + system) from GNU time when it is installed. */
+const coldAsk = (cli: string, question: string): { readonly wall: number; readonly cpu?: number } => {
+  const timed = existsSync("/usr/bin/time")
+  const args = [cli, "ask", question, "--offline"]
+  const start = performance.now()
+  const r = timed
+    ? spawnSync("/usr/bin/time", ["-f", "%U %S", process.execPath, ...args], { encoding: "utf8" })
+    : spawnSync(process.execPath, args, { encoding: "utf8" })
+  const wall = ms(start)
+  if (r.status !== 0) throw new Error(`${cli} ask failed (${r.status}): ${r.stderr.slice(-500)}`)
+  const times = timed ? /(\d+\.\d+) (\d+\.\d+)\s*$/.exec(r.stderr) : null
+  return times === null ? { wall } : { wall, cpu: 1000 * (Number(times[1]) + Number(times[2])) }
+}
+
+const COLD_QUESTIONS = [
+  "what is the best way to detect objects in images with convolutional networks", // a full pool of 1000
+  "how do neural networks caption images" // a small pool (183)
+]
+
+const coldBench = () => {
+  const cli = path.join(ROOT, "dist", "cli.js")
+  if (!existsSync(cli)) {
+    console.log("cold ask: dist/cli.js is not built (npm run build); skipped")
+    return
+  }
+  const baseline = process.env["ASK_BENCH_BASELINE"]
+  const runs = Math.max(1, Number(process.env["ASK_BENCH_RUNS"] ?? 5))
+  const builds = [["this build", cli] as const, ...(baseline === undefined ? [] : [["baseline", path.resolve(baseline)] as const])]
+  const load = os.loadavg()
+  for (const question of COLD_QUESTIONS) {
+    const samples = new Map(builds.map(([name]) => [name, [] as Array<{ wall: number; cpu?: number }>]))
+    for (let i = 0; i < runs; i++) for (const [name, file] of builds) samples.get(name)!.push(coldAsk(file, question))
+    for (const [name] of builds) {
+      const xs = samples.get(name)!
+      const cpus = xs.flatMap((x) => (x.cpu === undefined ? [] : [x.cpu]))
+      console.log(
+        `cold ask --offline (${name}), median of ${runs}: ${median(xs.map((x) => x.wall)).toFixed(0)} ms wall` +
+          `${cpus.length > 0 ? `, ${median(cpus).toFixed(0)} ms CPU` : ""}  "${question}"`
+      )
+    }
+  }
+  const after = os.loadavg()
+  console.log(`load average (1 min) on ${os.cpus().length} cores: ${load[0]!.toFixed(1)} before, ${after[0]!.toFixed(1)} after (target ≤ 1500 ms wall on a quiet machine)`)
+}
 const quantile = (xs: ReadonlyArray<number>, q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!
 
 export default async () => {
+  if (process.env["ASK_BENCH_COLD_ONLY"] === "1") return coldBench()
   const offline = ManagedRuntime.make(
     Layer.mergeAll(
       Layer.merge(CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer)),
@@ -81,4 +138,5 @@ export default async () => {
   } finally {
     await standIn.close()
   }
+  coldBench()
 }

@@ -35,7 +35,7 @@ import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
-import { centrality, questionRelevance, type QuestionConcept, whyItAnswers, wordCount } from "./question.js"
+import { type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
 import { keepBest, keepOrder } from "./rules.js"
 import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
@@ -128,14 +128,22 @@ const CITED_PHRASES = 4
  * The papers of an answer, by the keep rule (rules.ts `keepBest`, `top`
  * places): those kept (relevance first, impact breaking near-ties), then the
  * relevant papers without a recorded count whose relevance places them among
- * the kept, then the others in keep order. Never by the upstream's order.
+ * the kept, then the others in keep order (every candidate: the answer is the
+ * first `top`), and how many lead by the keep rule. Never by the upstream's order.
  */
-const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number): ReadonlyArray<ScoredPaper> => {
+const answerOrder = (
+  scored: ReadonlyArray<ScoredPaper>,
+  top: number,
+  relevanceThreshold: number
+): { readonly order: ReadonlyArray<ScoredPaper>; readonly leading: number } => {
   const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
   const first = [...outcome.kept, ...outcome.unrecordedAmongKept]
   const shown = new Set(first.map((s) => s.paper.arxivId))
-  return [...first, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))].slice(0, top)
+  return { order: [...first, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))], leading: first.length }
 }
+
+/** The least a question's weight leaves of a judge's relevance (a paper naming none of its terms). */
+const UNFIT = relevanceOfFit(1, { centrality: 0, density: 0, title: 0, covered: 0 })
 
 /**
  * Answer a research question with the papers a student should read.
@@ -145,7 +153,30 @@ const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceT
  * rule-based query (when the builder gave one), and the report says so. No
  * results is an empty, successful answer with a `message`.
  */
-export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options: AskOptions = new AskOptions({})) {
+export const askArxiv = (question: string, options: AskOptions = new AskOptions({})) =>
+  askArxivTraced(question, options).pipe(Effect.map((t) => t.answer))
+
+/** An answer with how it was reached: every candidate in answer order (for the eval's per-question diagnosis). */
+export interface AskTrace {
+  readonly answer: AskAnswer
+  readonly concept: QuestionConcept
+  /** Every judged candidate in answer order (the answer's papers first). */
+  readonly order: ReadonlyArray<ScoredPaper>
+  /** The judge's own relevance of each candidate, before the question's centrality weighs it. */
+  readonly judgeRelevance: ReadonlyMap<string, number>
+  readonly centrality: ReadonlyMap<string, number>
+  /** Each candidate's fit to the question (centrality, title share, coverage). */
+  readonly fits: ReadonlyMap<string, QuestionFit>
+}
+
+/**
+ * {@link askArxiv} with its trace: the same answer, plus every candidate in
+ * answer order and the judge's relevance before centrality (eval/ask.ts
+ * reports where a missed paper ranked and why).
+ *
+ * @internal
+ */
+export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, options: AskOptions = new AskOptions({})) {
   const words = wordCount(question)
   if (words < 2) {
     return yield* new NotEnoughInformation({
@@ -191,22 +222,44 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
   // 3. judge the pool against the question
   const judgeConcept = { title: question, text: built.keywords.join("\n"), keywords: built.keywords }
   const judgedRaw = yield* Stages.judge(judgeConcept, searched.merged.papers, options.top, count)
-  // a short question saturates a judge: its relevance is weighed by how central each paper is to the question
-  const judged: Stages.Judged = {
+  // a short question saturates a judge: its relevance is weighed by how much of the question each paper covers
+  // and how central it is. The weight is at most 1, so a paper the judge put below the relevance bar stays below
+  // it: only the others' fit is read at first (once each; the judgements are rebuilt without re-validating what
+  // the judge returned), the rest's only when the answer must reach past the relevant papers.
+  const fitOf = questionFit(concept)
+  const fits = new Map<string, QuestionFit>()
+  const fitCandidates = (all: boolean) => {
+    for (const p of judgedRaw.candidates) {
+      if (!fits.has(p.arxivId) && (all || judgedRaw.judgements.get(p.arxivId)!.relevance >= thresholds.relevanceThreshold)) {
+        fits.set(p.arxivId, fitOf(p))
+      }
+    }
+  }
+  const weighed = (): Stages.Judged => ({
     ...judgedRaw,
     judgements: new Map([...judgedRaw.judgements].map(([id, j]) => {
-      const paper = judgedRaw.candidates.find((p) => p.arxivId === id)!
-      return [id, new Judgement({ ...j, relevance: questionRelevance(j.relevance, paper, concept) })] as const
+      const fit = fits.get(id)
+      return [id, new Judgement({ ...j, relevance: fit === undefined ? j.relevance * UNFIT : relevanceOfFit(j.relevance, fit) }, true)] as const
     }))
-  }
+  })
+  fitCandidates(false)
+  let judged = weighed()
 
-  // 4. impact of the relevant candidates, then the keep rule
+  // 4. impact of the relevant candidates (the same whichever irrelevant papers' fit is read), then the keep rule
   const found = yield* Stages.impact(judged, searched.merged, thresholds.relevanceThreshold, [], searched.cited?.papers[0]?.impact.source, count)
   const today = yield* Dates.today
-  const scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
-  const central = new Map(scored.map((s) => [s.paper.arxivId, centrality(s.paper, concept)]))
+  let scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
+  let answered = answerOrder(scored, options.top, thresholds.relevanceThreshold)
+  if (answered.leading < options.top && fits.size < judgedRaw.candidates.length) {
+    fitCandidates(true)
+    judged = weighed()
+    scored = Stages.decideAll(judged, searched.merged, found, today, thresholds)
+    answered = answerOrder(scored, options.top, thresholds.relevanceThreshold)
+  }
+  const order = answered.order
+  const central = new Map([...fits].map(([id, f]) => [id, f.centrality] as const))
   const poolRank = new Map(searched.pool.papers.map((p, i) => [p.arxivId, i + 1]))
-  const ranked: ReadonlyArray<AskedPaper> = answerOrder(scored, options.top, thresholds.relevanceThreshold).map((s) => ({
+  const ranked: ReadonlyArray<AskedPaper> = order.slice(0, options.top).map((s) => ({
     paper: s.paper,
     searchRank: poolRank.get(s.paper.arxivId),
     relevance: s.judgement.relevance,
@@ -222,7 +275,7 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
   }))
 
   const { fallback: _fallback, query: _query, concept: _concept, ...how } = built
-  return {
+  const answer = {
     question,
     query: {
       ...how,
@@ -242,10 +295,18 @@ export const askArxiv = Effect.fn("Ask.run")(function*(question: string, options
       ? { message: "arXiv has no paper matching this query. Try fewer or broader terms, or drop an author or a date." }
       : {})
   } satisfies AskAnswer
+  return {
+    answer,
+    concept,
+    order,
+    judgeRelevance: new Map([...judgedRaw.judgements].map(([id, j]) => [id, j.relevance] as const)),
+    centrality: central,
+    fits
+  } satisfies AskTrace
 }) as (
   question: string,
   options?: AskOptions
-) => Effect.Effect<AskAnswer, AskError, QueryBuilderPort | ArxivPort | OpenAlexPort | LlmJudgePort | TermStatsPort>
+) => Effect.Effect<AskTrace, AskError, QueryBuilderPort | ArxivPort | OpenAlexPort | LlmJudgePort | TermStatsPort>
 
 /** Where to save an answer. */
 export interface SaveTargets {

@@ -305,6 +305,6 @@ export const decideAll = (
       impact: assessment,
       decision: decide(judgement, assessment, thresholds),
       ...(foundBy === undefined ? {} : { foundBy })
-    })
+    }, true) // built from checked parts: validating a pool of 1000 again costs a fifth of a second
   })
 }

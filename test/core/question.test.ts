@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
 import { parseQuery } from "../../src/adapters/query/queryParser.js"
-import { americanSpelling, analyseQuestion, keyTerms, ruleQuery, wordCount } from "../../src/core/question.js"
+import { americanSpelling, analyseQuestion, keyTerms, questionFit, questionRelevance, ruleQuery, wordCount } from "../../src/core/question.js"
 
 const stats = fromDfTable()
 const build = (q: string) => {
@@ -125,5 +125,56 @@ describe("ruleQuery", () => {
     const r = ruleQuery(analyseQuestion("what are the best papers?"), stats)
     assert.strictEqual(r._tag, "Left")
     if (r._tag === "Left") assert.include(r.left, "names no topic, method or author")
+  })
+})
+
+describe("a question's relevance", () => {
+  // abridged from the corpus records of 1409.1556 (VGG), 1408.5882 (Kim) and 1509.01626 (Zhang et al.)
+  const vgg = {
+    title: "Very Deep Convolutional Networks for Large-Scale Image Recognition",
+    abstract: "In this work we investigate the effect of the convolutional network depth on its accuracy in the large-scale image recognition setting."
+  }
+  const kim = {
+    title: "Convolutional Neural Networks for Sentence Classification",
+    abstract: "We report on a series of experiments with convolutional neural networks (CNN) trained on top of pre-trained word vectors for sentence-level classification tasks."
+  }
+  const zhang = {
+    title: "Character-level Convolutional Networks for Text Classification",
+    abstract: "This article offers an empirical exploration on the use of character-level convolutional networks (ConvNets) for text classification."
+  }
+  const { concept } = build("convolutional networks for text and sentence classification")
+
+  it("weighs how much of the question a paper covers: a famous paper on one of its words scores below those about all of it", () => {
+    const fit = questionFit(concept)
+    assert.isBelow(fit(vgg).covered, fit(kim).covered)
+    // the judge saturated at 1.00 for all three: the papers about text or sentence classification lead
+    const [v, k, z] = [vgg, kim, zhang].map((p) => questionRelevance(1, p, concept))
+    assert.isAbove(k!, v!)
+    assert.isAbove(z!, v!)
+  })
+
+  it("never ties different papers at 1.00 on a short question, and a paper's fit does not depend on the others judged", () => {
+    const short = build("how do neural networks caption images").concept
+    // abridged from the corpus records of 1411.4555, 1502.03044 and 1412.2306, with VGG above
+    const papers = [
+      { title: "Show and Tell: A Neural Image Caption Generator", abstract: "We present a generative model based on a deep recurrent architecture that can be used to generate natural sentences describing an image. Our model is often quite accurate, which we verify both qualitatively and quantitatively." },
+      { title: "Show, Attend and Tell: Neural Image Caption Generation with Visual Attention", abstract: "Inspired by recent work in machine translation and object detection, we introduce an attention based model that automatically learns to describe the content of images. We validate the use of attention with state-of-the-art performance on three benchmark datasets for caption generation." },
+      { title: "Deep Visual-Semantic Alignments for Generating Image Descriptions", abstract: "We present a model that generates natural language descriptions of images and their regions. Our alignment model learns to associate captions with image regions." },
+      vgg
+    ]
+    const scores = papers.map((p) => questionRelevance(1, p, short))
+    for (const s of scores) assert.isBelow(s, 1)
+    assert.strictEqual(new Set(scores.map((s) => s.toFixed(4))).size, papers.length, scores.join(", "))
+    assert.deepEqual(questionFit(short)(papers[0]!), questionFit(short)(papers[0]!))
+    // the papers titled by captions lead; the one whose abstract alone names them follows; VGG is last
+    assert.isBelow(scores[3]!, Math.min(...scores.slice(0, 3)))
+    assert.isAbove(Math.min(scores[0]!, scores[1]!), scores[2]!)
+  })
+
+  it("reads key terms without function or framing words (\"another\", \"versus\")", () => {
+    const forms = (q: string) => build(q).terms.flatMap((t) => t.forms)
+    assert.notInclude(forms("encoder-decoder RNNs that map one sequence to another"), "another")
+    assert.notInclude(forms("gated recurrent units versus LSTM for sequence modelling"), "versus")
+    assert.include(forms("gated recurrent units versus LSTM for sequence modelling"), "lstm")
   })
 })

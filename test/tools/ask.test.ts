@@ -87,6 +87,18 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       for (const p of r.papers) assert.match(p.authors.join(", "), /Goodfellow/)
     }))
 
+  it.effect("papers by Hinton on capsules searches au:Hinton on every channel: the corpus's capsule papers by others are not answered", () =>
+    Effect.gen(function*() {
+      const r = yield* askArxivTool({ question: "papers by Hinton on capsules" })
+      assert.strictEqual(r.query, "(au:Hinton AND (capsules))")
+      // the recorded corpus (to April 2017) holds capsule papers, none by Hinton: the answer is empty and says so
+      const anyone = yield* askArxivTool({ question: "papers on capsules", top: 10 })
+      assert.isAbove(anyone.papers.length, 0)
+      for (const p of anyone.papers) assert.notMatch(p.authors.join(", "), /Hinton/)
+      assert.deepEqual([r.total, r.candidates, r.papers], [0, 0, []])
+      assert.include(r.message, "no paper matching")
+    }))
+
   it.effect("a question in generic words (\"what is the best way to …\") searches its concept, and the field's papers answer it", () =>
     Effect.gen(function*() {
       const r = yield* askArxivTool({ question: "what is the best way to detect objects in images with convolutional networks" })

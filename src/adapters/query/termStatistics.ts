@@ -15,7 +15,10 @@ export const fromDfTable = (table: DfTable = arxivDfTable()): TermStatistics => 
   documents: table.documents,
   floor: table.minUnigramDf,
   df: (words) => {
-    const stems = words.flatMap((w) => w.toLowerCase().split(/[-'\s]+/)).filter((w) => w !== "" && !isStopWord(w)).map(stem)
+    const parts = words.flatMap((w) => w.toLowerCase().split(/[-'\s]+/)).filter((w) => w !== "")
+    // a function word the table leaves out ("another", "versus") is in every abstract, not rarer than its floor
+    if (parts.length > 0 && parts.every(isStopWord)) return table.documents
+    const stems = parts.filter((w) => !isStopWord(w)).map(stem)
     if (stems.length === 1) return table.unigrams.get(stems[0]!)
     if (stems.length === 2) return table.bigrams.get(`${stems[0]} ${stems[1]}`)
     return undefined
