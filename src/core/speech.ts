@@ -70,7 +70,7 @@ export const forListening = (text: string): string =>
     .replace(LATEX, "")
     .replace(/[{}\\_^*#|<>[\]~`]/g, " ")
     .replace(/\(\s*\)/g, "")
-    .replace(/\s+([,.;:])/g, "$1")
+    .replace(/\s+([,.;:)])/g, "$1")
     .replace(/\s+/g, " ")
     .trim()
 
