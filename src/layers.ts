@@ -33,6 +33,8 @@ import type { NoteLanguagePort } from "./core/ports/NoteLanguagePort.js"
 import type { OpenAlexPort } from "./core/ports/OpenAlexPort.js"
 import type { PagePort } from "./core/ports/PagePort.js"
 import type { QueryBuilderPort } from "./core/ports/QueryBuilderPort.js"
+import type { SpeechToTextPort } from "./core/ports/SpeechToTextPort.js"
+import type { TextToSpeechPort } from "./core/ports/TextToSpeechPort.js"
 import type { TermStatsPort } from "./core/ports/TermStatsPort.js"
 import { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
 import {
@@ -612,3 +614,20 @@ export const allPortsLayer = (setup: AskSetup): Layer.Layer<AllPorts, InvalidArg
  */
 export const layerConfig = (overrides: AskSetup = {}): Layer.Layer<AllPorts, InvalidArgument> =>
   lazyLayer((errors) => Effect.map(Effect.mapError(setupConfig(overrides), configProblem(errors)), allPortsLayer))
+
+// -----------------------------------------------------------------------------
+// voice
+
+/** The speech ports, offline: pocketsphinx and espeak-ng (Debian's programs; no network). */
+export const speechLayer = (): Layer.Layer<SpeechToTextPort | TextToSpeechPort, InvalidArgument> =>
+  lazyLayer(() =>
+    Effect.map(
+      Effect.all([
+        load(() => import("./adapters/speech/PocketsphinxSpeechToText.js")),
+        load(() => import("./adapters/speech/EspeakTextToSpeech.js")),
+        load(Modules.NodeContext)
+      ]),
+      ([Pocketsphinx, Espeak, NodeContext]) =>
+        Layer.merge(Pocketsphinx.layerConfig, Espeak.layerConfig).pipe(Layer.orDie, Layer.provide(NodeContext.layer))
+    )
+  )

@@ -4,13 +4,24 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
-import { askLayer, askSaveLayer, SETUP } from "../layers.js"
+import { askLayer, askSaveLayer, SETUP, speechLayer } from "../layers.js"
 import { reportFailure } from "./failure.js"
 import { integerFlag, setupFlag } from "./env.js"
 import { json, setupFlags, setupOf } from "./run.js"
 
 const question = Args.text({ name: "question" }).pipe(
-  Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\".")
+  Args.withDescription("A research question, e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\"."),
+  Args.optional
+)
+const audio = Options.file("audio").pipe(
+  Options.optional,
+  Options.withDescription("Ask by voice: a recording of the question (WAV; Ogg, FLAC, AIFF or MP3 with sox). Printed as \"Heard: …\" first.")
+)
+const speak = Options.boolean("speak").pipe(Options.withDescription("Read the answer aloud (through paplay, aplay, play or ffplay; else says where the audio is)."))
+const speakTo = Options.text("speak-to").pipe(
+  Options.withPseudoName("file"),
+  Options.optional,
+  Options.withDescription("Write the spoken answer to this file (.wav, or .ogg); never over an existing file.")
 )
 const top = integerFlag("top", { min: 1, max: 20, fallback: 3 }, "Papers to answer with, 1..20 (default 3).")
 const maxResults = integerFlag("max-results", { min: 1, max: 2000, fallback: 1000 }, "Papers the pool's arXiv request asks for and the judge reads, 1..2000 (default 1000).")
@@ -34,10 +45,10 @@ const notion = Options.boolean("notion").pipe(
 /** The `ask` command. */
 export const askCommand = Command.make(
   "ask",
-  { question, top, maxResults, categories, since, save, notion, ...setupFlags, json, queryBuilder },
+  { question, audio, speak, speakTo, top, maxResults, categories, since, save, notion, ...setupFlags, json, queryBuilder },
   (a) =>
-    Effect.flatMap(Effect.promise(() => import("../tools/ask.js")), ({ askArxivTool, renderAnswer }) => askArxivTool({
-      question: a.question,
+    Effect.flatMap(Effect.all([Effect.promise(() => import("../tools/ask.js")), Effect.promise(() => import("./voice.js"))]), ([{ askArxivTool, renderAnswer }, voice]) => voice.askedQuestion(a.question, a.audio, a.speakTo, a.json).pipe(Effect.flatMap(({ question, heard }) => askArxivTool({
+      question,
       top: a.top,
       max_results: a.maxResults,
       categories: Option.getOrUndefined(Option.map(a.categories, (c) => c.split(",").map((s) => s.trim()).filter((s) => s !== ""))),
@@ -45,10 +56,12 @@ export const askCommand = Command.make(
       save_as: Option.getOrUndefined(a.save),
       notion: a.notion
     }).pipe(
-      Effect.flatMap((r) => Console.log(a.json ? JSON.stringify(r, null, 2) : renderAnswer(r))),
+      Effect.flatMap((r) => Console.log(a.json ? JSON.stringify(heard === undefined ? r : { heard, ...r }, null, 2) : renderAnswer(r)).pipe(Effect.as(r))),
+      Effect.flatMap((r) => voice.spokenAnswer(r, a.speak, Option.getOrUndefined(a.speakTo)))
+    )),
       Effect.provide(Layer.unwrapEffect(Effect.sync(() => {
         const setup = { ...setupOf(a), queryBuilder: Option.getOrUndefined(a.queryBuilder) }
-        return Layer.merge(askLayer(setup), askSaveLayer(setup, { note: Option.isSome(a.save), page: a.notion }))
+        return Layer.mergeAll(askLayer(setup), askSaveLayer(setup, { note: Option.isSome(a.save), page: a.notion }), speechLayer())
       }))),
       Effect.catchAll(reportFailure)
     ))

@@ -35,3 +35,16 @@ export const MAX_REQUEST_BYTES = 4_000_000
 
 /** A number as the messages write it: 1,000,000. */
 export const shownSize = (n: number): string => n.toLocaleString("en-US")
+
+/**
+ * The largest spoken question (bytes of audio, any format): under the faces'
+ * request limit once base64-encoded (4/3 larger) for MCP. 2.5 MB holds 78 s of
+ * 16 kHz 16-bit mono WAV, 14 s of 44.1 kHz stereo.
+ */
+export const MAX_AUDIO_BYTES = 2_500_000
+
+/** The longest spoken question (seconds): a question is a sentence or two. */
+export const MAX_AUDIO_SECONDS = 60
+
+/** The longest text read aloud (characters): an answer of up to 20 papers, a sentence each. */
+export const MAX_SPOKEN_CHARS = 6_000

@@ -33,8 +33,17 @@ const buildCorpusIndex = (): void => {
   })
 }
 
+/** Build data/speech/field.lm (the offline recogniser's language model) when it is missing or stale; the script checks. */
+const buildSpeechModel = (): void => {
+  execFileSync(process.execPath, ["--import", "tsx", join(root, "scripts", "build-speech-model.ts"), "--quiet"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+}
+
 export default function setup(): void {
   buildCorpusIndex()
+  buildSpeechModel()
   const bins = ["cli.js", "mcp.js", "index.js"].map((f) => join(root, "dist", f))
   const built = bins.every(existsSync) ? Math.min(...bins.map((b) => statSync(b).mtimeMs)) : 0
   const sources = Math.max(newestSource(join(root, "src")), statSync(join(root, "tsup.config.ts")).mtimeMs)
