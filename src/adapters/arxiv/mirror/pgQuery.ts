@@ -19,7 +19,7 @@
  *
  * @since 0.3.0
  */
-import type { QueryNode, TermNode } from "../../fixture/queryParser.js"
+import type { QueryNode, TermNode } from "../../query/queryParser.js"
 import { UnsupportedQuery } from "./ftsQuery.js"
 
 export { UnsupportedQuery }
