@@ -314,6 +314,19 @@ describe.skipIf(unavailable !== undefined)(`the mirror on PostgreSQL${unavailabl
       }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))))
   }, 60_000)
 
+  it.live("a reader started before the first sync (an MCP server, say) finds the mirror once a sync has made it", () => {
+    const url = freshDatabase()
+    return withStandIn(csRecords(), 50, (s) =>
+      Effect.gen(function*() {
+        const port = yield* ArxivPort
+        const before = failureMessage(yield* Effect.exit(port.getPapers(["1412.8544"])))
+        assert.match(before, /no mirror in .* yet/)
+        yield* sync(s, url)
+        const after = yield* port.getPapers(["1412.8544"])
+        assert.deepStrictEqual(after.papers.map((p) => p.arxivId), ["1412.8544"])
+      }).pipe(Effect.provide(PgArxiv.layer({ url }))))
+  }, 60_000)
+
   it.live("what it cannot evaluate, a database without a mirror and an unreachable server: one line each that says what to do", () => {
     const url = freshDatabase()
     return Effect.gen(function*() {

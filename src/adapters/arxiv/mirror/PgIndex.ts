@@ -443,9 +443,16 @@ export const openReader = (url: string, options: { readonly connections?: number
       }),
       (p) => Effect.promise(() => p.end().catch(() => undefined))
     )
-    // the schema's version, checked once
-    const checked = yield* Effect.cached(
-      Effect.tryPromise({ try: () => schemaCheck(pool, url), catch: schemaFailure(url, "opening the mirror") })
+    // the schema's version, checked until it passes once (a server started before the first sync finds it later)
+    let schemaOk = false
+    const checked = Effect.suspend(() =>
+      schemaOk ? Effect.void : Effect.tryPromise({
+        try: async () => {
+          await schemaCheck(pool, url)
+          schemaOk = true
+        },
+        catch: schemaFailure(url, "opening the mirror")
+      })
     )
     const run = <A>(what: string, f: () => Promise<A>) =>
       Effect.zipRight(checked, Effect.tryPromise({ try: f, catch: pgFailure(url, what) }))
