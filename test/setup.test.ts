@@ -5,6 +5,7 @@
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Schema } from "effect"
+import { execFile } from "node:child_process"
 import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -118,6 +119,27 @@ describe("the CLI's per-port choice reaches the adapters", { timeout: 180_000 },
     } finally {
       rmSync(vault, { recursive: true, force: true })
       await standIn.close()
+    }
+  })
+})
+
+describe("the MCP bin takes its setup flags from the same table", { timeout: 120_000 }, () => {
+  const bin = (args: ReadonlyArray<string>) =>
+    new Promise<{ code: number; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [join(ROOT, "dist", "mcp.js"), ...args], { timeout: 60_000 }, (error, _stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stderr }))
+      child.stdin?.end()
+    })
+
+  it("a bad --citations is one line saying what to use; --help lists every setting's flag and variable", async () => {
+    const bad = await bin(["--citations", "scholar"])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr.split("\n")[0]).toBe("--citations must be openalex or recorded, got scholar")
+    const help = await bin(["--help"])
+    expect(help.code).toBe(0)
+    for (const s of Object.values(SETUP).filter((s) => s !== SETUP.queryBuilder)) {
+      expect(help.stderr).toContain(`--${s.flag}`)
+      expect(help.stderr).toContain(s.env)
     }
   })
 })

@@ -83,11 +83,11 @@ describe("src/tools reaches adapters only through ports", () => {
     const root = mkdtempSync(path.join(tmpdir(), "tools-ports-"))
     try {
       for (const dir of ["src/tools", "src/core", "src/adapters/arxiv"]) mkdirSync(path.join(root, dir), { recursive: true })
-      writeFileSync(path.join(root, "src/tools/search.ts"), `import { x } from "../core/helper.js"\n// "../adapters/arxiv/LiveArxiv.js" in a comment\nexport const y = x\n`)
-      writeFileSync(path.join(root, "src/core/helper.ts"), `export const x = () => import("../adapters/arxiv/LiveArxiv.js")\n`)
+      writeFileSync(path.join(root, "src/tools/search.ts"), `import { x } from "../core/shared.js"\n// "../adapters/arxiv/LiveArxiv.js" in a comment\nexport const y = x\n`)
+      writeFileSync(path.join(root, "src/core/shared.ts"), `export const x = () => import("../adapters/arxiv/LiveArxiv.js")\n`)
       writeFileSync(path.join(root, "src/adapters/arxiv/LiveArxiv.ts"), `export const live = 1\n`)
       assert.deepStrictEqual(waysToAdapters(root, path.join(root, "src/tools")), [
-        "src/tools/search.ts -> src/core/helper.ts -> src/adapters/arxiv/LiveArxiv.ts"
+        "src/tools/search.ts -> src/core/shared.ts -> src/adapters/arxiv/LiveArxiv.ts"
       ])
     } finally {
       rmSync(root, { recursive: true, force: true })
