@@ -23,7 +23,7 @@
 import { FileSystem, Path } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { UpstreamUnavailable } from "../../../core/errors.js"
-import { type HarvestState, IndexUnavailable, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
+import { failureReason, type HarvestState, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
 import { OAI_SERVICE, type OaiClient, type OaiRequest } from "./OaiClient.js"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
 import type { HarvestScope } from "./sets.js"
@@ -121,22 +121,12 @@ const startList = (state: HarvestState, from: string | undefined): HarvestState 
 
 const newer = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined || a >= b ? a : b)
 
-const indexFailure = (e: unknown, what: string): UpstreamUnavailable => {
-  if (e instanceof IndexUnavailable) return new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: e.reason })
-  const message = e instanceof Error ? e.message : String(e)
-  const reason = /full/i.test(message)
-    ? `the disk is full (${message}); free some space and run the sync again: nothing of ${what} was written`
-    : /readonly|read-only|EACCES|EROFS|permission/i.test(message)
-    ? `the index cannot be written (${message}); use a folder you can write (--dir), nothing of ${what} was written`
-    : /busy|locked/i.test(message)
-    ? `the index is busy (${message}); another process is writing it, try again in a moment`
-    : `${what} could not be written (${message}); nothing of it was kept, run the sync again`
-  return new UpstreamUnavailable({ service: MIRROR_SERVICE, reason })
-}
+const indexFailure = (dir: string, e: unknown, what: string): UpstreamUnavailable =>
+  new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, what, "write") })
 
 /** Open (or create) the index for writing. */
 export const openForWriting = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
-  Effect.try({ try: () => MirrorIndex.open(dir, { create: true }), catch: (e) => indexFailure(e, "the index") })
+  Effect.try({ try: () => MirrorIndex.open(dir, { create: true }), catch: (e) => indexFailure(dir, e, "the index") })
 
 /**
  * Hold the directory's harvest lock (`sync.lock`, the holder's pid and start)
@@ -159,6 +149,9 @@ export const withSyncLock = <A, E, R>(dir: string, use: Effect.Effect<A, E, R>) 
     }
     const take = fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }), { flag: "wx" })
     const taken = yield* Effect.either(take)
+    if (taken._tag === "Left" && !(taken.left._tag === "SystemError" && taken.left.reason === "AlreadyExists")) {
+      return yield* new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, taken.left, "the sync's lock", "write") })
+    }
     if (taken._tag === "Left") {
       const held = yield* fs.readFileString(lock).pipe(
         Effect.map((text) => JSON.parse(text) as { pid?: number; since?: string }),
@@ -291,14 +284,14 @@ export const harvest = (
           if (answer.code === "noRecordsMatch") {
             // nothing (new) in the set: the list is complete and empty
             state = { ...startList(state, undefined), doneUntil: state.doneUntil ?? state.listFrom }
-            yield* Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(e, "the harvest's state") })
+            yield* Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(options.dir, e, "the harvest's state") })
             yield* progress({ ...snapshot(), note: `${set}: nothing new${state.doneUntil === undefined ? "" : ` since ${state.doneUntil}`}` })
             break
           }
           if (answer.code === "badResumptionToken" && request._tag === "Resume" && restarts === 0) {
             restarts++
             state = startList(state, state.listFrom)
-            yield* Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(e, "the harvest's state") })
+            yield* Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(options.dir, e, "the harvest's state") })
             yield* progress({ ...snapshot(), note: `${set}: arXiv no longer accepts the saved resumption token (${answer.code}); starting the list again from ${state.listFrom ?? "the beginning"}` })
             request = { _tag: "List", set, from: state.listFrom }
             report.resumed = false
@@ -328,7 +321,7 @@ export const harvest = (
           : { ...state, ...counted, token: answer.token.value, tokenExpires: answer.token.expirationDate }
         const changes: PageChanges = yield* Effect.try({
           try: () => index.commitPage(answer.entries, keep, next),
-          catch: (e) => indexFailure(e, `page ${counted.pages} of ${set}`)
+          catch: (e) => indexFailure(options.dir, e, `page ${counted.pages} of ${set}`)
         })
         state = next
         report.pages++
@@ -351,7 +344,7 @@ export const harvest = (
       }
       reports.push({ ...report, doneUntil: state.doneUntil })
     }
-    const records = yield* Effect.try({ try: () => index.status().records, catch: (e) => indexFailure(e, "the status") })
+    const records = yield* Effect.try({ try: () => index.status().records, catch: (e) => indexFailure(options.dir, e, "the status") })
     return { dir: options.dir, requests, sets: reports, records }
   })
 
