@@ -147,29 +147,33 @@ export const withSyncLock = <A, E, R>(dir: string, use: Effect.Effect<A, E, R>) 
         reason: `another sync (process ${process.pid}, since ${heldHere}) is harvesting into ${dir}; wait for it to end, or stop it`
       })
     }
-    const take = fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }), { flag: "wx" })
-    const taken = yield* Effect.either(take)
-    if (taken._tag === "Left" && !(taken.left._tag === "SystemError" && taken.left.reason === "AlreadyExists")) {
-      return yield* new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, taken.left, "the sync's lock", "write") })
-    }
-    if (taken._tag === "Left") {
-      const held = yield* fs.readFileString(lock).pipe(
-        Effect.map((text) => JSON.parse(text) as { pid?: number; since?: string }),
-        Effect.orElseSucceed(() => ({}) as { pid?: number; since?: string })
-      )
-      const alive = typeof held.pid === "number" && held.pid !== process.pid && isAlive(held.pid)
-      if (alive) {
-        return yield* new UpstreamUnavailable({
-          service: MIRROR_SERVICE,
-          reason: `another sync (process ${held.pid}, since ${held.since ?? "?"}) is harvesting into ${dir}; wait for it to end, or stop it`
-        })
-      }
-      // the holder is gone (killed): take the lock over
-      yield* fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() })).pipe(
-        Effect.mapError((e) => new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: `cannot write ${lock}: ${e.message}` }))
-      )
-    }
+    // claimed in this process before the file is written: another sync of this process started meanwhile sees it
     heldInProcess.set(lock, new Date().toISOString())
+    const takeFile = Effect.gen(function*() {
+      const take = fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }), { flag: "wx" })
+      const taken = yield* Effect.either(take)
+      if (taken._tag === "Left" && !(taken.left._tag === "SystemError" && taken.left.reason === "AlreadyExists")) {
+        return yield* new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, taken.left, "the sync's lock", "write") })
+      }
+      if (taken._tag === "Left") {
+        const held = yield* fs.readFileString(lock).pipe(
+          Effect.map((text) => JSON.parse(text) as { pid?: number; since?: string }),
+          Effect.orElseSucceed(() => ({}) as { pid?: number; since?: string })
+        )
+        const alive = typeof held.pid === "number" && held.pid !== process.pid && isAlive(held.pid)
+        if (alive) {
+          return yield* new UpstreamUnavailable({
+            service: MIRROR_SERVICE,
+            reason: `another sync (process ${held.pid}, since ${held.since ?? "?"}) is harvesting into ${dir}; wait for it to end, or stop it`
+          })
+        }
+        // the holder is gone (killed): take the lock over
+        yield* fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() })).pipe(
+          Effect.mapError((e) => new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: `cannot write ${lock}: ${e.message}` }))
+        )
+      }
+    })
+    yield* Effect.onError(takeFile, () => Effect.sync(() => heldInProcess.delete(lock)))
     return yield* Effect.ensuring(use, Effect.zipRight(Effect.sync(() => heldInProcess.delete(lock)), fs.remove(lock).pipe(Effect.ignore)))
   })
 
