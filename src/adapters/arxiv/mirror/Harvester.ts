@@ -23,7 +23,7 @@
 import { FileSystem, Path } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { UpstreamUnavailable } from "../../../core/errors.js"
-import { type HarvestState, IndexUnavailable, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
+import { failureReason, type HarvestState, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
 import type { HarvestStore } from "./MirrorStore.js"
 import { OAI_SERVICE, type OaiClient, type OaiRequest } from "./OaiClient.js"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
@@ -122,30 +122,20 @@ const startList = (state: HarvestState, from: string | undefined): HarvestState 
 
 const newer = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined || a >= b ? a : b)
 
-const indexFailure = (e: unknown, what: string): UpstreamUnavailable => {
-  if (e instanceof IndexUnavailable) return new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: e.reason })
-  const message = e instanceof Error ? e.message : String(e)
-  const reason = /full/i.test(message)
-    ? `the disk is full (${message}); free some space and run the sync again: nothing of ${what} was written`
-    : /readonly|read-only|EACCES|EROFS|permission/i.test(message)
-    ? `the index cannot be written (${message}); use a folder you can write (--dir), nothing of ${what} was written`
-    : /busy|locked/i.test(message)
-    ? `the index is busy (${message}); another process is writing it, try again in a moment`
-    : `${what} could not be written (${message}); nothing of it was kept, run the sync again`
-  return new UpstreamUnavailable({ service: MIRROR_SERVICE, reason })
-}
+const indexFailure = (dir: string, e: unknown, what: string): UpstreamUnavailable =>
+  new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, what, "write") })
 
 /** Open (or create) the index for writing. */
 export const openForWriting = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
-  Effect.try({ try: () => MirrorIndex.open(dir, { create: true }), catch: (e) => indexFailure(e, "the index") })
+  Effect.try({ try: () => MirrorIndex.open(dir, { create: true }), catch: (e) => indexFailure(dir, e, "the index") })
 
 /** The SQLite index as the harvester's store: its synchronous calls in Effect, failures in one line. */
-export const sqliteStore = (index: MirrorIndex): HarvestStore => ({
-  harvestState: (key) => Effect.try({ try: () => index.harvestState(key), catch: (e) => indexFailure(e, "the harvest's state") }),
-  saveState: (state) => Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(e, "the harvest's state") }),
+export const sqliteStore = (index: MirrorIndex, dir: string): HarvestStore => ({
+  harvestState: (key) => Effect.try({ try: () => index.harvestState(key), catch: (e) => indexFailure(dir, e, "the harvest's state") }),
+  saveState: (state) => Effect.try({ try: () => index.saveState(state), catch: (e) => indexFailure(dir, e, "the harvest's state") }),
   commitPage: (entries, keep, state) =>
-    Effect.try({ try: () => index.commitPage(entries, keep, state), catch: (e) => indexFailure(e, `page ${state.pages} of ${state.set}`) }),
-  records: Effect.try({ try: () => index.status().records, catch: (e) => indexFailure(e, "the status") })
+    Effect.try({ try: () => index.commitPage(entries, keep, state), catch: (e) => indexFailure(dir, e, `page ${state.pages} of ${state.set}`) }),
+  records: Effect.try({ try: () => index.status().records, catch: (e) => indexFailure(dir, e, "the status") })
 })
 
 /**
@@ -167,26 +157,33 @@ export const withSyncLock = <A, E, R>(dir: string, use: Effect.Effect<A, E, R>) 
         reason: `another sync (process ${process.pid}, since ${heldHere}) is harvesting into ${dir}; wait for it to end, or stop it`
       })
     }
-    const take = fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }), { flag: "wx" })
-    const taken = yield* Effect.either(take)
-    if (taken._tag === "Left") {
-      const held = yield* fs.readFileString(lock).pipe(
-        Effect.map((text) => JSON.parse(text) as { pid?: number; since?: string }),
-        Effect.orElseSucceed(() => ({}) as { pid?: number; since?: string })
-      )
-      const alive = typeof held.pid === "number" && held.pid !== process.pid && isAlive(held.pid)
-      if (alive) {
-        return yield* new UpstreamUnavailable({
-          service: MIRROR_SERVICE,
-          reason: `another sync (process ${held.pid}, since ${held.since ?? "?"}) is harvesting into ${dir}; wait for it to end, or stop it`
-        })
-      }
-      // the holder is gone (killed): take the lock over
-      yield* fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() })).pipe(
-        Effect.mapError((e) => new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: `cannot write ${lock}: ${e.message}` }))
-      )
-    }
+    // claimed in this process before the file is written: another sync of this process started meanwhile sees it
     heldInProcess.set(lock, new Date().toISOString())
+    const takeFile = Effect.gen(function*() {
+      const take = fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }), { flag: "wx" })
+      const taken = yield* Effect.either(take)
+      if (taken._tag === "Left" && !(taken.left._tag === "SystemError" && taken.left.reason === "AlreadyExists")) {
+        return yield* new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, taken.left, "the sync's lock", "write") })
+      }
+      if (taken._tag === "Left") {
+        const held = yield* fs.readFileString(lock).pipe(
+          Effect.map((text) => JSON.parse(text) as { pid?: number; since?: string }),
+          Effect.orElseSucceed(() => ({}) as { pid?: number; since?: string })
+        )
+        const alive = typeof held.pid === "number" && held.pid !== process.pid && isAlive(held.pid)
+        if (alive) {
+          return yield* new UpstreamUnavailable({
+            service: MIRROR_SERVICE,
+            reason: `another sync (process ${held.pid}, since ${held.since ?? "?"}) is harvesting into ${dir}; wait for it to end, or stop it`
+          })
+        }
+        // the holder is gone (killed): take the lock over
+        yield* fs.writeFileString(lock, JSON.stringify({ pid: process.pid, since: new Date().toISOString() })).pipe(
+          Effect.mapError((e) => new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: `cannot write ${lock}: ${e.message}` }))
+        )
+      }
+    })
+    yield* Effect.onError(takeFile, () => Effect.sync(() => heldInProcess.delete(lock)))
     return yield* Effect.ensuring(use, Effect.zipRight(Effect.sync(() => heldInProcess.delete(lock)), fs.remove(lock).pipe(Effect.ignore)))
   })
 

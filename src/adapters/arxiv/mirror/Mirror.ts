@@ -129,7 +129,7 @@ export const sync = (
       dir,
       Effect.acquireUseRelease(
         openForWriting(dir),
-        (index) => harvest(sqliteStore(index), client, options, setOfCategory, request.progress),
+        (index) => harvest(sqliteStore(index, dir), client, options, setOfCategory, request.progress),
         (index) => Effect.sync(() => index.close())
       )
     )

@@ -22,7 +22,7 @@ import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult }
 import { parseQuery } from "../../query/queryParser.js"
 import { toFtsQuery, UnsupportedQuery } from "./ftsQuery.js"
 import { MIRROR_SERVICE } from "./Harvester.js"
-import { IndexUnavailable, MirrorIndex, type PaperRow } from "./MirrorIndex.js"
+import { failureReason, IndexUnavailable, MirrorIndex, type PaperRow } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
 
 /** Options of the mirror adapter. */
@@ -72,11 +72,8 @@ const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable>
       new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: e instanceof IndexUnavailable ? e.reason : String(e) })
   })
 
-const readFailure = (e: unknown) =>
-  new UpstreamUnavailable({
-    service: MIRROR_SERVICE,
-    reason: `the index could not be read (${e instanceof Error ? e.message : String(e)}); if a sync is writing it, try again in a moment`
-  })
+const readFailure = (dir: string) => (e: unknown) =>
+  new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, "the index", "read") })
 
 /** Build the adapter. Nothing is opened until the first call. */
 export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxivOptions) {
@@ -112,7 +109,7 @@ export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxiv
           start,
           limit: request.maxResults
         }),
-      catch: readFailure
+      catch: readFailure(options.dir)
     })
     return { papers: found.rows.map(paperOf), total: found.total, start } satisfies ArxivSearchResult
   })
@@ -121,7 +118,7 @@ export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxiv
     const wanted = yield* lookupIds(ids)
     if (wanted.length === 0) return { papers: [], missing: [] } satisfies ArxivLookup
     const idx = yield* index
-    const rows = yield* Effect.try({ try: () => idx.byIds([...new Set(wanted.map((w) => w.bare))]), catch: readFailure })
+    const rows = yield* Effect.try({ try: () => idx.byIds([...new Set(wanted.map((w) => w.bare))]), catch: readFailure(options.dir) })
     const byId = new Map(rows.map((r) => [r.id, paperOf(r)]))
     const papers: Array<Paper> = []
     const missing: Array<string> = []

@@ -22,7 +22,7 @@
  *
  * @since 0.3.0
  */
-import { mkdirSync, rmSync, statSync } from "node:fs"
+import { accessSync, constants, mkdirSync, rmSync, statfsSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { setFlagsFromString } from "node:v8"
 import type sqlite from "node-sqlite3-wasm"
@@ -134,6 +134,8 @@ export interface IndexQuery {
    */
   readonly alternatives?: ReadonlyArray<string> | undefined
   readonly within?: string | undefined
+  /** How many papers a wide OR is narrowed to (default 8,000 or 5 % of the index, the more); 0: never narrowed. */
+  readonly narrowTo?: number | undefined
   /** First-version date range, inclusive, YYYY-MM-DD. */
   readonly publishedFrom?: string | undefined
   readonly publishedTo?: string | undefined
@@ -164,10 +166,12 @@ export class IndexUnavailable extends Error {
 
 /**
  * node-sqlite3-wasm locks a file with a directory beside it (`<file>.lock`),
- * held only while a statement or transaction runs. One left by a process
- * killed mid-write is older than any real write takes.
+ * held only while a statement or transaction runs: a search holds it for
+ * well under a second, a page being written for seconds. One older than
+ * STALE_LOCK_MILLIS was left by a process killed while it held it (a sync
+ * killed mid-page) and is removed by the next open.
  */
-const STALE_LOCK_MILLIS = 10 * 60_000
+const STALE_LOCK_MILLIS = 2 * 60_000
 
 const removeStaleLock = (file: string): void => {
   try {
@@ -177,6 +181,71 @@ const removeStaleLock = (file: string): void => {
     // no lock: nothing to do
   }
 }
+
+/** Free bytes on the file system holding `dir`, when it can be told. */
+const freeBytes = (dir: string): number | undefined => {
+  try {
+    const s = statfsSync(dir)
+    return s.bavail * s.bsize
+  } catch {
+    return undefined
+  }
+}
+
+const writable = (dir: string): boolean => {
+  try {
+    accessSync(dir, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Below this much free space a write that failed is taken for a full disk:
+ * SQLite in WebAssembly reports any failed write as "disk I/O error".
+ */
+const LOW_DISK_BYTES = 64 * 1024 ** 2
+
+const mib = (bytes: number | undefined) => (bytes === undefined ? "?" : `${(bytes / 1024 ** 2).toFixed(1)} MiB`)
+
+/**
+ * One line for a failure of the index in `dir` (an error SQLite or the file
+ * system raised while reading or writing `what`): what happened, and what to
+ * do about it.
+ */
+export const failureReason = (dir: string, e: unknown, what: string, mode: "read" | "write"): string => {
+  if (e instanceof IndexUnavailable) return e.reason
+  const message = e instanceof Error ? e.message : String(e)
+  const file = `${dir.replace(/\/+$/, "")}/${INDEX_FILE}`
+  const free = freeBytes(dir)
+  if (/full/i.test(message) || (mode === "write" && /I\/O|disk/i.test(message) && free !== undefined && free < LOW_DISK_BYTES)) {
+    return `the disk holding ${dir} is full (${mib(free)} free); free some space and run the sync again: nothing of ${what} was written, ` +
+      "the index is as it was after the last whole page"
+  }
+  if (/readonly|read-only|EACCES|EROFS|permission/i.test(message) || !writable(dir)) return readOnlyReason(dir, mode)
+  if (/busy|locked/i.test(message)) {
+    let since: string | undefined
+    try {
+      since = new Date(statSync(`${file}.lock`).mtimeMs).toISOString().slice(11, 19)
+    } catch {
+      since = undefined
+    }
+    return since === undefined
+      ? `the index is busy (${message}): another process is writing it; try again in a moment`
+      : `the index is locked since ${since} UTC (${file}.lock): a sync or a search is using it; if none is running, remove that folder ` +
+        `(the next open removes a lock older than ${STALE_LOCK_MILLIS / 60_000} minutes)`
+  }
+  return mode === "write"
+    ? `${what} could not be written (${message}); nothing of it was kept, run the sync again`
+    : `the index could not be read (${message}); run \`arxiv-companion mirror sync --dir ${dir}\` to repair an interrupted page, or sync it anew in another folder`
+}
+
+const readOnlyReason = (dir: string, mode: "read" | "write"): string =>
+  mode === "write"
+    ? `the mirror's folder ${dir} cannot be written (read-only or not yours); sync into a folder you can write (--dir DIR), or make it writable`
+    : `the mirror's folder ${dir} is read-only, and the index is locked with a folder made beside it while it is read; ` +
+      "copy the mirror to a folder you can write, or make it writable"
 
 /**
  * Page size of a new index: FTS5 reads a common term's doclist page by page,
@@ -190,18 +259,21 @@ const BUSY_MILLIS = 15_000
 
 /**
  * A wide OR (the companion's concept query: twenty terms, a pool of 1000)
- * that matches more than NARROW_TO papers is narrowed: its rarest
- * alternatives are kept, rarest first, until they match about NARROW_TO
- * papers (estimated on the newest SAMPLE_ROWS), and those are ranked. FTS5
- * scores every match of a query and counts every match of each phrase for
- * its IDF, so ranking a wide OR whole over a million papers costs seconds;
- * a term found in half the papers adds little to BM25 (its IDF is near 0).
- * Pages up to NARROW_POOL deep are taken from the narrowed ranking (so they
- * agree with each other); a page past it, from the whole one.
- * At 100,000 records the narrowed pool of 1000 held 97 of the whole
- * ranking's top 100 (bench/mirror.bench.ts).
+ * that matches more than max(NARROW_TO, NARROW_SHARE of the index) papers is
+ * narrowed: its rarest alternatives are kept, rarest first, until they match
+ * about that many (estimated on the newest SAMPLE_ROWS), and those are
+ * ranked. FTS5 scores every match of a query and counts every match of each
+ * phrase for its IDF, so ranking a wide OR whole over a million papers costs
+ * seconds; a term found in half the papers adds little to BM25 (its IDF is
+ * near 0). Pages up to NARROW_POOL deep are taken from the narrowed ranking
+ * (so they agree with each other); a page past it, from the whole one.
+ * Measured with bench/mirror.bench.ts (the corpus repeated under new ids):
+ * at 100,000 records the narrowed pool of 1000 held 97 of the whole
+ * ranking's top 100 papers; at 1,000,000, 8,000 papers held 3 of its first
+ * 20 distinct titles and 5 % of the index (50,000) 14 of them.
  */
 const NARROW_TO = 8_000
+const NARROW_SHARE = 0.05
 const NARROW_POOL = 2_000
 const SAMPLE_ROWS = 2_000
 
@@ -311,6 +383,7 @@ export class MirrorIndex {
         throw new IndexUnavailable(`cannot create the mirror's folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
       }
     }
+    if (!writable(dir)) throw new IndexUnavailable(readOnlyReason(dir, options.create ? "write" : "read"))
     removeStaleLock(file)
     let db: sqlite.Database
     try {
@@ -319,13 +392,13 @@ export class MirrorIndex {
       throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
     }
     const index = new MirrorIndex(db, file, !options.create)
-    db.exec(`PRAGMA cache_size = -${CACHE_KIB}; PRAGMA busy_timeout = ${BUSY_MILLIS}`)
     try {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_MILLIS}; PRAGMA cache_size = -${CACHE_KIB}`)
       if (options.create) index.migrate()
       else index.checkSchema()
     } catch (e) {
       db.close()
-      throw e instanceof IndexUnavailable ? e : new IndexUnavailable(`cannot read ${file}: ${(e as Error).message}`)
+      throw e instanceof IndexUnavailable ? e : new IndexUnavailable(failureReason(dir, e, "the index", options.create ? "write" : "read"))
     }
     return index
   }
@@ -592,7 +665,8 @@ export class MirrorIndex {
     if (sampled === 0) return undefined
     const scale = newest / sampled
     if (q.start + q.limit > NARROW_POOL) return undefined
-    const want = NARROW_TO
+    const want = q.narrowTo ?? Math.max(NARROW_TO, Math.round(NARROW_SHARE * newest))
+    if (want <= 0) return undefined
     const within = q.within === undefined ? "" : ` AND ${q.within}`
     const count = (match: string) =>
       num(

@@ -1,0 +1,227 @@
+/**
+ * The mirror's faults that the file system and the process cause, each
+ * recovered or failed in one line that says what to do, the index never left
+ * half-written: a 503 storm, a full disk (a real tmpfs of a few MiB), a
+ * read-only folder (a real read-only bind mount as root, a folder without the
+ * write bit otherwise), a sync killed in the middle of writing a page (a real
+ * process killed with SIGKILL while its write transaction is open).
+ *
+ * Mounting needs root: without it the disk-full case is skipped (it says so).
+ */
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Layer } from "effect"
+import { execFileSync, spawn } from "node:child_process"
+import { chmodSync, existsSync, mkdtempSync, rmSync, statfsSync, utimesSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Mirror from "../../src/adapters/arxiv/mirror/Mirror.js"
+import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
+import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
+import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
+import { metadataRecords, type StandIn, startStandIn } from "../support/oai-standin.js"
+
+const Node = Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici)
+const root = join(import.meta.dirname, "..", "..")
+const tempDir = () => mkdtempSync(join(tmpdir(), "arxiv-mirror-faults-"))
+const isRoot = process.getuid?.() === 0
+
+/** The records of set math: the real metadata rows. */
+const mathRecords = () => metadataRecords().filter((r) => r.sets.includes("math"))
+
+const withStandIn = <A, E>(records: Parameters<typeof startStandIn>[0], pageSize: number, body: (s: StandIn) => Effect.Effect<A, E>) =>
+  Effect.acquireUseRelease(Effect.promise(() => startStandIn(records, pageSize)), body, (s) => Effect.promise(() => s.close()))
+
+const sync = (s: StandIn, dir: string, more: Partial<Mirror.SyncRequest> = {}) =>
+  Mirror.sync({ dir, oaiUrl: s.url, minInterval: "20 millis", sets: ["math"], ...more }).pipe(Effect.provide(Node))
+
+const heldIds = (dir: string): Array<string> => {
+  const index = MirrorIndex.open(dir, { create: false })
+  try {
+    return index.search({ sortBy: "submittedDate", sortOrder: "ascending", start: 0, limit: 10_000 }).rows.map((r) => r.id).sort()
+  } finally {
+    index.close()
+  }
+}
+
+const failureMessage = <A, E>(exit: Exit.Exit<A, E>): string => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  const e = Cause.failureOption(exit.cause)
+  if (e._tag === "None") throw new Error(`expected a typed failure, got ${Cause.pretty(exit.cause)}`)
+  return (e.value as { message: string }).message
+}
+
+const canMount = (() => {
+  if (!isRoot) return false
+  const probe = mkdtempSync(join(tmpdir(), "arxiv-mirror-mount-"))
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", probe], { stdio: "ignore" })
+    execFileSync("umount", [probe], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  } finally {
+    rmSync(probe, { recursive: true, force: true })
+  }
+})()
+
+/** `dir` as a folder the test process cannot write: a read-only bind mount (root), else without its write bits. */
+const readOnlyView = (dir: string): { readonly path: string; readonly release: () => void } => {
+  if (canMount) {
+    const view = mkdtempSync(join(tmpdir(), "arxiv-mirror-ro-"))
+    execFileSync("mount", ["--bind", "-o", "ro", dir, view])
+    return {
+      path: view,
+      release: () => {
+        execFileSync("umount", [view])
+        rmSync(view, { recursive: true, force: true })
+      }
+    }
+  }
+  chmodSync(dir, 0o555)
+  return { path: dir, release: () => chmodSync(dir, 0o755) }
+}
+const canMakeReadOnly = canMount || !isRoot
+
+describe("mirror faults", () => {
+  it.live("a 503 storm: the sync gives up after its retries in one line, the pages before kept whole; the next sync resumes", () => {
+    const dir = tempDir()
+    const records = mathRecords()
+    return withStandIn(records, 20, (s) =>
+      Effect.gen(function*() {
+        // every request after the first page: arXiv's recorded 503 (Retry-After: 10)
+        for (let n = 2; n <= 4; n++) s.faults.set(n, { kind: "503", recording: "2018" })
+        const exit = yield* Effect.exit(sync(s, dir, { retry: { maxAttempts: 3, baseDelay: "10 millis", maxDelay: "20 millis" } }))
+        const message = failureMessage(exit)
+        assert.match(message, /503/)
+        assert.match(message, /after 2 retries; run the sync again later: it resumes where it stopped/)
+        assert.notInclude(message, "\n")
+        assert.deepStrictEqual(s.received.map((r) => r.status), [200, 503, 503, 503])
+        const gaps = s.received.slice(2).map((r, i) => r.at - s.received[i + 1]!.at)
+        for (const gap of gaps) assert.isAtLeast(gap, 10_000, "each retry waited for the Retry-After")
+        assert.strictEqual(heldIds(dir).length, 20, "the first page, whole")
+        // the storm is over: the next sync goes on from page 2
+        const outcome = yield* sync(s, dir)
+        assert.strictEqual(outcome._tag, "Synced")
+        assert.isNotNull(s.received[4]!.params.get("resumptionToken"), "resumed with the saved token, not from the start")
+        assert.strictEqual(heldIds(dir).length, records.length)
+      }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))))
+  }, 90_000)
+
+  it.live.skipIf(!canMount)("a full disk: the sync stops in one line saying so, the index as after its last whole page; with room it resumes", () => {
+    const disk = mkdtempSync(join(tmpdir(), "arxiv-mirror-tiny-"))
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk])
+    const dir = join(disk, "mirror")
+    const filler = join(disk, "filler")
+    const records = mathRecords()
+    // once the first page is written, the rest of the disk is filled but for 32 KiB
+    const fill = Effect.sync(() => {
+      const s = statfsSync(disk)
+      writeFileSync(filler, Buffer.alloc(Math.max(0, s.bavail * s.bsize - 32 * 1024)))
+    })
+    return withStandIn(records, 25, (s) =>
+      Effect.gen(function*() {
+        const exit = yield* Effect.exit(sync(s, dir, { progress: (p) => (p.pages === 1 ? fill : Effect.void) }))
+        const message = failureMessage(exit)
+        assert.match(
+          message,
+          /^the arXiv mirror is unavailable: the disk holding .+ is full \([0-9.]+ MiB free\); free some space and run the sync again: nothing of page 2 of math was written/
+        )
+        assert.notInclude(message, "\n")
+        assert.strictEqual(heldIds(dir).length, 25, "the first page, whole; nothing of the second")
+        // with room again, the same mirror resumes at page 2 and completes
+        rmSync(filler)
+        const outcome = yield* sync(s, dir)
+        assert.strictEqual(outcome._tag, "Synced")
+        assert.strictEqual(heldIds(dir).length, records.length)
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        execFileSync("umount", [disk])
+        rmSync(disk, { recursive: true, force: true })
+      }))))
+  }, 120_000)
+
+  it.live.skipIf(!canMakeReadOnly)("a read-only folder: sync, status and search each fail in one line that says what to do", () => {
+    const empty = tempDir()
+    const built = tempDir()
+    return withStandIn(mathRecords(), 50, (s) =>
+      Effect.gen(function*() {
+        yield* sync(s, built)
+        const ids = heldIds(built)
+        const fresh = readOnlyView(empty)
+        const ro = readOnlyView(built)
+        try {
+          const intoEmpty = failureMessage(yield* Effect.exit(sync(s, fresh.path)))
+          assert.match(intoEmpty, /the mirror's folder .+ cannot be written \(read-only or not yours\); sync into a folder you can write \(--dir DIR\)/)
+          assert.notInclude(intoEmpty, "\n")
+          const intoBuilt = failureMessage(yield* Effect.exit(sync(s, ro.path)))
+          assert.match(intoBuilt, /cannot be written/)
+          const status = failureMessage(yield* Effect.exit(Mirror.status(ro.path).pipe(Effect.provide(Node))))
+          assert.match(status, /is read-only, .*copy the mirror to a folder you can write, or make it writable/)
+          const search = failureMessage(
+            yield* Effect.exit(
+              Effect.flatMap(ArxivPort, (a) => a.search({ query: "all:algebra", categories: [], maxResults: 5 })).pipe(
+                Effect.provide(MirrorArxiv.layer({ dir: ro.path }))
+              )
+            )
+          )
+          assert.match(search, /is read-only/)
+          assert.notInclude(search, "\n")
+          assert.isFalse(existsSync(join(fresh.path, "arxiv.sqlite")), "nothing was written")
+        } finally {
+          for (const index of MirrorArxiv.openedIndexes()) index.close()
+          fresh.release()
+          ro.release()
+        }
+        assert.deepStrictEqual(heldIds(built), ids, "the mirror is as it was")
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        rmSync(empty, { recursive: true, force: true })
+        rmSync(built, { recursive: true, force: true })
+      }))))
+  }, 120_000)
+
+  it.live("a sync killed while writing a page: the page is not kept, a search says the index is locked and what to do; the lock, once stale, is taken over", () => {
+    const dir = tempDir()
+    const records = mathRecords()
+    return withStandIn(records, 30, (s) =>
+      Effect.gen(function*() {
+        yield* sync(s, dir, { progress: (p) => (p.pages === 1 ? Effect.interrupt : Effect.void) }).pipe(Effect.exit)
+        const before = heldIds(dir)
+        assert.strictEqual(before.length, 30)
+        // a process writing a page, as commitPage does, killed before it commits
+        const file = join(dir, "arxiv.sqlite")
+        const writer = spawn(process.execPath, ["-e", `
+          const sqlite = require("node-sqlite3-wasm")
+          const db = new sqlite.Database(${JSON.stringify(file)})
+          db.exec("PRAGMA cache_size = 2; BEGIN IMMEDIATE")
+          for (let i = 0; i < 400; i++) {
+            db.run("INSERT INTO papers(id, title, abstract, authors, published, categories, datestamp) VALUES (?, 'half a page', ?, '[]', '2020-01-01', 'math.CO', '2020-01-01')", ["9999." + i, "x ".repeat(2000)])
+          }
+          process.stdout.write("writing\\n")
+          setInterval(() => {}, 1000)
+        `], { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
+        yield* Effect.async<void>((resume) => void writer.stdout!.once("data", () => resume(Effect.void)))
+        writer.kill("SIGKILL")
+        yield* Effect.async<void>((resume) => void writer.once("exit", () => resume(Effect.void)))
+        assert.isTrue(existsSync(`${file}.lock`), "the killed writer left its lock")
+        const search = (q: string) =>
+          Effect.flatMap(ArxivPort, (a) => a.search({ query: q, categories: [], maxResults: 50 })).pipe(
+            Effect.provide(MirrorArxiv.layer({ dir }))
+          )
+        const locked = failureMessage(yield* Effect.exit(search('ti:"half a page"')))
+        assert.match(locked, /the index is locked since \d\d:\d\d:\d\d UTC \(.+arxiv\.sqlite\.lock\): a sync or a search is using it; if none is running, remove that folder/)
+        assert.notInclude(locked, "\n")
+        for (const index of MirrorArxiv.openedIndexes()) index.close()
+        // three minutes later (the lock's time set back), the next open removes it; the half page was never kept
+        const past = new Date(Date.now() - 3 * 60_000)
+        utimesSync(`${file}.lock`, past, past)
+        const found = yield* search('ti:"half a page"')
+        assert.strictEqual(found.total, 0)
+        for (const index of MirrorArxiv.openedIndexes()) index.close()
+        assert.deepStrictEqual(heldIds(dir), before)
+        const outcome = yield* sync(s, dir)
+        assert.strictEqual(outcome._tag, "Synced")
+        assert.strictEqual(heldIds(dir).length, records.length)
+      }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))))
+  }, 120_000)
+})
+
