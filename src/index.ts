@@ -1,7 +1,7 @@
 /**
  * arxiv-companion: a study companion for Obsidian concept notes.
  *
- * - Promise API: {@link runCompanion}, {@link askArxiv}.
+ * - Promise API: {@link runCompanion}, {@link askArxiv}, {@link digestVault}.
  * - Effect API: the `Workflow` program, the ports, the models and errors,
  *   and the layers that wire adapters to ports.
  *
@@ -13,6 +13,9 @@ export {
   type AskArxivOptions,
   type CompanionOptionsInput,
   type CompanionReportData,
+  type DigestData,
+  digestVault,
+  type DigestVaultOptions,
   runCompanion,
   type RunCompanionOptions
 } from "./promise.js"
@@ -31,6 +34,8 @@ export { type TermStat, type TermLookup, TermStatsPort, type TermStatsService } 
 
 /** The companion as an Effect program: `Workflow.runCompanion(prompt, options)`. */
 export * as Workflow from "./core/workflow.js"
+/** The vault digest as an Effect program: `Digest.digestVault(request, hooks)`. */
+export * as Digest from "./core/digest.js"
 /** The composition root: `Layers.OfflineLayer`, `Layers.companionLayer`. */
 export * as Layers from "./layers.js"
 

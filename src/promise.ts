@@ -15,6 +15,7 @@ import type { VaultPort } from "./core/ports/VaultPort.js"
 import { askLayer, type AskPorts, askSaveLayer, type AskSetup, companionLayer, type CompanionSetup } from "./layers.js"
 import { type AskInput, type AskResult, askArxivTool } from "./tools/ask.js"
 import { companion } from "./tools/companion.js"
+import { digest, type DigestProgress, type DigestResult, type DigestVaultInput, summarizeDigest } from "./tools/digest.js"
 
 /** The plain-data report `runCompanion` resolves with (JSON-ready). */
 export type CompanionReportData = typeof CompanionReport.Encoded
@@ -125,6 +126,46 @@ export const askArxiv = async (question: string, options: AskArxivOptions = {}):
   return runToPromise(effect, signal)
 }
 
+/** What {@link digestVault} resolves with (JSON-ready, the same as the CLI's `digest --json`). */
+export type DigestData = DigestResult
+
+/** Options of {@link digestVault}. */
+export interface DigestVaultOptions extends CompanionSetup, DigestVaultInput {
+  /** Each step: the plan, each note done, the note written. */
+  readonly onProgress?: ((event: DigestProgress) => void) | undefined
+  /** Cancel the digest (a later digest with the same selection resumes it); the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal | undefined
+  /** Replace the adapters (tests, custom ports). Overrides the setup fields. */
+  readonly layer?:
+    | Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort, CompanionError>
+    | Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort, CompanionError>
+    | undefined
+}
+
+/**
+ * Digest a vault: every concept note searched for papers first submitted
+ * since its last digest (or `since_date`: `YYYY-MM-DD` or `7d`), kept by the
+ * rules of a run, written into one `arXiv Digest YYYY-MM-DD.md` note.
+ *
+ * Rejects with the original typed error: `NotEnoughInformation` for a vault
+ * with no concept note, `InvalidArgument` for a bad `since_date`, a glob or a
+ * tag that selects nothing.
+ *
+ * @example
+ * ```ts
+ * import { digestVault } from "arxiv-companion"
+ * const digest = await digestVault({ vault: "./examples/vault", offline: true, since_date: "2016-06-01" })
+ * console.log(digest.digest_note, digest.notes.map((n) => [n.note, n.papers.length]))
+ * ```
+ * @since 0.4.0
+ */
+export const digestVault = async (options: DigestVaultOptions): Promise<DigestData> => {
+  const { categories, dry_run, layer, max_results, notes, onProgress, signal, since_date, tag, ...setup } = options
+  const provided = layer === undefined ? companionLayer(setup) : Layer.merge(ArxivTermStats.layer, layer)
+  const hooks = onProgress === undefined ? {} : { onProgress: (e: DigestProgress) => Effect.sync(() => onProgress(e)) }
+  const effect = digest({ categories, dry_run, max_results, notes, since_date, tag }, hooks).pipe(Effect.map(summarizeDigest), Effect.provide(provided))
+  return runToPromise(effect, signal)
+}
 
 /**
  * Decode user options into CompanionOptions (the core's one check), failing

@@ -32,6 +32,8 @@ import { VaultPort } from "../core/ports/VaultPort.js"
 import { LlmJudgePort } from "../core/ports/LlmJudgePort.js"
 import { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import { askArxivTool } from "../tools/ask.js"
+import { digest, digestProgressLine, summarizeDigest } from "../tools/digest.js"
+import { COMPANION_FOLDER, isDigestTitle } from "../core/digestNote.js"
 import { progressLine } from "../tools/companion.js"
 import { exportBibtex } from "../tools/papers.js"
 import { commitPreview, type CompanionPreview, previewCompanion } from "../tools/preview.js"
@@ -89,7 +91,8 @@ const RunRequest = Schema.Union(
     kind: Schema.Literal("ask"),
     question: Schema.String.pipe(Schema.maxLength(2000)),
     top: Schema.optional(Schema.Int.pipe(Schema.between(1, 20)))
-  })
+  }),
+  Schema.Struct({ kind: Schema.Literal("digest"), since: Schema.optional(Schema.String.pipe(Schema.maxLength(20))) })
 )
 type RunRequest = typeof RunRequest.Type
 
@@ -259,6 +262,8 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
       Layer.merge(companionLayer(options.setup), queryBuilderLayer(options.setup))
     )
     const vault = Context.get(ports, VaultPort)
+    // the seconds each note of a digest waits for arXiv: its pace live, none on the corpus or a mirror
+    const digestPace = (options.setup.arxiv ?? (options.setup.offline === true ? "corpus" : "live")) === "live" ? 3 : 0
 
     const nodeServer = http.createServer()
     const requestedPort = options.port ?? DEFAULT_PORT
@@ -335,6 +340,10 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
             keep(id, preview)
             return { type: "result", id, view: noteView(preview.report, preview.writes.length > 0) } as const
           }))
+          : request.kind === "digest"
+          ? digest({ since_date: request.since === undefined || request.since.trim() === "" ? undefined : request.since }, {
+            onProgress: (e) => emit({ type: "progress", tag: e._tag, text: digestProgressLine(e, digestPace) })
+          }).pipe(Effect.map((report) => ({ type: "result", id, view: { kind: "digest", ...summarizeDigest(report) } }) as const))
           : askArxivTool({ question: request.question, top: request.top }).pipe(
             Effect.map((answer) => ({ type: "result", id, view: askView(answer) }) as const),
             askProgress((tag, text) => emit({ type: "progress", tag, text }))
@@ -358,7 +367,11 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
         yield* emit({
           type: "started",
           id,
-          text: request.kind === "note" ? `Looking for “${request.title}” in the vault` : "Turning the question into an arXiv query"
+          text: request.kind === "note"
+            ? `Looking for “${request.title}” in the vault`
+            : request.kind === "digest"
+            ? "Reading the vault's concept notes"
+            : "Turning the question into an arXiv query"
         })
         yield* FiberMap.run(runs, id, program)
         const body = Stream.fromQueue(events).pipe(
@@ -383,7 +396,7 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
         const notes = yield* vault.listNotes()
         const generated = / — Related Papers( \(\d{4}-\d{2}-\d{2}( \d+)?\))?$/u
         const matching = notes
-          .filter((n) => !generated.test(n.title))
+          .filter((n) => !generated.test(n.title) && !isDigestTitle(n.title) && !n.path.startsWith(`${COMPANION_FOLDER}/`))
           .map((n) => ({ n, at: normalize(n.title).indexOf(q) }))
           .filter((m) => q === "" || m.at >= 0)
           .sort((a, b) => (a.at === 0 ? 0 : 1) - (b.at === 0 ? 0 : 1) || a.n.title.localeCompare(b.n.title))

@@ -68,7 +68,7 @@ let current // { id, controller }
 let result // the last result view and its run id
 
 const setBusy = (busy) => {
-  for (const id of ["find", "ask"]) $(id).disabled = busy || token === ""
+  for (const id of ["find", "ask", "digest"]) $(id).disabled = busy || token === ""
   $("cancel").hidden = !busy
 }
 
@@ -160,7 +160,7 @@ const run = async (body) => {
   $("run").hidden = false
   $("results").hidden = true
   current = { id: undefined, controller: new AbortController() }
-  const origin = body.kind === "note" ? $("find") : $("ask")
+  const origin = body.kind === "note" ? $("find") : body.kind === "digest" ? $("digest") : $("ask")
   setBusy(true)
   // the button pressed is now disabled: Cancel takes the focus
   rescueFocus($("cancel"))
@@ -256,8 +256,44 @@ const card = (p, i) => {
   return el("article", { class: "card", "aria-labelledby": titleId }, ...parts)
 }
 
+/** A digest: per concept note its new papers, then the notes with nothing new and those not searched. */
+const renderDigest = (view) => {
+  const withNew = view.notes.filter((n) => n.papers.length > 0)
+  const nothing = view.notes.filter((n) => n.papers.length === 0)
+  $("summary").textContent = `${view.status === "unchanged" ? "Unchanged" : "Wrote"} ${view.digest_note}: ` +
+    `${view.notes_covered} concept notes searched, ${view.new_papers} new paper${view.new_papers === 1 ? "" : "s"}` +
+    `${view.resumed > 0 ? ` (${view.resumed} notes resumed)` : ""}.${view.notice === null ? "" : ` ${view.notice}`}`
+  const sections = withNew.map((n, i) =>
+    el("section", { class: "card digest-note", "aria-labelledby": `digest-note-${i}` },
+      el("h3", { id: `digest-note-${i}`, text: n.title }),
+      el("p", { class: "meta", text: `Since ${n.since} · ${n.candidates} judged · ${n.papers.length} new` }),
+      el("ul", {}, ...n.papers.map((p) =>
+        el("li", {},
+          link(`https://arxiv.org/abs/${p.arxiv_id}`, p.title, `arXiv page of ${p.title}`),
+          el("span", { class: "meta", text: ` · arXiv:${p.arxiv_id} · ${p.published} · relevance ${p.relevance.toFixed(2)}` })
+        )
+      ))
+    )
+  )
+  if (nothing.length > 0) sections.push(el("p", { class: "digest-nothing", text: `Nothing new: ${nothing.map((n) => n.title).join(", ")}` }))
+  if (view.not_searched.length > 0) {
+    sections.push(el("p", { class: "hint", text: "Not searched:" }))
+    sections.push(el("ul", { class: "digest-skipped" }, ...view.not_searched.map((s) => el("li", { text: `${s.note}: ${s.reason}` }))))
+  }
+  $("cards").replaceChildren(...sections)
+  $("action-status").textContent = ""
+  $("bibtex-text").hidden = $("bibtex-label").hidden = true
+  $("bibtex-all").hidden = true
+  $("write").hidden = true
+  $("dropped-box").hidden = true
+  $("map-box").hidden = true
+  $("results").hidden = false
+  $("results-title").focus()
+}
+
 const render = (id, view) => {
   result = { id, view }
+  if (view.kind === "digest") return renderDigest(view)
   const n = view.papers.length
   const named = view.kind === "note" && view.alreadyInNote.length > 0
     ? ` Already in your note, so not suggested again: ${view.alreadyInNote.map((p) => p.title).join("; ")}.`
@@ -400,6 +436,10 @@ const start = async () => {
   $("ask-form").addEventListener("submit", (e) => {
     e.preventDefault()
     void run({ kind: "ask", question: $("question").value })
+  })
+  $("digest-form").addEventListener("submit", (e) => {
+    e.preventDefault()
+    void run({ kind: "digest", since: $("digest-since").value })
   })
   $("question").addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) $("ask-form").requestSubmit()
