@@ -36,6 +36,7 @@ import {
 import { termStat } from "../judge/ArxivTermStats.js"
 import { arxivDfTable } from "../judge/dfTable.js"
 import type { DfTable } from "../judge/score.js"
+import { FUNCTION_WORDS } from "../../core/text.js"
 import { cognate, MIN_SAME_SPELLING } from "./cognates.js"
 import { detectLines, detectShort } from "./detect.js"
 import { arxivVocabulary, fold, isCyrillic, type Lexicon, lexicon, lightStem, stopWords, type Vocabulary, WORD } from "./lexicon.js"
@@ -236,6 +237,20 @@ const readLine = (raw: string, context: Context): string => {
   return out + rest
 }
 
+/**
+ * An English line of a note in another language, its words that are stop words of the note's language (and no
+ * English word) made breaks: the detector may call a line of English terms joined by Spanish words English, and
+ * "demasiado" or "sobre" must not be searched for all that.
+ */
+const withoutStopWordsOf = (raw: string, context: Context): string => {
+  if (context.stop.size === 0) return raw
+  const { tokens, rest } = tokensOf(raw, "en", context.vocabulary)
+  return tokens.map((t) => {
+    const foreign = context.stop.has(t.folded) && !FUNCTION_WORDS.has(t.folded) && context.vocabulary.records(t.folded) < MIN_SAME_SPELLING
+    return `${t.before}${foreign ? "," : t.word}`
+  }).join("") + rest
+}
+
 /** A title in English words (its own language's when the note's is not clear from it). */
 const readTitle = (title: string, language: string, context: Omit<Context, "language" | "lexicon" | "stop">): string => {
   const own = title.trim() === "" ? language : detectShort(title)
@@ -278,8 +293,12 @@ export const readNote = (
   const out: Array<string> = []
   for (const line of lines) {
     if (/^\s*```/.test(line.raw)) inCode = !inCode
-    if (inCode || /^\s*```/.test(line.raw) || line.words === 0 || (line.language === "en" && line.latinInOtherScript === 0)) {
+    if (inCode || /^\s*```/.test(line.raw) || line.words === 0) {
       out.push(line.raw)
+      continue
+    }
+    if (line.language === "en" && line.latinInOtherScript === 0) {
+      out.push(withoutStopWordsOf(line.raw, context(detected.language)))
       continue
     }
     out.push(readLine(line.raw, context(line.language)))
