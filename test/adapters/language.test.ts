@@ -19,7 +19,7 @@ import { readNote } from "../../src/adapters/language/reading.js"
 import { conceptQuery, CONCEPT_QUERY_TERMS } from "../../src/core/arxiv.js"
 import { noteTerms, rankKeywords } from "../../src/core/keywords.js"
 import { CompanionReport } from "../../src/core/models.js"
-import { Layers, Workflow } from "../../src/index.js"
+import { Ask, Layers, Workflow } from "../../src/index.js"
 import { FUNCTION_WORDS, words } from "../../src/core/text.js"
 import { readMultilingual, readNote as readEvalNote } from "../../eval/retrieval-data.js"
 import { runCli } from "../support/cli.js"
@@ -209,6 +209,25 @@ describe("a run through the library's offline layer", { timeout: 180_000 }, () =
       } finally {
         rmSync(vault, { recursive: true, force: true })
       }
+    }))
+})
+
+describe("ask, offline, with a question in another language", { timeout: 180_000 }, () => {
+  it.live("a Russian question is read into English terms and finds the GAN papers; the notes say how it was read", () =>
+    Effect.gen(function*() {
+      const answer = yield* Ask.askArxiv("какие есть способы стабилизировать обучение генеративно-состязательных сетей?").pipe(
+        Effect.provide(Layers.askLayer({ offline: true }))
+      )
+      assert.match(answer.query.notes[0]!, /^The question is in Russian.*; it was searched as ".*generative adversarial network.*"\.$/)
+      assert.include(answer.papers.map((p) => p.paper.arxivId), "1406.2661")
+    }))
+
+  it.live("an English question is asked as it is", () =>
+    Effect.gen(function*() {
+      const answer = yield* Ask.askArxiv("what are the main ways to stabilise GAN training?").pipe(
+        Effect.provide(Layers.askLayer({ offline: true }))
+      )
+      assert.isFalse(answer.query.notes.some((n) => n.startsWith("The question is in")))
     }))
 })
 

@@ -251,6 +251,9 @@ const withoutStopWordsOf = (raw: string, context: Context): string => {
   }).join("") + rest
 }
 
+/** The share of an English note's words in other languages from which its other-language lines are read. */
+const MIXED_NOTE_SHARE = 0.15
+
 /** A title in English words (its own language's when the note's is not clear from it). */
 const readTitle = (title: string, language: string, context: Omit<Context, "language" | "lexicon" | "stop">): string => {
   const own = title.trim() === "" ? language : detectShort(title)
@@ -276,7 +279,11 @@ export const readNote = (
 ): EnglishNote => {
   const { lines, detected } = detectLines(note.text)
   const shared = { vocabulary, table, terms: new Map<string, ReadTerm>(), unread: new Set<string>() }
-  if (detected.language === "en" && lines.every((l) => l.language === "en" && l.latinInOtherScript === 0)) {
+  // an English note is searched as it is, unless another language holds a real part of it (a mixed note): a few
+  // lines of names and terms the detector calls Dutch or French (29 of the 96 English evaluation notes have some,
+  // at most 10 % of their words) must not change what an English note is searched on
+  const foreignShare = detected.shares.filter((s) => s.language !== "en").reduce((a, s) => a + s.share, 0)
+  if (detected.language === "en" && foreignShare < MIXED_NOTE_SHARE) {
     return { text: note.text, title: note.title, reading: reading(detected, reader, "none", shared, []) }
   }
   const contexts = new Map<string, Context>()
