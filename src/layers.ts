@@ -537,6 +537,7 @@ export const askLayer = (setup: AskSetup): Layer.Layer<AskPorts, InvalidArgument
     openAlexLayer(setup, cache),
     judgeLayer(setup),
     termStatsLayer,
+    languageLayer(setup),
     queryBuilderLayer(setup)
   )
 }

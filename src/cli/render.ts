@@ -4,6 +4,7 @@
 import { CHANNEL_LABELS } from "../core/channels.js"
 import { Schema } from "effect"
 import { countsLine } from "../core/compose.js"
+import { describeReading } from "../core/language.js"
 import { CompanionOptions } from "../core/models.js"
 import { ordinal } from "../core/rules.js"
 import type { CompanionReportData } from "../promise.js"
@@ -16,6 +17,10 @@ export const renderReport = (r: CompanionReportData): string => {
   const lines: Array<string> = []
   const byId = new Map(r.candidates.map((c) => [c.paper.arxivId, c]))
   lines.push(`Concept note: ${r.note.title} (${r.note.path})`)
+  if (r.language !== undefined && r.language.detected.language !== "en") {
+    lines.push(`Note language: ${describeReading(r.language)}`)
+    for (const note of r.language.notes) lines.push(`  ${note}`)
+  }
   lines.push(`Keywords: ${r.keywords.join(", ")}`)
   lines.push(`arXiv query: ${r.query}`)
   if (r.titleQuery !== undefined) {

@@ -30,6 +30,8 @@ import {
 import { CompanionOptions, IsoDate, Judgement, type Paper, type ScoredPaper } from "./models.js"
 import type { ArxivPort } from "./ports/ArxivPort.js"
 import type { LlmJudgePort } from "./ports/LlmJudgePort.js"
+import { describeReading, englishQuestionOf, isTranslated } from "./language.js"
+import { NoteLanguagePort } from "./ports/NoteLanguagePort.js"
 import type { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
@@ -192,10 +194,20 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     if (port === "arxiv") arxivRequests++
   }
 
+  // 0. a question in another language is read into English terms first (when the layer has a reader), as a note is
+  const reader = yield* Effect.serviceOption(NoteLanguagePort)
+  const reading = Option.isSome(reader) ? yield* reader.value.read({ title: "", text: question }) : undefined
+  const translated = reading !== undefined && isTranslated(reading.reading)
+  const asked = translated ? englishQuestionOf(reading.text) : question
+
   // 1. the concept: the question read like a small note (and, with a model, the pool's query it wrote)
-  const built = yield* builder.build(question)
+  const built = yield* builder.build(asked)
   const concept = built.concept
-  const notes = [...built.notes]
+  const notes = [
+    ...(translated ? [`The question is in ${describeReading(reading.reading)}; it was searched as "${asked}".`] : []),
+    ...(translated ? reading.reading.notes : []),
+    ...built.notes
+  ]
   let fellBack = built.fellBack
 
   // 2. plan and search: the pool, the title search on the central words, the most cited works on the key phrases

@@ -116,6 +116,23 @@ export interface EnglishNote {
 /** Whether a reading changed anything: an English note is searched as it is. */
 export const isTranslated = (reading: NoteReading): boolean => reading.detected.language !== "en" && reading.dictionary !== "none"
 
+/**
+ * A question's English reading as one line: its terms in order, a comma where the question had words with no
+ * reading (so no phrase is made across them), Markdown left out.
+ */
+export const englishQuestionOf = (text: string): string =>
+  text
+    .replace(/^\s*#+\s*/gm, "")
+    .replace(/^\s*[-*]\s+/gm, "")
+    .replace(/[*_`]+/g, "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .join(", ")
+    .replace(/\s*,[\s,]*/g, ", ")
+    .replace(/^[,\s]+|[,\s]+$/g, "")
+    .replace(/\s+/g, " ")
+
 /** One line for reports and the generated note: "Russian (mixed with English: 22 % of its words); read offline with the glossary". */
 export const describeReading = (reading: NoteReading): string => {
   const d = reading.detected

@@ -13,6 +13,7 @@ import { Effect } from "effect"
 import { CompanionOptions, type CompanionOptionsInput, type CompanionReport, decodeOptions } from "../core/models.js"
 import { type Progress, runCompanion, type RunHooks } from "../core/workflow.js"
 import { categoriesArg, dateArg, promptArg } from "./arguments.js"
+import { describeReading } from "../core/language.js"
 import type { CompanionResult } from "./schemas.js"
 
 /**
@@ -107,6 +108,17 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
     note: report.note.path,
     written: report.written,
     keywords: report.keywords,
+    ...(report.language === undefined ? {} : {
+      language: {
+        language: report.language.detected.language,
+        name: report.language.detected.name,
+        mixed: report.language.detected.mixed,
+        reader: report.language.reader,
+        summary: describeReading(report.language),
+        terms: report.language.terms.map((t) => ({ english: t.english, source: t.source, via: t.via })),
+        notes: report.language.notes
+      }
+    }),
     query: report.query,
     ...(report.titleQuery === undefined ? {} : { second_query: report.titleQuery }),
     ...(report.citedQuery === undefined ? {} : { cited_query: report.citedQuery }),

@@ -19,9 +19,10 @@ import { readNote } from "../../src/adapters/language/reading.js"
 import { conceptQuery, CONCEPT_QUERY_TERMS } from "../../src/core/arxiv.js"
 import { noteTerms, rankKeywords } from "../../src/core/keywords.js"
 import { CompanionReport } from "../../src/core/models.js"
-import { Layers, Workflow } from "../../src/index.js"
+import { Ask, Layers, Workflow } from "../../src/index.js"
 import { FUNCTION_WORDS, words } from "../../src/core/text.js"
 import { readMultilingual, readNote as readEvalNote } from "../../eval/retrieval-data.js"
+import { runCli } from "../support/cli.js"
 
 export const RUSSIAN_GAN = `# Генеративно-состязательные сети
 
@@ -142,7 +143,7 @@ describe("offline reading", () => {
     assert.include(keywords, "word embedding")
     assert.include(keywords, "negative sampling")
     assert.include(keywords, "skip-gram")
-    assert.include(keywords, "GloVe")
+    assert.include(keywords, "glove")
     const fr = stopWords("fr")
     for (const w of words(query.replace(/\b(all|ti|abs):/g, " "))) {
       assert.isFalse(fr.has(w), `${w} is a French stop word`)
@@ -209,4 +210,55 @@ describe("a run through the library's offline layer", { timeout: 180_000 }, () =
         rmSync(vault, { recursive: true, force: true })
       }
     }))
+})
+
+describe("ask, offline, with a question in another language", { timeout: 180_000 }, () => {
+  it.live("a Russian question is read into English terms and finds the GAN papers; the notes say how it was read", () =>
+    Effect.gen(function*() {
+      const answer = yield* Ask.askArxiv("какие есть способы стабилизировать обучение генеративно-состязательных сетей?").pipe(
+        Effect.provide(Layers.askLayer({ offline: true }))
+      )
+      assert.match(answer.query.notes[0]!, /^The question is in Russian.*; it was searched as ".*generative adversarial network.*"\.$/)
+      assert.include(answer.papers.map((p) => p.paper.arxivId), "1406.2661")
+    }))
+
+  it.live("an English question is asked as it is", () =>
+    Effect.gen(function*() {
+      const answer = yield* Ask.askArxiv("what are the main ways to stabilise GAN training?").pipe(
+        Effect.provide(Layers.askLayer({ offline: true }))
+      )
+      assert.isFalse(answer.query.notes.some((n) => n.startsWith("The question is in")))
+    }))
+})
+
+describe("the built CLI, offline", { timeout: 240_000 }, () => {
+  it("runs the Russian note end to end: the concept's papers kept, the language in --json and in the note", async () => {
+    const vault = mkdtempSync(join(tmpdir(), "companion-cli-lang-"))
+    try {
+      writeFileSync(join(vault, "Генеративно-состязательные сети.md"), RUSSIAN_GAN)
+      const result = await runCli(["run", "Find papers related to my 'Генеративно-состязательные сети' note", "--vault", vault, "--offline", "--json"])
+      assert.strictEqual(result.code, 0, result.stderr)
+      const report = JSON.parse(result.stdout) as {
+        keywords: ReadonlyArray<string>
+        survivors: ReadonlyArray<string>
+        language: { detected: { language: string; name: string; mixed: boolean }; reader: string; dictionary: string }
+      }
+      assert.deepEqual(
+        [report.language.detected.language, report.language.detected.name, report.language.reader, report.language.dictionary],
+        ["ru", "Russian", "offline", "glossary"]
+      )
+      assert.include(report.keywords, "generative adversarial network")
+      assert.include(report.survivors, "1406.2661")
+      assert.include(report.survivors, "1511.06434")
+      const human = await runCli(["run", "Find papers related to my 'Генеративно-состязательные сети' note", "--vault", vault, "--offline"])
+      assert.strictEqual(human.code, 0, human.stderr)
+      assert.match(human.stdout, /Note language: Russian/)
+      const written = readFileSync(join(vault, "Генеративно-состязательные сети — Related Papers.md"), "utf8")
+      assert.include(written, "## Отобранные статьи")
+      // the source note is never modified
+      assert.strictEqual(readFileSync(join(vault, "Генеративно-состязательные сети.md"), "utf8"), RUSSIAN_GAN)
+    } finally {
+      rmSync(vault, { recursive: true, force: true })
+    }
+  })
 })

@@ -50,6 +50,9 @@ const CYRILLIC_SUFFIXES: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>]>
   [new RegExp(`(?:онн|онн)${ADJ}$`), ["onal", "on"]],
   [new RegExp(`(?:н)${ADJ}$`), ["", "al", "ic"]],
   [new RegExp(`(?:изм|ізм)${NOUN}$`), ["ism"]],
+  // verbs: "стабилизировать" → stabilize, "нормалізувати" → normalize, "оптимизирует" → optimize
+  [/(?:изировать|изовать|изирует|изируют|изировал[аио]?|ізувати|ізує|ізують)$/, ["ize"]],
+  [/(?:ировать|ирует|ируют|ировал[аио]?|увати|ує|ують)$/, ["ate", "e"]],
   [new RegExp(`(?:ия|ія|ии|ії|ию|ію|ией|ією)$`), ["y", "ia", "ion"]],
   [new RegExp(`(?:ер|ор|ар)${NOUN}$`), ["er", "or", "ar"]],
   // no plural "s": keywords are singular, and "старой" → "star" + "s" would pass the length bar

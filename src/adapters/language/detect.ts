@@ -91,12 +91,18 @@ export const detectLines = (text: string): { readonly lines: ReadonlyArray<Detec
  * French or Spanish words ("VAE con prior gaussiano, ELBO demasiado débil") is not English.
  */
 const settleLatin = (detected: string, noteLanguage: string, ws: ReadonlyArray<string>): string => {
-  if (detected !== "en" || noteLanguage === "en") return detected
-  const own = stopWords(noteLanguage)
+  if (detected === noteLanguage) return detected
   const folded = ws.map(fold)
   const english = folded.filter((w) => FUNCTION_WORDS.has(w)).length
-  const foreign = folded.filter((w) => own.has(w) && !FUNCTION_WORDS.has(w)).length
-  return foreign > english ? noteLanguage : detected
+  const foreignIn = (language: string) => {
+    const own = stopWords(language)
+    return folded.filter((w) => own.has(w) && !FUNCTION_WORDS.has(w)).length
+  }
+  // and the other way: a line of an English note is another language's only when it holds more of that language's
+  // stop words than English function words (a short line of names and terms is often detected as Dutch or Italian)
+  if (noteLanguage === "en") return foreignIn(detected) > english ? detected : "en"
+  if (detected !== "en") return detected
+  return foreignIn(noteLanguage) > english ? noteLanguage : detected
 }
 
 /** The note's language from its lines: the language of most words, English terms in other lines aside. */
