@@ -24,12 +24,12 @@ import { existsSync, readFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
-import * as LiveArxiv from "../src/adapters/live/LiveArxiv.js"
-import * as ResponseCache from "../src/adapters/live/ResponseCache.js"
+import * as LiveArxiv from "../src/adapters/arxiv/LiveArxiv.js"
+import * as ResponseCache from "../src/adapters/http/ResponseCache.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
 import { askArxivTool } from "../src/tools/ask.js"
 import { startArxivStandIn } from "../test/support/arxiv-standin.js"
@@ -93,7 +93,7 @@ export default async () => {
   if (process.env["ASK_BENCH_COLD_ONLY"] === "1") return coldBench()
   const offline = ManagedRuntime.make(
     Layer.mergeAll(
-      Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer)),
+      Layer.merge(CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer)),
       LocalJudge.layer,
       ArxivTermStats.layer,
       RuleQueryBuilder.layer
@@ -122,7 +122,7 @@ export default async () => {
         LiveArxiv.layer({ apiUrl: standIn.url, minInterval: "5 millis" }).pipe(
           Layer.provide(Layer.mergeAll(NodeHttpClient.layerUndici, ResponseCache.layerDisabled))
         ),
-        FixtureOpenAlex.layer().pipe(Layer.provide(NodeContext.layer)),
+        RecordedOpenAlex.layer().pipe(Layer.provide(NodeContext.layer)),
         LocalJudge.layer,
         ArxivTermStats.layer,
         RuleQueryBuilder.layer
