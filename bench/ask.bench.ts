@@ -1,5 +1,5 @@
 /**
- * `ask` offline, once the corpus is loaded: wall time of each of the 20
+ * `ask` offline, once the corpus is loaded: wall time of each of the 38
  * questions of eval/ask/questions.jsonl (rule-based query, the offline
  * corpus, 50 candidates re-ranked by the local judge, top 3), in one
  * process, after one warm-up question that loads the corpus. The target is

@@ -2,7 +2,7 @@
  * `npm run eval:ask` — how often `ask` puts the landmark papers of a research
  * question in its top 3 and top 10, on the offline corpus (the recorded arXiv
  * corpus and citation counts) with the local judge. `--set tuning` (default)
- * runs the 20 tuning questions of eval/ask/questions.jsonl, `--set heldout`
+ * runs the 38 tuning questions of eval/ask/questions.jsonl, `--set heldout`
  * the held-out questions of eval/ask/questions-heldout.jsonl (written by a
  * reader before any setting was chosen; run once, never tuned on), `--set
  * all` both:
@@ -28,7 +28,7 @@ import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as LlmQueryBuilder from "../src/adapters/query/LlmQueryBuilder.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
-import { type AskAnswer, askArxiv, AskOptions } from "../src/core/ask.js"
+import { askArxivTraced, AskOptions, type AskTrace } from "../src/core/ask.js"
 import type { ArxivPort } from "../src/core/ports/ArxivPort.js"
 import type { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
 import type { QueryBuilderPort } from "../src/core/ports/QueryBuilderPort.js"
@@ -74,7 +74,17 @@ const mean = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0
 /** 95% bootstrap interval of the mean over questions (fixed seed: reproducible). */
 const bootstrap = (xs: ReadonlyArray<number>): readonly [number, number] => bootstrapMean(xs, 12)
 
-const score = (q: Question, answer: AskAnswer, ms: number): Row => {
+/** Where a missed paper ended: its place in the answer order and the keep rule's decision, or not a candidate. */
+const whereMissed = (trace: AskTrace, id: string): string => {
+  const at = trace.order.findIndex((s) => s.paper.arxivId === id)
+  if (at < 0) return `${id} (not a candidate)`
+  const s = trace.order[at]!
+  const count = s.impact.citationsPerYear === undefined ? "no count" : `${Math.round(s.impact.citationsPerYear)}/year`
+  return `${id} (rank ${at + 1}, relevance ${s.judgement.relevance.toFixed(3)}, ${count}, ${s.decision.kind})`
+}
+
+const score = (q: Question, trace: AskTrace, ms: number): Row => {
+  const answer = trace.answer
   const ids = answer.papers.map((p) => p.paper.arxivId)
   const hit = (k: number) => q.expected.filter((id) => ids.slice(0, k).includes(id)).length / q.expected.length
   return {
@@ -86,7 +96,7 @@ const score = (q: Question, answer: AskAnswer, ms: number): Row => {
     query: [answer.query.sent, ...(answer.query.second === undefined ? [] : [answer.query.second])].join("\n             "),
     retried: answer.query.attempts > 1 && !answer.query.fellBack,
     fellBack: answer.query.fellBack,
-    missing: q.expected.filter((id) => !ids.includes(id))
+    missing: q.expected.filter((id) => !ids.includes(id)).map((id) => whereMissed(trace, id))
   }
 }
 
@@ -94,7 +104,7 @@ const run = (builder: Layer.Layer<QueryBuilderPort>, arxiv: Layer.Layer<ArxivPor
   Effect.forEach(questions, (q) =>
     Effect.suspend(() => {
       const start = performance.now()
-      return askArxiv(q.question, new AskOptions({ top: 10 })).pipe(Effect.map((a) => score(q, a, performance.now() - start)))
+      return askArxivTraced(q.question, new AskOptions({ top: 10 })).pipe(Effect.map((t) => score(q, t, performance.now() - start)))
     }), { concurrency: 1 }).pipe(
     Effect.provide(Layer.mergeAll(builder, arxiv, LocalJudge.layer, ArxivTermStats.layer))
   )
@@ -155,7 +165,7 @@ const main = async () => {
     console.log(`\nWith malformed JSON 1 in 3: ${needed.filter((x) => x === 1).length} of ${flakyRows.length} questions needed the retry or the fallback (${interval(needed)}).`)
     const ms = runs.rules.map((r) => r.ms).sort((a, b) => a - b)
     console.log(`\nRules, per question in this process (corpus loaded): median ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms, max ${ms.at(-1)!.toFixed(0)} ms; arXiv requests at most ${Math.max(...runs.rules.map((r) => r.requests))} a question.`)
-    console.log("\nPer question (rules): top-3 / top-10 recall, expected papers not in the top 10, queries sent")
+    console.log("\nPer question (rules): top-3 / top-10 recall, expected papers not in the top 10 (where they ranked, and why), queries sent")
     for (const r of runs.rules) {
       console.log(`  ${pct(r.at3).padStart(4)} ${pct(r.at10).padStart(4)}  ${r.question}${r.missing.length > 0 ? `  [missing ${r.missing.join(", ")}]` : ""}\n             ${r.query}`)
     }

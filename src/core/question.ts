@@ -612,16 +612,20 @@ export const COVERAGE_SPREAD = 0.05
 export const relevanceOfFit = (relevance: number, fit: QuestionFit): number =>
   relevance * (1 - COVERAGE_SPREAD * (1 - fit.covered)) * (0.99 - CENTRALITY_SPREAD * (1 - fit.centrality) + 0.01 * fit.density)
 
-const CONTRIBUTION = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(propose|introduce|present|develop|describe|show|demonstrate|study|investigate|explore|find|analy[sz]e)s?d?\b\s*(.*)$/i
+const CONTRIBUTION = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(propose|introduce|present|develop|describe|show|demonstrate|study|investigate|explore|find|analy[sz]e|exploit|extend|construct|build|design)(?:s|d|ed)?\b\s*(.*)$/i
 const VERB: Readonly<Record<string, string>> = {
   propose: "introduced", introduce: "introduced", present: "introduced", develop: "introduced", describe: "described",
   show: "showed", demonstrate: "showed", find: "found", study: "studied", investigate: "studied", explore: "studied",
-  analyse: "analysed", analyze: "analysed"
+  analyse: "analysed", analyze: "analysed", exploit: "exploited", extend: "extended", construct: "built", build: "built",
+  design: "designed"
 }
 
 /** Clip a phrase at a clause break or `max` words, whichever comes first. */
 const clause = (text: string, max: number): string => {
-  const cut = text.split(/(?<=\S)[,;:.](?:\s|$)|\s(?:which|that|where|whereby|and show|and demonstrate)\s/)[0]!.trim()
+  // a comma within the first few words lists adjectives ("the inherent multi-scale, pyramidal hierarchy"): read on
+  const early = /^(?:\S+\s+){0,4}\S+?,\s/.exec(text)
+  const head = early === null ? "" : early[0]
+  const cut = head + text.slice(head.length).split(/(?<=\S)[,;:.](?:\s|$)|\s(?:which|that|where|whereby|and show|and demonstrate)\s/)[0]!.trim()
   const ws = cut.split(/\s+/)
   return ws.length <= max ? cut : `${ws.slice(0, max).join(" ")} …`
 }
@@ -642,7 +646,7 @@ export const whyItAnswers = (
   for (const sentence of flat.split(/(?<=[.!?])\s+(?=[A-Z])/)) {
     const m = CONTRIBUTION.exec(sentence)
     if (m === null || m[2]!.trim() === "") continue
-    what = `${VERB[m[1]!.toLowerCase().replace(/s$|d$/, "")] ?? "introduced"} ${clause(m[2]!, 14)}`
+    what = `${VERB[m[1]!.toLowerCase()] ?? "introduced"} ${clause(m[2]!, 14)}`
     break
   }
   const titled = namedTerms(concept, paper.title).map((t) => t.forms[0]!)

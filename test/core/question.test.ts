@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
 import { parseQuery } from "../../src/adapters/query/queryParser.js"
-import { americanSpelling, analyseQuestion, keyTerms, questionFit, questionRelevance, ruleQuery, wordCount } from "../../src/core/question.js"
+import { americanSpelling, analyseQuestion, keyTerms, questionFit, questionRelevance, ruleQuery, whyItAnswers, wordCount } from "../../src/core/question.js"
 
 const stats = fromDfTable()
 const build = (q: string) => {
@@ -176,5 +176,24 @@ describe("a question's relevance", () => {
     assert.notInclude(forms("encoder-decoder RNNs that map one sequence to another"), "another")
     assert.notInclude(forms("gated recurrent units versus LSTM for sequence modelling"), "versus")
     assert.include(forms("gated recurrent units versus LSTM for sequence modelling"), "lstm")
+  })
+})
+
+describe("why a paper answers", () => {
+  it("says what the paper contributes, in its abstract's words, with the question's terms its title names and how cited it is", () => {
+    const { concept } = build("what is the best way to detect objects in images with convolutional networks")
+    // abridged from the corpus record of 1612.03144 (Feature Pyramid Networks)
+    const fpn = {
+      title: "Feature Pyramid Networks for Object Detection",
+      abstract: "Feature pyramids are a basic component in recognition systems. In this paper, we exploit the inherent multi-scale, pyramidal hierarchy of deep convolutional networks to construct feature pyramids with marginal extra cost."
+    }
+    assert.strictEqual(
+      whyItAnswers(fpn, concept, 3885.2),
+      "exploited the inherent multi-scale, pyramidal hierarchy of deep convolutional networks to construct feature pyramids with …; on detect objects; cited 3,885 times a year"
+    )
+    const faster = { title: "Faster R-CNN", abstract: "In this work, we introduce a Region Proposal Network (RPN) that shares full-image convolutional features." }
+    assert.match(whyItAnswers(faster, concept), /^introduced a Region Proposal Network \(RPN\)/)
+    // no contribution sentence: the question's terms the title names, nothing invented
+    assert.strictEqual(whyItAnswers({ title: "Object detection networks", abstract: "Results on PASCAL VOC." }, concept), "about detect objects")
   })
 })
