@@ -619,16 +619,36 @@ export const layerConfig = (overrides: AskSetup = {}): Layer.Layer<AllPorts, Inv
 // -----------------------------------------------------------------------------
 // voice
 
-/** The speech ports, offline: pocketsphinx and espeak-ng (Debian's programs; no network). */
-export const speechLayer = (): Layer.Layer<SpeechToTextPort | TextToSpeechPort, InvalidArgument> =>
-  lazyLayer(() =>
-    Effect.map(
-      Effect.all([
+/**
+ * Who hears and speaks: "offline" (default: pocketsphinx and espeak-ng, Debian's programs, no network) or
+ * "api" (an OpenAI-compatible audio API: ARXIV_COMPANION_AUDIO_BASE_URL, _API_KEY, _STT_MODEL, _TTS_MODEL,
+ * _VOICE). Faces take it from their flag, else ARXIV_COMPANION_SPEECH.
+ */
+export type SpeechBackend = "offline" | "api"
+
+/** The speech ports for a backend (default: ARXIV_COMPANION_SPEECH, else offline). */
+export const speechLayer = (backend?: SpeechBackend): Layer.Layer<SpeechToTextPort | TextToSpeechPort, InvalidArgument> =>
+  lazyLayer((errors) =>
+    Effect.gen(function*() {
+      const chosen = backend ?? (yield* Config.literal("offline", "api")("ARXIV_COMPANION_SPEECH").pipe(
+        Config.withDefault("offline" as const),
+        Effect.mapError(configProblem(errors))
+      ))
+      if (chosen === "api") {
+        const OpenAiAudio = yield* load(() => import("./adapters/speech/OpenAiAudio.js"))
+        return OpenAiAudio.layerConfig.pipe(
+          Layer.catchAll((e) => Layer.fail(configProblem(errors)(e))),
+          Layer.provide(httpClientLayer)
+        )
+      }
+      const [Pocketsphinx, Espeak, NodeContext] = yield* Effect.all([
         load(() => import("./adapters/speech/PocketsphinxSpeechToText.js")),
         load(() => import("./adapters/speech/EspeakTextToSpeech.js")),
         load(Modules.NodeContext)
-      ]),
-      ([Pocketsphinx, Espeak, NodeContext]) =>
-        Layer.merge(Pocketsphinx.layerConfig, Espeak.layerConfig).pipe(Layer.orDie, Layer.provide(NodeContext.layer))
-    )
+      ])
+      return Layer.merge(Pocketsphinx.layerConfig, Espeak.layerConfig).pipe(
+        Layer.catchAll((e) => Layer.fail(configProblem(errors)(e))),
+        Layer.provide(NodeContext.layer)
+      )
+    })
   )

@@ -18,7 +18,7 @@ import { decodeWav, isWav, type Pcm, resample, seconds, speechLikelihood, WavErr
 export const RECOGNISER_RATE = 16_000
 
 /** The formats sox reads here, by their first bytes (its `-t` name). */
-const sniff = (b: Uint8Array, mimeType: string | undefined): string | undefined => {
+export const sniff = (b: Uint8Array, mimeType: string | undefined): string | undefined => {
   const head = String.fromCharCode(...b.subarray(0, 12))
   if (isWav(b)) return "wav"
   if (head.startsWith("OggS")) return "ogg"
