@@ -76,13 +76,23 @@ export interface CentralConcept {
 
 const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
 
+/** An inflection, not a derivation: what "modelling", "generalized" or "models" add to their word. */
+const INFLECTED = /(?:ing|ed|es|s)$/
+/** A derived adjective ("distributional", "generative"): it says what kind, not what, so it keeps its stem. */
+const ADJECTIVE = /(?:al|ive|ic|ous|ful|able|ible|ary)$/
+
 /**
- * The family of a word Porter cut by 4 letters or more ("generalization" → "gener"): its first (stem length + 3)
- * letters, marked "~" ("~generali"), which keeps "generalization" and "generalize" together and apart from
- * "general" and "generate"; a word Porter cut less has no family of its own (its stem is one).
+ * The family of a word Porter cut by 4 letters or more beyond an inflection ("generalization" → "gener"): its first
+ * (stem length + 3) letters, marked "~" ("~generali"), which keeps "generalization" and "generalize" together and
+ * apart from "general" and "generate"; a word Porter cut less ("modelling" → "model") or a derived adjective
+ * ("distributional") has no family of its own.
  */
-export const familyKey = (t: Token): string | undefined =>
-  t.word.length >= t.stem.length + 4 && t.word.startsWith(t.stem) ? `~${t.word.slice(0, t.stem.length + 3)}` : undefined
+export const familyKey = (t: Token): string | undefined => {
+  const base = t.word.replace(INFLECTED, "")
+  return base.length >= t.stem.length + 4 && t.word.startsWith(t.stem) && !ADJECTIVE.test(base)
+    ? `~${t.word.slice(0, t.stem.length + 3)}`
+    : undefined
+}
 
 /** What Porter leaves on one form of a word and not another ("noisi" / "nois", "summari" / "summar"). */
 const INFLECTION = /^(?:i|e|s|y|al|li|ic)$/
