@@ -275,6 +275,10 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
       assert.isTrue(t!.relevance >= 0.5 && d!.relevance >= 0.5, `Tacotron ${t!.relevance}, Deep Voice ${d!.relevance}`)
       // speech recognition shares the note's speech and waveform words, not its concept: it ranks below both
       assert.isTrue(w!.relevance < Math.min(t!.relevance, d!.relevance), `Wav2Letter ${w!.relevance}`)
+      // only a word written in capitals is read as an acronym: "map" is not "maximum a posteriori"
+      assert.isDefined(table.acronyms?.get("map"))
+      assert.isUndefined(centralConcept("Saliency map", table, defaultParams).units.find((u) => u.phrases !== undefined))
+      assert.isDefined(centralConcept("Neural TTS", table, defaultParams).units.find((u) => u.phrases !== undefined))
     }))
 
   it.effect("a title word Porter conflates with unrelated words is matched by its word family", () =>

@@ -143,7 +143,7 @@ const ALTERNATIVES = /\s+(?:and|or|vs\.?|versus)\s+|[&()/:;,]/i
 const phrasePattern = (form: string): RegExp =>
   new RegExp(`\\b${form.split(" ").map((w) => w.replace(/[^a-z0-9]/g, "")).join("[\\s-]+")}s?\\b`, "gi")
 
-/** The long forms the corpus defines for a title word that is an acronym ("TTS", "GANs"), if any. */
+/** The long forms the corpus defines for a title word written as an acronym ("TTS", "GANs"), if any. */
 const longForms = (word: string, table: DfTable): ReadonlyArray<string> =>
   table.acronyms?.get(word) ?? (word.endsWith("s") ? table.acronyms?.get(word.slice(0, -1)) : undefined) ?? []
 
@@ -161,6 +161,8 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
     heads.push(head.length)
     return [[...head, null, ...tail]]
   })
+  // only a word the title writes in capitals is read as an acronym ("TTS", "GANs"; not "map" or "list")
+  const capitals = new Set([...title.matchAll(/\b[A-Z]{2,6}s?\b/g)].map((m) => m[0].toLowerCase()))
   const stemForms = new Map<string, Map<string, number>>()
   const formsOf = (t: Token): Map<string, number> => {
     const known = stemForms.get(t.stem)
@@ -179,7 +181,7 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
       if (t == null) continue
       const scale = i > heads[part]! ? p.conceptModifier : 1
       // an acronym the corpus defines is matched by its long forms too ("TTS": "text-to-speech"), however rare it is
-      const spelled = longForms(t.word, table)
+      const spelled = capitals.has(t.word) ? longForms(t.word, table) : []
       const df = table.unigrams.get(t.stem) ?? (spelled.length > 0 ? table.minUnigramDf / 2 : undefined)
       // a word Porter conflates with unrelated ones ("generalization" → "gener") is weighed and matched by its family
       const family = familyKey(t)
