@@ -27,7 +27,7 @@ import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { defaultParams, idf, prepareConcept, scorePaper, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit, tokenize } from "../src/adapters/judge/tokenize.js"
-import { assessImpact } from "../src/core/rules.js"
+import { assessImpact, NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
 import { type Concept, Layers, LlmJudgePort, OpenAlexPort, Workflow } from "../src/index.js"
 import { benchmarkRoot, foldKeys, loadBenchmark, summarize } from "./csfcube-data.js"
 import { readLandmarks, readNote, repoRoot, seededRandom, type Split, SPLIT_SETS } from "./retrieval-data.js"
@@ -238,23 +238,53 @@ const sample = () => {
   console.log(`${total} newly relevant; ${shown} shown`)
 }
 
-/** The keep rule, simulated over a recorded pool: "merit" (relevance + 0.1 · log10(1 + citations/year), main) or "relevance". */
-const keptOf = (
-  pool: Pool,
-  relevance: ReadonlyMap<string, number>,
-  rule: "merit" | "relevance",
-  n = 10
-): ReadonlyArray<string> => {
+type Rule = "merit" | "relevance" | "band" | "lift"
+
+/** BAND=w: the near-equal band tried instead of NEAR_EQUAL_RELEVANCE; BANDSPACE=score: measured on the score (logit ÷ slope). */
+const BAND = Number(process.env.BAND ?? NEAR_EQUAL_RELEVANCE)
+const logit = (r: number) => Math.log(Math.min(r, 1 - 1e-9) / Math.max(1 - r, 1e-9))
+const near = (top: number, x: number): boolean =>
+  process.env.BANDSPACE === "score" ? (logit(top) - logit(x)) / defaultParams.slope < BAND : top - x < BAND
+
+/** The papers of a recorded pool that clear both bars, in keep order under `rule`. */
+const clearedOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rule): ReadonlyArray<string> => {
   const impact = pool.impact ?? {}
   const relevant = pool.papers.map((p) => p.arxivId).filter((id) => relevance.get(id)! >= 0.5)
     .sort((a, b) => relevance.get(b)! - relevance.get(a)! || a.localeCompare(b))
   // the workflow looks up the 50 most relevant papers the most-cited channel did not bring a count for
   const looked = new Set(relevant.filter((id) => !impact[id]?.cited).slice(0, 50))
   const survivors = relevant.filter((id) => (impact[id]?.cited || looked.has(id)) && impact[id]?.pass)
+  if (rule === "band") {
+    // keepOrder of src/core/rules.ts over plain ids: by relevance, citations per year inside a run of near-equal relevance
+    const perYear = (id: string) => impact[id]?.perYear ?? -1
+    const ordered: Array<string> = []
+    for (let start = 0; start < survivors.length;) {
+      const top = relevance.get(survivors[start]!)!
+      let end = start + 1
+      while (end < survivors.length && near(top, relevance.get(survivors[end]!)!)) end++
+      ordered.push(...survivors.slice(start, end).sort((a, b) =>
+        perYear(b) - perYear(a) || relevance.get(b)! - relevance.get(a)! || a.localeCompare(b)
+      ))
+      start = end
+    }
+    return ordered
+  }
+  if (rule === "lift") {
+    // LIFT=w: impact lifts a paper by less than w (on relevance, or with BANDSPACE=score on the score), full at 10^LIFTDECADES c/y
+    const w = Number(process.env.LIFT ?? 0.05)
+    const decades = Number(process.env.LIFTDECADES ?? 3)
+    const base = (id: string) => process.env.BANDSPACE === "score" ? logit(relevance.get(id)!) / defaultParams.slope : relevance.get(id)!
+    const key = (id: string) => base(id) + w * Math.min(1, Math.log10(1 + (impact[id]?.perYear ?? 0)) / decades)
+    return survivors.slice().sort((a, b) => key(b) - key(a) || relevance.get(b)! - relevance.get(a)! || a.localeCompare(b))
+  }
   const merit = (id: string) =>
     relevance.get(id)! + (rule === "merit" ? 0.1 * Math.log10(1 + (impact[id]?.perYear ?? 0)) : 0)
-  return survivors.slice().sort((a, b) => merit(b) - merit(a) || a.localeCompare(b)).slice(0, n)
+  return survivors.slice().sort((a, b) => merit(b) - merit(a) || a.localeCompare(b))
 }
+
+/** The keep rule, simulated over a recorded pool: "merit" (relevance + 0.1 · log10(1 + citations/year), the old rule), "relevance" or "band" (keepOrder). */
+const keptOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rule, n = 10): ReadonlyArray<string> =>
+  clearedOf(pool, relevance, rule).slice(0, n)
 
 const gradesDir = join(repoRoot, "eval", "precision", "grades")
 
@@ -277,7 +307,7 @@ const grades = () => {
   const p = params()
   const table = arxivDfTable()
   const vectors = arxivTermVectors()
-  const rule = (process.env.RULE ?? "merit") as "merit" | "relevance"
+  const rule = (process.env.RULE ?? "band") as Rule
   const t = { kept: 0, graded: 0, twos: 0, zeros: 0, ungraded: 0, lm: 0, lmKept: 0, above: [0, 0, 0], count: [0, 0, 0] }
   const aucs: Array<[number | undefined, number | undefined]> = []
   const rows: Array<string> = []
@@ -338,8 +368,53 @@ const grades = () => {
   )
 }
 
+/**
+ * `landmarks`: why each landmark of the recorded pools is kept or not under the judge settings (PARAMS) and the
+ * keep rule (RULE, default band): absent from the pool, below the bar, impact not recorded, too few citations,
+ * impact not looked up, cut by the cap, or kept; with its relevance, its relevance rank in the pool and its place
+ * among the papers that clear both bars, and the relevance of the last kept paper.
+ */
+const landmarks = () => {
+  setTokenCacheLimit(50_000)
+  const p = params()
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  const rule = (process.env.RULE ?? "band") as Rule
+  const tally = new Map<string, number>()
+  for (const pool of pools()) {
+    const c = prepareConcept(pool.concept, table, p, vectors)
+    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors).relevance]))
+    const byRel = [...rel].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id)
+    const cleared = clearedOf(pool, rel, rule)
+    const kept = cleared.slice(0, 10)
+    const last = kept.length > 0 ? rel.get(kept[kept.length - 1]!)! : undefined
+    const impact = pool.impact ?? {}
+    const relevant = byRel.filter((id) => rel.get(id)! >= 0.5)
+    const looked = new Set(relevant.filter((id) => !impact[id]?.cited).slice(0, 50))
+    console.log(`\n## ${pool.note} (${pool.split}): ${relevant.length} relevant, ${cleared.length} cleared, last kept ${last?.toFixed(3) ?? "-"}`)
+    for (const l of pool.landmarks) {
+      const r = rel.get(l.id)
+      const i = impact[l.id]
+      const stage = r === undefined ? "absent"
+        : r < 0.5 ? "below-bar"
+        : !(i?.cited || looked.has(l.id)) ? "not-looked-up"
+        : i?.pass !== true ? (i?.perYear === undefined ? "impact-not-recorded" : "too-few-citations")
+        : kept.includes(l.id) ? "kept"
+        : "cut-by-cap"
+      tally.set(stage, (tally.get(stage) ?? 0) + 1)
+      const place = cleared.indexOf(l.id)
+      console.log(
+        `  ${stage.padEnd(20)} rel ${r?.toFixed(3) ?? "  -  "} rank ${r === undefined ? "-" : byRel.indexOf(l.id) + 1}` +
+          `${place >= 0 ? ` cleared #${place + 1}` : ""} c/y ${i?.perYear?.toFixed(0) ?? "-"}  ${l.id} ${l.title.slice(0, 70)}`
+      )
+    }
+  }
+  console.log(`\n${[...tally].map(([k, n]) => `${k} ${n}`).join(", ")}`)
+}
+
 if (mode === "record") await record()
 else if (mode === "grades") grades()
 else if (mode === "sample") sample()
 else if (mode === "diagnose") diagnose()
+else if (mode === "landmarks") landmarks()
 else score()

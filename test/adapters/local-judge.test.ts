@@ -251,6 +251,56 @@ describe("LocalJudge", () => {
       assert.isTrue(layerNorm!.relevance < 0.5, `Layer Normalization for the noisy-labels note: ${layerNorm!.relevance}`)
     }))
 
+  it.effect("a note named by an acronym finds the papers that spell it out, and not those about the inverse problem", () =>
+    Effect.gen(function*() {
+      const ttsNote = `# Neural TTS
+
+old pipeline: text to linguistic features to an acoustic model to a vocoder; concatenative units sound best, HMMs buzzy.
+- sample-level autoregressive audio models as vocoder: natural but slow sampling
+- seq2seq + attention from characters to spectrograms, then Griffin-Lim for the waveform
+- MOS for evaluation; why predict spectrograms and not raw waveforms?
+`
+      const note = conceptOf("Neural TTS", ttsNote)
+      const [tacotron, deepVoice, wav2letter] = conceptPapers.slice(4, 7)
+      const table = arxivDfTable()
+      // the corpus defines the acronym, and no abstract of the three writes "TTS"
+      assert.deepStrictEqual(table.acronyms?.get("tts"), ["text to speech"])
+      for (const p of [tacotron!, deepVoice!, wav2letter!]) assert.notMatch(`${p.title} ${p.abstract}`, /\bTTS\b/)
+      const prepared = prepareConcept(note, table, defaultParams, arxivTermVectors())
+      const about = (paper: Abstract) => scorePaper(prepared, paper, table, defaultParams, arxivTermVectors()).concept
+      assert.strictEqual(about(tacotron!), 1)
+      assert.strictEqual(about(deepVoice!), 1)
+      assert.strictEqual(about(wav2letter!), 0)
+      const [t, d, w] = yield* judge(note, [tacotron!, deepVoice!, wav2letter!])
+      assert.isTrue(t!.relevance >= 0.5 && d!.relevance >= 0.5, `Tacotron ${t!.relevance}, Deep Voice ${d!.relevance}`)
+      // speech recognition shares the note's speech and waveform words, not its concept: it ranks below both
+      assert.isTrue(w!.relevance < Math.min(t!.relevance, d!.relevance), `Wav2Letter ${w!.relevance}`)
+      // only a word written in capitals is read as an acronym: "map" is not "maximum a posteriori"
+      assert.isDefined(table.acronyms?.get("map"))
+      assert.isUndefined(centralConcept("Saliency map", table, defaultParams).units.find((u) => u.phrases !== undefined))
+      assert.isDefined(centralConcept("Neural TTS", table, defaultParams).units.find((u) => u.phrases !== undefined))
+    }))
+
+  it.effect("a title word Porter conflates with unrelated words is matched by its word family", () =>
+    Effect.sync(() => {
+      const table = arxivDfTable()
+      // "generalization" stems to "gener", as "general", "generate" and "generation" do: it would weigh nothing
+      const concept = centralConcept("Generalization in deep nets", table, defaultParams)
+      const family = concept.units.find((u) => u.key === "~generali")
+      assert.isDefined(family, concept.units.map((u) => u.key).join(", "))
+      assert.isTrue(family!.weight > 0)
+      assert.isUndefined(concept.units.find((u) => u.key === "gener"))
+      const prepared = prepareConcept({ title: "Generalization in deep nets", text: "", keywords: [] }, table, defaultParams)
+      const [sharp, memory] = conceptPapers.slice(7, 9)
+      const about = (paper: Abstract) => scorePaper(prepared, paper, table, defaultParams).concept
+      // both are about deep nets; only the first about their generalization
+      assert.isTrue(about(sharp!) > about(memory!) + 0.2, `sharp minima ${about(sharp!)}, sublinear memory ${about(memory!)}`)
+      // a word Porter cuts little keeps its stem ("normalization" is matched by "normalized" too), as does an adjective
+      for (const title of ["Batch normalization", "Modelling sentences", "A distributional account of negation"]) {
+        assert.isUndefined(centralConcept(title, table, defaultParams).units.find((u) => u.key.startsWith("~")), title)
+      }
+    }))
+
   it.effect("a title of alternatives is about any of them; a title of names requires nothing", () =>
     Effect.sync(() => {
       const table = arxivDfTable()

@@ -56,11 +56,15 @@ export interface ConceptUnit {
   readonly part: number
   /** the stems (a stem unit) or the stem pairs, either order (a pair unit) that stand for it, with their credit */
   readonly forms: ReadonlyMap<string, number>
+  /** the long forms of an acronym the corpus defines ("text-to-speech" for TTS), matched in the paper's text */
+  readonly phrases?: ReadonlyArray<RegExp>
 }
 
 /** The concept, prepared once per note. */
 export interface CentralConcept {
   readonly units: ReadonlyArray<ConceptUnit>
+  /** whether a unit is a word family (concept.ts `familyKey`), so a paper's words are read for families too */
+  readonly families: boolean
   /** how many alternatives the title lists */
   readonly parts: number
   /**
@@ -71,6 +75,24 @@ export interface CentralConcept {
 }
 
 const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+/** An inflection, not a derivation: what "modelling", "generalized" or "models" add to their word. */
+const INFLECTED = /(?:ing|ed|es|s)$/
+/** A derived adjective ("distributional", "generative"): it says what kind, not what, so it keeps its stem. */
+const ADJECTIVE = /(?:al|ive|ic|ous|ful|able|ible|ary)$/
+
+/**
+ * The family of a word Porter cut by 4 letters or more beyond an inflection ("generalization" → "gener"): its first
+ * (stem length + 3) letters, marked "~" ("~generali"), which keeps "generalization" and "generalize" together and
+ * apart from "general" and "generate"; a word Porter cut less ("modelling" → "model") or a derived adjective
+ * ("distributional") has no family of its own.
+ */
+export const familyKey = (t: Token): string | undefined => {
+  const base = t.word.replace(INFLECTED, "")
+  return base.length >= t.stem.length + 4 && t.word.startsWith(t.stem) && !ADJECTIVE.test(base)
+    ? `~${t.word.slice(0, t.stem.length + 3)}`
+    : undefined
+}
 
 /** What Porter leaves on one form of a word and not another ("noisi" / "nois", "summari" / "summar"). */
 const INFLECTION = /^(?:i|e|s|y|al|li|ic)$/
@@ -117,6 +139,14 @@ const MODIFIER = /\s(?:with|in|for|using|via|from|on|under)\s/i
 /** Where a title lists alternatives: "X and Y", "X & Y", "X (Y)", "X: Y", "X / Y", "X vs Y". */
 const ALTERNATIVES = /\s+(?:and|or|vs\.?|versus)\s+|[&()/:;,]/i
 
+/** A long form as a pattern: its words in order, apart by spaces or hyphens, the last one maybe plural. */
+const phrasePattern = (form: string): RegExp =>
+  new RegExp(`\\b${form.split(" ").map((w) => w.replace(/[^a-z0-9]/g, "")).join("[\\s-]+")}s?\\b`, "gi")
+
+/** The long forms the corpus defines for a title word written as an acronym ("TTS", "GANs"), if any. */
+const longForms = (word: string, table: DfTable): ReadonlyArray<string> =>
+  table.acronyms?.get(word) ?? (word.endsWith("s") ? table.acronyms?.get(word.slice(0, -1)) : undefined) ?? []
+
 /** The central concept of a note: its title's informative stems and stem pairs, and their variants. */
 export const centralConcept = (title: string, table: DfTable, p: ConceptParams, vectors?: TermVectors): CentralConcept => {
   const units: Array<ConceptUnit> = []
@@ -131,6 +161,8 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
     heads.push(head.length)
     return [[...head, null, ...tail]]
   })
+  // only a word the title writes in capitals is read as an acronym ("TTS", "GANs"; not "map" or "list")
+  const capitals = new Set([...title.matchAll(/\b[A-Z]{2,6}s?\b/g)].map((m) => m[0].toLowerCase()))
   const stemForms = new Map<string, Map<string, number>>()
   const formsOf = (t: Token): Map<string, number> => {
     const known = stemForms.get(t.stem)
@@ -147,12 +179,32 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i]
       if (t == null) continue
-      const df = table.unigrams.get(t.stem)
-      // a stem no abstract uses (a name, the student's shorthand) cannot be required of a paper
-      if (df !== undefined && !seen.has(t.stem)) {
+      const scale = i > heads[part]! ? p.conceptModifier : 1
+      // an acronym the corpus defines is matched by its long forms too ("TTS": "text-to-speech"), however rare it is
+      const spelled = capitals.has(t.word) ? longForms(t.word, table) : []
+      const df = table.unigrams.get(t.stem) ?? (spelled.length > 0 ? table.minUnigramDf / 2 : undefined)
+      // a word Porter conflates with unrelated ones ("generalization" → "gener") is weighed and matched by its family
+      const family = familyKey(t)
+      const fdf = family === undefined ? undefined : table.families?.get(family)
+      const stemWeight = df === undefined ? 0 : idfOf(df, table.documents) - p.conceptIdfFloor
+      const familyWeight = fdf === undefined ? 0 : idfOf(fdf, table.documents) - p.conceptIdfFloor
+      // only where the stem weighs nothing: a family is narrower than its stem ("normalization" is not "normalized")
+      if (family !== undefined && stemWeight <= 0 && familyWeight > 0 && !seen.has(family)) {
+        seen.add(family)
+        units.push({ key: family, weight: familyWeight * scale, part, forms: new Map([[family, 1]]) })
+      } else if (df !== undefined && !seen.has(t.stem)) {
+        // a stem no abstract uses (a name, the student's shorthand) cannot be required of a paper
         seen.add(t.stem)
-        const weight = (idfOf(df, table.documents) - p.conceptIdfFloor) * (i > heads[part]! ? p.conceptModifier : 1)
-        if (weight > 0) units.push({ key: t.stem, weight, part, forms: formsOf(t) })
+        const weight = stemWeight * scale
+        if (weight > 0) {
+          units.push({
+            key: t.stem,
+            weight,
+            part,
+            forms: formsOf(t),
+            ...(spelled.length === 0 ? {} : { phrases: spelled.map(phrasePattern) })
+          })
+        }
       }
       // the stem pairs of a run of content words, adjacent or one apart ("video frame prediction": "video prediction")
       for (const j of [i + 1, i + 2]) {
@@ -184,13 +236,22 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
   // a title of names or shorthand only ("Zorvik") names no concept arXiv text can be matched on: nothing is required
   const strength = units.length === 0 ? 0
     : Math.min(1, Math.max(0, (p.conceptLongTitle - words) / Math.max(1, p.conceptLongTitle - p.conceptShortTitle)))
-  return { units, parts: parts.length, strength }
+  return { units, families: units.some((u) => u.key.startsWith("~")), parts: parts.length, strength }
 }
 
 /** What of a paper the concept is matched against: stems and stem pairs ("a b") of its title, and counts in its abstract. */
 export interface ConceptEvidence {
   readonly title: ReadonlySet<string>
   readonly abstract: ReadonlyMap<string, number>
+  /** the paper's title and abstract as written, for the long forms of an acronym */
+  readonly text?: { readonly title: string; readonly abstract: string }
+}
+
+const mentions = (re: RegExp, text: string): number => {
+  re.lastIndex = 0
+  let n = 0
+  while (re.exec(text) !== null) n++
+  return n
 }
 
 /**
@@ -210,6 +271,15 @@ export const conceptMatch = (concept: CentralConcept, paper: ConceptEvidence, p:
       else {
         const n = paper.abstract.get(s) ?? 0
         if (n > 0) best = Math.max(best, credit * Math.min(1, p.conceptAbstractCredit + p.conceptRepeatCredit * (n - 1)))
+      }
+    }
+    if (best < 1 && u.phrases !== undefined && paper.text !== undefined) {
+      for (const re of u.phrases) {
+        if (mentions(re, paper.text.title) > 0) best = 1
+        else {
+          const n = mentions(re, paper.text.abstract)
+          if (n > 0) best = Math.max(best, Math.min(1, p.conceptAbstractCredit + p.conceptRepeatCredit * (n - 1)))
+        }
       }
     }
     sum[u.part]! += u.weight * best

@@ -38,7 +38,31 @@ export const unpackDfTable = (packed: PackedDfTable): DfTable => ({
   bigrams: unpack(packed.bigrams)
 })
 
+/** `data/judge/concept-variants.json` (eval/build-concept-variants.ts): acronyms the corpus defines, word families. */
+export interface PackedConceptVariants {
+  readonly source: string
+  readonly documents: number
+  /** lower-case acronym → its long forms, most often written first */
+  readonly acronyms: Readonly<Record<string, ReadonlyArray<string>>>
+  /** "family<TAB>df" lines, sorted */
+  readonly families: string
+}
+
+/** A table with the corpus's acronyms and word families added. */
+export const withConceptVariants = (table: DfTable, variants: PackedConceptVariants): DfTable => ({
+  ...table,
+  acronyms: new Map(Object.entries(variants.acronyms)),
+  families: unpack(variants.families)
+})
+
 let cached: DfTable | undefined
 
-/** Stem and stem-pair document frequencies over 36k CC0 arXiv abstracts (cs.LG, stat.ML, cs.CL, cs.CV, cs.NE, cs.AI). */
-export const arxivDfTable = (): DfTable => (cached ??= unpackDfTable(readPackageJson<PackedDfTable>("judge", "df-table.json")))
+/**
+ * Stem and stem-pair document frequencies over 36k CC0 arXiv abstracts (cs.LG, stat.ML, cs.CL, cs.CV, cs.NE, cs.AI),
+ * with the acronyms those abstracts define and the word families Porter conflates.
+ */
+export const arxivDfTable = (): DfTable =>
+  (cached ??= withConceptVariants(
+    unpackDfTable(readPackageJson<PackedDfTable>("judge", "df-table.json")),
+    readPackageJson<PackedConceptVariants>("judge", "concept-variants.json")
+  ))

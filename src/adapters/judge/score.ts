@@ -27,7 +27,7 @@
  *
  * @since 0.1.0
  */
-import { type CentralConcept, centralConcept, type ConceptParams, conceptMatch } from "./concept.js"
+import { type CentralConcept, centralConcept, type ConceptParams, conceptMatch, familyKey } from "./concept.js"
 import { bigrams, type Token, tokenize } from "./tokenize.js"
 
 /** Document frequencies from a reference corpus. */
@@ -39,6 +39,10 @@ export interface DfTable {
   readonly minBigramDf: number
   readonly unigrams: ReadonlyMap<string, number>
   readonly bigrams: ReadonlyMap<string, number>
+  /** acronyms the corpus defines, by lower-case acronym, with their long forms (words apart by spaces) */
+  readonly acronyms?: ReadonlyMap<string, ReadonlyArray<string>> | undefined
+  /** document frequencies of the word families Porter conflates with unrelated words (concept.ts `familyKey`) */
+  readonly families?: ReadonlyMap<string, number> | undefined
 }
 
 /**
@@ -310,7 +314,21 @@ export const scorePaper = (
   const abstractCounts = new Map<string, number>()
   for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
   for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
-  const about = conceptMatch(concept.central, { title: titleTerms, abstract: abstractCounts }, p)
+  if (concept.central.families) {
+    for (const t of title) {
+      const k = t === null ? undefined : familyKey(t)
+      if (k !== undefined) titleTerms.add(k)
+    }
+    for (const t of abstract) {
+      const k = t === null ? undefined : familyKey(t)
+      if (k !== undefined) count(abstractCounts, k, 1)
+    }
+  }
+  const about = conceptMatch(
+    concept.central,
+    { title: titleTerms, abstract: abstractCounts, text: { title: paper.title, abstract: paper.abstract } },
+    p
+  )
   const score = (similarity === undefined ? coverage : coverage + p.semanticWeight * similarity) +
     p.conceptWeight * concept.central.strength * (about - p.conceptCentre)
   const relevance = 1 / (1 + Math.exp(-p.slope * (score - p.midpoint)))
