@@ -87,7 +87,7 @@ export const HELP = [
   "",
   "  - mirror status [--dir text] [--json]                                                                                                                                                                                                                                                                                                                                                                                                                              What a local mirror holds: records, categories, newest datestamp, size on disk.",
   "",
-  "  - digest [--vault folder] [--since YYYY-MM-DD|Nd] [--notes glob] [--tag tag] [--dry-run] [--max-results integer] [--arxiv live|corpus|mirror[:DIR]] [--offline] [--json] [--judge local | llm] [--no-cache] [--cache-dir folder]                                                                                                                                                                                                                                   Digest the vault: what is new on arXiv for every concept note, in one dated note.",
+  "  - digest [--vault folder] [--since YYYY-MM-DD|Nd] [--notes glob] [--tag tag] [--dry-run] [--max-results integer] [--categories list] [--arxiv live|corpus|mirror[:DIR]] [--offline] [--json] [--judge local | llm] [--no-cache] [--cache-dir folder]                                                                                                                                                                                                               Digest the vault: what is new on arXiv for every concept note, in one dated note.",
   "",
   ""
 ].join("\n")
