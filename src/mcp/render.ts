@@ -127,7 +127,7 @@ export const companion = (r: T.CompanionResult): string =>
   [
     `Note ${r.note} → ${r.written.path} (${r.written.status}).`,
     ...(r.written.notice === undefined ? [] : [r.written.notice]),
-    ...(r.language === undefined || r.language.language === "en" ? [] : [`Note language: ${r.language.summary}.`]),
+    ...(r.language === undefined || r.language.startsWith("en:") ? [] : [`Note language: ${r.language.replace(/^[a-z]+: /, "")}`]),
     `Keywords: ${r.keywords.join(", ")}. ${r.candidates} candidates, ${r.survivors.length} kept` +
     (r.counts.cut_by_cap > 0
       ? ` of the ${r.counts.cleared_both_bars} that cleared both bars; ${r.counts.cut_by_cap} cut by the cap`

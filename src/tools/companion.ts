@@ -109,15 +109,13 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
     written: report.written,
     keywords: report.keywords,
     ...(report.language === undefined ? {} : {
-      language: {
-        language: report.language.detected.language,
-        name: report.language.detected.name,
-        mixed: report.language.detected.mixed,
-        reader: report.language.reader,
-        summary: describeReading(report.language),
-        terms: report.language.terms.map((t) => ({ english: t.english, source: t.source, via: t.via })),
-        notes: report.language.notes
-      }
+      language: [
+        `${report.language.detected.language}: ${describeReading(report.language)}.`,
+        ...report.language.notes,
+        ...(report.language.terms.length === 0
+          ? []
+          : [`English terms: ${report.language.terms.map((t) => `${t.source} → ${t.english} (${t.via})`).join("; ")}.`])
+      ].join(" ")
     }),
     query: report.query,
     ...(report.titleQuery === undefined ? {} : { second_query: report.titleQuery }),

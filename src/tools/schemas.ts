@@ -177,18 +177,11 @@ export const CompanionResult = Schema.Struct({
   keywords: Schema.Array(Schema.String),
   /**
    * The note's language as detected and how it was read into English terms (absent for a run without a reader):
-   * `language` (ISO 639-1), `name`, `mixed` (English terms or another language mixed in), `reader` ("offline" or the
-   * model), `summary` in words, `terms` (each English term with the note's words and how it was found).
+   * its ISO 639-1 code, then in words the language, English terms mixed in, who read it and what happened
+   * ("ru: Russian; read offline with the Russian glossary, …"), and each English term read from the note's words
+   * ("English terms: дискриминатор → discriminator (glossary); …").
    */
-  language: Schema.optional(Schema.Struct({
-    language: Schema.String,
-    name: Schema.String,
-    mixed: Schema.Boolean,
-    reader: Schema.String,
-    summary: Schema.String,
-    terms: Schema.Array(Schema.Struct({ english: Schema.String, source: Schema.String, via: Schema.String })),
-    notes: Schema.Array(Schema.String)
-  })),
+  language: Schema.optional(Schema.String),
   /** The first arXiv search, as sent. */
   query: Schema.String,
   /**

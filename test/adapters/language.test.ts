@@ -22,6 +22,7 @@ import { CompanionReport } from "../../src/core/models.js"
 import { Ask, Layers, Workflow } from "../../src/index.js"
 import { FUNCTION_WORDS, words } from "../../src/core/text.js"
 import { readMultilingual, readNote as readEvalNote } from "../../eval/retrieval-data.js"
+import { summarizeReport } from "../../src/tools/companion.js"
 import { runCli } from "../support/cli.js"
 
 export const RUSSIAN_GAN = `# Генеративно-состязательные сети
@@ -200,6 +201,10 @@ describe("a run through the library's offline layer", { timeout: 180_000 }, () =
         // the report's language field survives the JSON encoding the CLI and MCP use
         const encoded = Schema.encodeSync(CompanionReport)(report)
         assert.strictEqual(encoded.language?.detected.name, "Russian")
+        // the MCP result of run_companion says it in one line, terms and all
+        const result = summarizeReport(report)
+        assert.match(result.language!, /^ru: Russian; read offline with the Russian glossary/)
+        assert.include(result.language!, "дискриминатор → discriminator (glossary)")
         const written = readFileSync(join(vault, "Генеративно-состязательные сети — Related Papers.md"), "utf8")
         assert.include(written, "## Отобранные статьи")
         assert.include(written, "Язык заметки: Russian")
