@@ -36,7 +36,7 @@ import { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
 export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort
 
 /** Every port of the library: the companion's, `ask`'s and the extra tools' (full text, citing works). */
-export type AllPorts = CompanionPorts | QueryBuilderPort | FullTextPort | CitationsPort | PagePort
+export type AllPorts = CompanionPorts | QueryBuilderPort | FullTextPort | CitationsPort | PagePort | SpeechToTextPort | TextToSpeechPort
 
 /** Where the companion reads and writes, and which services it uses. */
 export interface CompanionSetup {
@@ -501,7 +501,7 @@ export const allPortsLayer = (setup: CompanionSetup): Layer.Layer<AllPorts, Inva
   // the composition's vault is replaced by the tolerant one (the right side of a merge wins)
   const companion = Layer.merge(companionLayer({ ...setup, vault: setup.vault ?? "." }, cache), tolerantVaultLayer(setup))
   // ask_arxiv: the query builder, and Notion for notion: true (it says what to set when unconfigured)
-  const ask = Layer.merge(queryBuilderLayer(setup), notionLayer)
+  const ask = Layer.mergeAll(queryBuilderLayer(setup), notionLayer, speechLayer())
   return Layer.merge(Layer.provideMerge(extrasLayer(setup, cache), companion), ask)
 }
 
