@@ -27,6 +27,7 @@ const KINDS: Readonly<Record<string, string>> = {
   folder: "A folder.",
   list: "A comma-separated list.",
   title: "A note title.",
+  file: "A file.",
   text: "Text.",
   "live|corpus|mirror[:DIR]": "A backend: live, corpus, mirror or mirror:DIR."
 }
