@@ -14,12 +14,12 @@ import { Layer, ManagedRuntime } from "effect"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
-import * as LiveArxiv from "../src/adapters/live/LiveArxiv.js"
-import * as ResponseCache from "../src/adapters/live/ResponseCache.js"
+import * as LiveArxiv from "../src/adapters/arxiv/LiveArxiv.js"
+import * as ResponseCache from "../src/adapters/http/ResponseCache.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
 import { askArxivTool } from "../src/tools/ask.js"
 import { startArxivStandIn } from "../test/support/arxiv-standin.js"
@@ -36,7 +36,7 @@ const quantile = (xs: ReadonlyArray<number>, q: number) => [...xs].sort((a, b) =
 export default async () => {
   const offline = ManagedRuntime.make(
     Layer.mergeAll(
-      Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer)),
+      Layer.merge(CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer)),
       LocalJudge.layer,
       ArxivTermStats.layer,
       RuleQueryBuilder.layer
@@ -65,7 +65,7 @@ export default async () => {
         LiveArxiv.layer({ apiUrl: standIn.url, minInterval: "5 millis" }).pipe(
           Layer.provide(Layer.mergeAll(NodeHttpClient.layerUndici, ResponseCache.layerDisabled))
         ),
-        FixtureOpenAlex.layer().pipe(Layer.provide(NodeContext.layer)),
+        RecordedOpenAlex.layer().pipe(Layer.provide(NodeContext.layer)),
         LocalJudge.layer,
         ArxivTermStats.layer,
         RuleQueryBuilder.layer

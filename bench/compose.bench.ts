@@ -21,8 +21,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as InMemoryVault from "../src/adapters/vault/InMemoryVault.js"
@@ -50,7 +50,7 @@ const cpuMs = (): number => {
 
 export default async (): Promise<void> => {
   const vault = { [`${NOTE}.md`]: fs.readFileSync(path.join(ROOT, "examples", "vault", `${NOTE}.md`), "utf8") }
-  const layer = Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer, InMemoryVault.layer(vault)).pipe(
+  const layer = Layer.mergeAll(CorpusArxiv.layer(), RecordedOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer, InMemoryVault.layer(vault)).pipe(
     Layer.provide(NodeContext.layer)
   )
   const options = new CompanionOptions({ maxResults: 50 })

@@ -39,7 +39,7 @@ if (mode === "import") {
   const { Effect } = await import("effect")
   const { NodeContext } = await import("@effect/platform-node")
   const run = (effect) => Effect.runPromise(Effect.provide(effect, NodeContext.layer))
-  const port = await run(Adapters.FixtureArxiv.make())
+  const port = await run((Adapters.CorpusArxiv ?? Adapters.FixtureArxiv).make())
   // the port's calls need no services of their own (the layer's were given to `make`): run them as they are
   const search = (query) =>
     Effect.runPromise(port.search({ query, categories: ["cs.LG", "cs.AI", "cs.CL", "stat.ML"], maxResults: 10 }))

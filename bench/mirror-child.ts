@@ -1,7 +1,7 @@
 /** One reader of a mirror bench index (bench/mirror.bench.ts): open, the concept query, a title search, an id lookup. */
 import { toFtsQuery } from "../src/adapters/arxiv/mirror/ftsQuery.js"
 import { MirrorIndex } from "../src/adapters/arxiv/mirror/MirrorIndex.js"
-import { parseQuery } from "../src/adapters/fixture/queryParser.js"
+import { parseQuery } from "../src/adapters/query/queryParser.js"
 
 const [dir, query] = process.argv.slice(2) as [string, string]
 const ML = ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]

@@ -22,11 +22,11 @@ import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import * as FixtureArxiv from "../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
-import * as LlmQueryBuilder from "../src/adapters/live/LlmQueryBuilder.js"
+import * as LlmQueryBuilder from "../src/adapters/query/LlmQueryBuilder.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
 import { type AskAnswer, askArxiv, AskOptions } from "../src/core/ask.js"
 import type { ArxivPort } from "../src/core/ports/ArxivPort.js"
@@ -108,7 +108,7 @@ const interval = (xs: ReadonlyArray<number>): string => {
 const main = async () => {
   const json = process.argv.includes("--json")
   // one corpus for every run: the layer is built once (memoised) and shared
-  const arxiv = Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
+  const arxiv = Layer.merge(CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
   const clean = await startLlmStandIn()
   const flaky = await startLlmStandIn({ malformedQueries: { rate: 1 / 3, seed: 20170331 } })
   const llm = (url: string) =>

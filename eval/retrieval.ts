@@ -60,7 +60,7 @@ interface Args {
   readonly split: keyof typeof SPLIT_SETS
   readonly json: boolean
   readonly verbose: boolean
-  readonly offlineCitations: Adapters.FixtureOpenAlex.CitationSource | undefined
+  readonly offlineCitations: Adapters.RecordedOpenAlex.CitationSource | undefined
   readonly judge: "local" | "llm" | undefined
   readonly options: Record<string, unknown>
 }
@@ -88,7 +88,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
       if (!sets.includes(raw!)) fail(`--split must be one of ${sets.join(", ")}, not "${raw}"`)
       split = raw as Args["split"]
     } else if (name === "offline-citations") {
-      const sources: ReadonlyArray<string> = Adapters.FixtureOpenAlex.CITATION_SOURCES
+      const sources: ReadonlyArray<string> = Adapters.RecordedOpenAlex.CITATION_SOURCES
       if (!sources.includes(raw!)) fail(`--offline-citations must be one of ${sources.join(", ")}, not "${raw}"`)
       offlineCitations = raw as Args["offlineCitations"]
     } else if (name === "judge") {

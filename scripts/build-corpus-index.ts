@@ -1,6 +1,6 @@
 /**
  * Builds the offline corpus's search index, `fixtures/offline/arxiv-corpus.idx`,
- * from `fixtures/offline/arxiv-corpus.tsv.gz` (src/adapters/fixture/corpusIndex.ts
+ * from `fixtures/offline/arxiv-corpus.tsv.gz` (src/adapters/corpus/corpusIndex.ts
  * describes the format). Run by `npm run build` (and so by `prepack`): the
  * package ships the index, not the TSV. Deterministic: the same TSV gives the
  * same bytes. Skips the work when the index is already built from this TSV
@@ -12,8 +12,8 @@ import { createHash } from "node:crypto"
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { gunzipSync } from "node:zlib"
-import { buildCorpusIndex, readIndexHeader } from "../src/adapters/fixture/corpusIndex.js"
-import { CORPUS_FILE, INDEX_FILE } from "../src/adapters/fixture/FixtureArxiv.js"
+import { buildCorpusIndex, readIndexHeader } from "../src/adapters/corpus/corpusIndex.js"
+import { CORPUS_FILE, INDEX_FILE } from "../src/adapters/arxiv/CorpusArxiv.js"
 
 const args = process.argv.slice(2)
 const at = args.indexOf("--data")

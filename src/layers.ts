@@ -17,8 +17,8 @@
  */
 import type { FileSystem, HttpClient, Path } from "@effect/platform"
 import { Config, ConfigError, Effect, Either, Layer, Option, Schema } from "effect"
-import type * as FixtureOpenAlex from "./adapters/fixture/FixtureOpenAlex.js"
-import type * as ResponseCache from "./adapters/live/ResponseCache.js"
+import type * as RecordedOpenAlex from "./adapters/openalex/RecordedOpenAlex.js"
+import type * as ResponseCache from "./adapters/http/ResponseCache.js"
 import type { InvalidArgument } from "./core/errors.js"
 import type { ArxivPort } from "./core/ports/ArxivPort.js"
 import type { CitationsPort } from "./core/ports/CitationsPort.js"
@@ -56,7 +56,7 @@ export interface CompanionSetup {
    * Offline citation counts, one source per paper: "all" (default; per paper the first of Semantic Scholar
    * 2024, Google Scholar 2025, Google Scholar 2017) or one named source alone.
    */
-  readonly offlineCitations?: FixtureOpenAlex.CitationSource | undefined
+  readonly offlineCitations?: RecordedOpenAlex.CitationSource | undefined
   /** "local" (offline scorer) or "llm" (OpenAI-compatible endpoint). Default: llm when configured. */
   readonly judge?: "local" | "llm" | undefined
   /** Keep live responses in the on-disk cache (default true). */
@@ -65,13 +65,13 @@ export interface CompanionSetup {
   readonly cacheDir?: string | undefined
 }
 
-/** The offline citation sources a setup may name (every FixtureOpenAlex.CitationSource, checked by the compiler). */
+/** The offline citation sources a setup may name (every RecordedOpenAlex.CitationSource, checked by the compiler). */
 const CITATION_SOURCES = Object.keys(
   { all: true, "semantic-scholar": true, "google-scholar-2025": true, "google-scholar": true } satisfies Record<
-    FixtureOpenAlex.CitationSource,
+    RecordedOpenAlex.CitationSource,
     true
   >
-) as ReadonlyArray<FixtureOpenAlex.CitationSource>
+) as ReadonlyArray<RecordedOpenAlex.CitationSource>
 
 /**
  * The arXiv backend of a setup, one setting for every face: `live` (arXiv's API), `corpus` (the
@@ -155,25 +155,25 @@ const Modules = {
   errors: () => import("./core/errors.js"),
   NodeContext: () => import("@effect/platform-node/NodeContext"),
   NodeHttpClient: () => import("@effect/platform-node/NodeHttpClient"),
-  FixtureArxiv: () => import("./adapters/fixture/FixtureArxiv.js"),
-  FixtureOpenAlex: () => import("./adapters/fixture/FixtureOpenAlex.js"),
-  FixtureCitations: () => import("./adapters/fixture/FixtureCitations.js"),
-  FixtureFullText: () => import("./adapters/fixture/FixtureFullText.js"),
+  CorpusArxiv: () => import("./adapters/arxiv/CorpusArxiv.js"),
+  RecordedOpenAlex: () => import("./adapters/openalex/RecordedOpenAlex.js"),
+  RecordedCitations: () => import("./adapters/openalex/RecordedCitations.js"),
+  AbstractOnlyFullText: () => import("./adapters/fulltext/AbstractOnlyFullText.js"),
   LocalJudge: () => import("./adapters/judge/LocalJudge.js"),
   ArxivTermStats: () => import("./adapters/judge/ArxivTermStats.js"),
-  LiveArxiv: () => import("./adapters/live/LiveArxiv.js"),
+  LiveArxiv: () => import("./adapters/arxiv/LiveArxiv.js"),
   MirrorArxiv: () => import("./adapters/arxiv/mirror/MirrorArxiv.js"),
   Mirror: () => import("./adapters/arxiv/mirror/Mirror.js"),
-  LiveOpenAlex: () => import("./adapters/live/LiveOpenAlex.js"),
-  LiveOpenAlexCitations: () => import("./adapters/live/LiveOpenAlexCitations.js"),
-  LiveFullText: () => import("./adapters/live/LiveFullText.js"),
-  LlmJudge: () => import("./adapters/live/LlmJudge.js"),
-  ResponseCache: () => import("./adapters/live/ResponseCache.js"),
+  LiveOpenAlex: () => import("./adapters/openalex/LiveOpenAlex.js"),
+  LiveOpenAlexCitations: () => import("./adapters/openalex/LiveOpenAlexCitations.js"),
+  LiveFullText: () => import("./adapters/fulltext/LiveFullText.js"),
+  LlmJudge: () => import("./adapters/judge/LlmJudge.js"),
+  ResponseCache: () => import("./adapters/http/ResponseCache.js"),
   FileSystemVault: () => import("./adapters/vault/FileSystemVault.js"),
   McpVault: () => import("./adapters/vault/McpVault.js"),
   RuleQueryBuilder: () => import("./adapters/query/RuleQueryBuilder.js"),
-  LlmQueryBuilder: () => import("./adapters/live/LlmQueryBuilder.js"),
-  NotionPages: () => import("./adapters/live/NotionPages.js")
+  LlmQueryBuilder: () => import("./adapters/query/LlmQueryBuilder.js"),
+  NotionPages: () => import("./adapters/pages/NotionPages.js")
 }
 
 type Errors = typeof import("./core/errors.js")
@@ -322,7 +322,7 @@ export const responseCacheLayer = (
 
 /** The recorded corpus as ArxivPort. */
 const offlineArxivLayer: Layer.Layer<ArxivPort> = lazyLayer(() =>
-  Effect.map(load(Modules.FixtureArxiv), (FixtureArxiv) => FixtureArxiv.layer().pipe(Layer.provide(nodeContextLayer)))
+  Effect.map(load(Modules.CorpusArxiv), (CorpusArxiv) => CorpusArxiv.layer().pipe(Layer.provide(nodeContextLayer)))
 )
 
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
@@ -335,8 +335,8 @@ export const openAlexLayer = (
 ): Layer.Layer<OpenAlexPort, InvalidArgument> =>
   setup.offline === true
     ? lazyLayer(() =>
-      Effect.map(load(Modules.FixtureOpenAlex), (FixtureOpenAlex) =>
-      FixtureOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer))))
+      Effect.map(load(Modules.RecordedOpenAlex), (RecordedOpenAlex) =>
+      RecordedOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer))))
     : lazyLayer((errors) =>
       Effect.map(load(Modules.LiveOpenAlex), (LiveOpenAlex) => LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem(errors))))
     ).pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer))
@@ -476,8 +476,8 @@ const extrasLayer = (
   setup.offline === true
     ? lazyLayer(() =>
       Effect.map(
-      Effect.all([load(Modules.FixtureFullText), load(Modules.FixtureCitations)]),
-      ([FixtureFullText, FixtureCitations]) => Layer.merge(FixtureFullText.layer, FixtureCitations.layer())
+      Effect.all([load(Modules.AbstractOnlyFullText), load(Modules.RecordedCitations)]),
+      ([AbstractOnlyFullText, RecordedCitations]) => Layer.merge(AbstractOnlyFullText.layer, RecordedCitations.layer())
     ))
     : lazyLayer(() =>
       Effect.map(

@@ -234,8 +234,8 @@ describe("the dependency checker itself", () => {
     ])
     assert.deepStrictEqual(rules(`export * from "../cli/main.js"`), ["imports cli (src/cli/main.js)"])
     assert.deepStrictEqual(rules(`import type { Server } from "../mcp/server.js"`), ["imports mcp (src/mcp/server.js)"])
-    assert.deepStrictEqual(rules(`const m = await import("../../adapters/live/http.js")`, inCore("ports/X.ts")), [
-      "imports adapters (src/adapters/live/http.js)"
+    assert.deepStrictEqual(rules(`const m = await import("../../adapters/http/http.js")`, inCore("ports/X.ts")), [
+      "imports adapters (src/adapters/http/http.js)"
     ])
     assert.deepStrictEqual(rules(`import { LiveLayer } from "../layers.js"`), ["imports outside src/core (src/layers.js)"])
     assert.deepStrictEqual(rules(`type T = import("../adapters/x.js").T`), ["imports adapters (src/adapters/x.js)"])

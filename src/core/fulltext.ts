@@ -1,7 +1,7 @@
 /**
  * A paper's full text as sections, and bounded views of it: an outline, a
  * named section, fixed chunks. (Reading arXiv's HTML and PDF text into
- * sections is the full-text adapter's job: src/adapters/live/fullTextParsers.ts.)
+ * sections is the full-text adapter's job: src/adapters/fulltext/fullTextParsers.ts.)
  *
  * @since 0.1.0
  */

@@ -5,7 +5,7 @@ import { ConfigProvider, Deferred, Duration, Effect, Exit, Fiber, Layer, TestClo
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import * as ResponseCache from "../../src/adapters/http/ResponseCache.js"
 import { reportWait, type UpstreamWait, withWaitReporter } from "../../src/core/waiting.js"
 import { captureLogs } from "../support/logs.js"
 

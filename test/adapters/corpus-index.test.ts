@@ -1,5 +1,5 @@
 /**
- * The offline corpus's prebuilt index (src/adapters/fixture/corpusIndex.ts):
+ * The offline corpus's prebuilt index (src/adapters/corpus/corpusIndex.ts):
  * searches over it give exactly what the regular-expression search over the
  * TSV gave (test/support/corpus-search-reference.ts), records come back
  * character for character, the build is deterministic, the shipped index is
@@ -13,10 +13,10 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { gunzipSync, gzipSync } from "node:zlib"
-import { buildCorpusIndex, CorpusIndex, readIndexHeader } from "../../src/adapters/fixture/corpusIndex.js"
-import { Corpus, type CorpusQuery } from "../../src/adapters/fixture/corpusSearch.js"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
-import { parseQuery, type QueryNode } from "../../src/adapters/fixture/queryParser.js"
+import { buildCorpusIndex, CorpusIndex, readIndexHeader } from "../../src/adapters/corpus/corpusIndex.js"
+import { Corpus, type CorpusQuery } from "../../src/adapters/corpus/corpusSearch.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import { parseQuery, type QueryNode } from "../../src/adapters/query/queryParser.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { Corpus as Reference } from "../support/corpus-search-reference.js"
 
@@ -36,7 +36,7 @@ const sampleTsv = (() => {
   let cached: string | undefined
   return () => {
     if (cached !== undefined) return cached
-    const lines = gunzipSync(fs.readFileSync(nodePath.join(OFFLINE, FixtureArxiv.CORPUS_FILE))).toString("utf8").split("\n")
+    const lines = gunzipSync(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.CORPUS_FILE))).toString("utf8").split("\n")
     const records = lines.slice(1).filter((l, i) => l !== "" && i % 12 === 0)
     return (cached = [HEADER, ...records, ...EDGE_CASES].join("\n") + "\n")
   }
@@ -169,10 +169,10 @@ describe("the prebuilt corpus index", () => {
   })
 
   it("over the whole recorded corpus, words stored apart (ids past 16 bits) are found as the text search finds them", () => {
-    const bytes = fs.readFileSync(nodePath.join(OFFLINE, FixtureArxiv.INDEX_FILE))
+    const bytes = fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.INDEX_FILE))
     const index = CorpusIndex.read(bytes)!
     const whole = Corpus.fromIndex(bytes)!
-    const full = Reference.fromTsv(gunzipSync(fs.readFileSync(nodePath.join(OFFLINE, FixtureArxiv.CORPUS_FILE))).toString("utf8"))
+    const full = Reference.fromTsv(gunzipSync(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.CORPUS_FILE))).toString("utf8"))
     const rare = [0, 0.3, 0.6, 0.9].map((at) => index.wordVocab.at(index.rareWords[Math.floor(at * index.rareWords.length)]!))
     const asked: Array<string> = []
     for (const word of rare) {
@@ -195,8 +195,8 @@ describe("the prebuilt corpus index", () => {
 
   it("the index `npm run build` wrote was built from the corpus the manifest lists", () => {
     const manifest = JSON.parse(fs.readFileSync(nodePath.join(OFFLINE, "manifest.json"), "utf8")) as Record<string, { sha1: string }>
-    const header = readIndexHeader(fs.readFileSync(nodePath.join(OFFLINE, FixtureArxiv.INDEX_FILE)))
-    assert.strictEqual(header?.source.sha1, manifest[FixtureArxiv.CORPUS_FILE]!.sha1)
+    const header = readIndexHeader(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.INDEX_FILE)))
+    assert.strictEqual(header?.source.sha1, manifest[CorpusArxiv.CORPUS_FILE]!.sha1)
     assert.strictEqual(header?.documents, 36421)
   })
 })
@@ -207,14 +207,14 @@ describe("loading the corpus", () => {
     const tsv = [HEADER, ...EDGE_CASES].join("\n") + "\n"
     const gz = gzipSync(tsv)
     const sha1 = "test-sha1"
-    fs.writeFileSync(nodePath.join(dir, FixtureArxiv.CORPUS_FILE), gz)
-    fs.writeFileSync(nodePath.join(dir, "manifest.json"), JSON.stringify({ [FixtureArxiv.CORPUS_FILE]: { sha1 } }))
+    fs.writeFileSync(nodePath.join(dir, CorpusArxiv.CORPUS_FILE), gz)
+    fs.writeFileSync(nodePath.join(dir, "manifest.json"), JSON.stringify({ [CorpusArxiv.CORPUS_FILE]: { sha1 } }))
     if (index !== "none") {
       // a stale index holds other records: using it would show
       const records = index === "current" ? EDGE_CASES : EDGE_CASES.slice(0, 1)
       fs.writeFileSync(
-        nodePath.join(dir, FixtureArxiv.INDEX_FILE),
-        buildCorpusIndex([HEADER, ...records].join("\n") + "\n", { file: FixtureArxiv.CORPUS_FILE, sha1: index === "current" ? sha1 : "old" })
+        nodePath.join(dir, CorpusArxiv.INDEX_FILE),
+        buildCorpusIndex([HEADER, ...records].join("\n") + "\n", { file: CorpusArxiv.CORPUS_FILE, sha1: index === "current" ? sha1 : "old" })
       )
     }
     return dir
@@ -223,36 +223,36 @@ describe("loading the corpus", () => {
   it.effect("once per process: every call and every layer gets the same corpus", () =>
     Effect.gen(function*() {
       const dir = dataDir("current")
-      const a = yield* FixtureArxiv.loadCorpus(dir)
-      const b = yield* FixtureArxiv.loadCorpus(dir)
+      const a = yield* CorpusArxiv.loadCorpus(dir)
+      const b = yield* CorpusArxiv.loadCorpus(dir)
       assert.strictEqual(a, b)
       assert.strictEqual(a.size, EDGE_CASES.length)
       // a second data directory is a second corpus
-      assert.notStrictEqual(yield* FixtureArxiv.loadCorpus(dataDir("current")), a)
+      assert.notStrictEqual(yield* CorpusArxiv.loadCorpus(dataDir("current")), a)
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.effect("a stale index (built from another corpus) is not used: the TSV is", () =>
     Effect.gen(function*() {
-      const stale = yield* FixtureArxiv.loadCorpus(dataDir("stale"))
+      const stale = yield* CorpusArxiv.loadCorpus(dataDir("stale"))
       assert.strictEqual(stale.size, EDGE_CASES.length)
-      const none = yield* FixtureArxiv.loadCorpus(dataDir("none"))
+      const none = yield* CorpusArxiv.loadCorpus(dataDir("none"))
       assert.strictEqual(none.size, EDGE_CASES.length)
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.scoped("two layers over one directory answer from one load", () =>
     Effect.gen(function*() {
       const dir = dataDir("current")
-      const port = Layer.build(FixtureArxiv.layer({ dataDir: dir }).pipe(Layer.provide(NodeContext.layer))).pipe(
+      const port = Layer.build(CorpusArxiv.layer({ dataDir: dir }).pipe(Layer.provide(NodeContext.layer))).pipe(
         Effect.map(Context.get(ArxivPort))
       )
       const one = yield* port
       const two = yield* port
-      const before = yield* FixtureArxiv.loadCorpus(dir).pipe(Effect.provide(NodeContext.layer))
+      const before = yield* CorpusArxiv.loadCorpus(dir).pipe(Effect.provide(NodeContext.layer))
       assert.deepStrictEqual(
         (yield* one.search({ query: "ti:upper", categories: [], maxResults: 5 })).papers.map((p) => p.arxivId),
         ["9901.00004"]
       )
       assert.strictEqual((yield* two.getPapers(["9901.00003"])).papers[0]!.title, "Empty authors")
-      assert.strictEqual(yield* FixtureArxiv.loadCorpus(dir).pipe(Effect.provide(NodeContext.layer)), before)
+      assert.strictEqual(yield* CorpusArxiv.loadCorpus(dir).pipe(Effect.provide(NodeContext.layer)), before)
     }))
 })

@@ -1,6 +1,6 @@
 /**
  * A record whose recorded abstract is another paper's is not judged on it
- * (src/adapters/fixture/foreignAbstracts.ts, fixtures/PROVENANCE.md): over
+ * (src/adapters/corpus/foreignAbstracts.ts, fixtures/PROVENANCE.md): over
  * the whole shipped corpus no record serves an abstract that speaks of
  * another record's title and not of its own, and 1505.05561 — recorded with
  * the Normalization Propagation abstract of 1603.01431 — is served with its
@@ -13,10 +13,10 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { stemmer } from "stemmer"
-import { buildCorpusIndex, CorpusIndex, readIndexHeader } from "../../src/adapters/fixture/corpusIndex.js"
-import { Corpus } from "../../src/adapters/fixture/corpusSearch.js"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
-import { parseQuery } from "../../src/adapters/fixture/queryParser.js"
+import { buildCorpusIndex, CorpusIndex, readIndexHeader } from "../../src/adapters/corpus/corpusIndex.js"
+import { Corpus } from "../../src/adapters/corpus/corpusSearch.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import { parseQuery } from "../../src/adapters/query/queryParser.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 
 const OFFLINE = fileURLToPath(new URL("../../fixtures/offline/", import.meta.url))
@@ -74,7 +74,7 @@ const servedForeign = (papers: ReadonlyArray<{ readonly arxivId: string; readonl
 
 describe("records whose abstract is another paper's", () => {
   it("over the whole shipped corpus, no record serves an abstract that speaks of another record's title and not of its own", () => {
-    const index = CorpusIndex.read(fs.readFileSync(nodePath.join(OFFLINE, FixtureArxiv.INDEX_FILE)))
+    const index = CorpusIndex.read(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.INDEX_FILE)))
     assert.isDefined(index, "the index `npm run build` writes")
     // the cells a Paper is built from (corpusSearch.ts), without building 36k of them
     const papers = Array.from({ length: index!.documents }, (_, d) => {
@@ -102,10 +102,10 @@ describe("records whose abstract is another paper's", () => {
       assert.notInclude(ids, "1505.05561")
       const byTitle = yield* arxiv.search({ query: 'ti:"regularized auto-encoders"', categories: [], maxResults: 50 })
       assert.include(byTitle.papers.map((p) => p.arxivId), "1505.05561")
-    }).pipe(Effect.provide(FixtureArxiv.layer({ dataDir: OFFLINE })), Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(CorpusArxiv.layer({ dataDir: OFFLINE })), Effect.provide(NodeContext.layer)))
 
   it("the index names each record it stores without its abstract, with the record the abstract belongs to", () => {
-    const header = readIndexHeader(fs.readFileSync(nodePath.join(OFFLINE, FixtureArxiv.INDEX_FILE)))
+    const header = readIndexHeader(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.INDEX_FILE)))
     assert.deepStrictEqual(header?.foreignAbstracts, [
       { id: "1301.3850", owner: "1301.6710" },
       { id: "1401.6112", owner: "1311.6740" },

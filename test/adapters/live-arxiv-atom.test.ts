@@ -3,7 +3,7 @@ import { Effect, Either } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { parseArxivId } from "../../src/core/arxiv.js"
-import { parseFeed } from "../../src/adapters/live/atom.js"
+import { parseFeed } from "../../src/adapters/arxiv/atom.js"
 import { SHARED_DATA } from "../support/arxiv-standin.js"
 
 interface ManifestRow {

@@ -1,5 +1,5 @@
 /**
- * The shared HTTP policy (src/adapters/live/http.ts) on the platform's
+ * The shared HTTP policy (src/adapters/http/http.ts) on the platform's
  * HttpClient, over a scripted client and the TestClock: retries on a
  * jittered, capped exponential schedule that honours Retry-After, the status
  * check, answers read in full inside the slot, a Retry-After holding back the
@@ -17,8 +17,8 @@ import {
   userAgent,
   withDeadline,
   withRetries
-} from "../../src/adapters/live/http.js"
-import * as UpstreamLimiter from "../../src/adapters/live/UpstreamLimiter.js"
+} from "../../src/adapters/http/http.js"
+import * as UpstreamLimiter from "../../src/adapters/http/UpstreamLimiter.js"
 
 const policy: RetryPolicy = { maxAttempts: 4, baseDelay: "1 second", maxDelay: "4 seconds", maxRetryAfter: "60 seconds" }
 

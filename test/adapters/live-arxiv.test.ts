@@ -5,8 +5,8 @@ import { Cause, ConfigProvider, Context, Duration, Effect, Exit, Fiber, Layer, T
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
-import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import * as LiveArxiv from "../../src/adapters/arxiv/LiveArxiv.js"
+import * as ResponseCache from "../../src/adapters/http/ResponseCache.js"
 import { ArxivPort, type ArxivService } from "../../src/core/ports/ArxivPort.js"
 import { type ArxivFault, type ArxivStandIn, arxivStandIn, type ArxivStandInOptions, Fault } from "../support/arxiv-standin.js"
 

@@ -8,7 +8,7 @@ import { ConfigProvider, Effect, Exit } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import * as LiveFullText from "../../src/adapters/live/LiveFullText.js"
+import * as LiveFullText from "../../src/adapters/fulltext/LiveFullText.js"
 import { findSection } from "../../src/core/fulltext.js"
 import { FullTextPort } from "../../src/core/ports/FullTextPort.js"
 

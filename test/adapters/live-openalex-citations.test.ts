@@ -4,7 +4,7 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer, Redacted } from "effect"
-import * as LiveOpenAlexCitations from "../../src/adapters/live/LiveOpenAlexCitations.js"
+import * as LiveOpenAlexCitations from "../../src/adapters/openalex/LiveOpenAlexCitations.js"
 import { CitationsPort } from "../../src/core/ports/CitationsPort.js"
 import { openAlexStandIn, type OpenAlexStandIn } from "../support/openalex-standin.js"
 

@@ -4,7 +4,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either } from "effect"
 import * as fc from "effect/FastCheck"
-import { decodeAnswer, decodeSummaries, extractJson, LIMITS, messages, neutralise, SYSTEM_PROMPT, userPrompt } from "../../src/adapters/live/judgePrompt.js"
+import { decodeAnswer, decodeSummaries, extractJson, LIMITS, messages, neutralise, SYSTEM_PROMPT, userPrompt } from "../../src/adapters/judge/judgePrompt.js"
 import type { Concept } from "../../src/core/ports/LlmJudgePort.js"
 
 const concept: Concept = { title: "Transformers", text: "Self-attention everywhere.", keywords: ["attention", "transformer"] }

@@ -8,12 +8,12 @@
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
-import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as RecordedOpenAlex from "../../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
-import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
-import * as LlmQueryBuilder from "../../src/adapters/live/LlmQueryBuilder.js"
-import * as ResponseCache from "../../src/adapters/live/ResponseCache.js"
+import * as LiveArxiv from "../../src/adapters/arxiv/LiveArxiv.js"
+import * as LlmQueryBuilder from "../../src/adapters/query/LlmQueryBuilder.js"
+import * as ResponseCache from "../../src/adapters/http/ResponseCache.js"
 import { askArxivTool } from "../../src/tools/ask.js"
 import { arxivStandIn, Fault } from "../support/arxiv-standin.js"
 import { captureLogs } from "../support/logs.js"
@@ -115,7 +115,7 @@ describe("LlmQueryBuilder", () => {
           Layer.provide(Layer.mergeAll(NodeHttpClient.layer, ResponseCache.layerDisabled))
         ),
         LocalJudge.layer,
-        FixtureOpenAlex.layer(),
+        RecordedOpenAlex.layer(),
         ArxivTermStats.layer,
         LlmQueryBuilder.layer({ apiUrl: llm.url, model: "scripted-writer", retryBaseDelay: "5 millis" }).pipe(Layer.provide(NodeHttpClient.layer))
       ).pipe(Layer.provide(NodeContext.layer))

@@ -10,11 +10,11 @@ import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { readFileSync } from "node:fs"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
-import { SUMMARY_SYSTEM_PROMPT, summaryUserPrompt, SYSTEM_PROMPT } from "../../src/adapters/live/judgePrompt.js"
-import * as LlmJudge from "../../src/adapters/live/LlmJudge.js"
+import { SUMMARY_SYSTEM_PROMPT, summaryUserPrompt, SYSTEM_PROMPT } from "../../src/adapters/judge/judgePrompt.js"
+import * as LlmJudge from "../../src/adapters/judge/LlmJudge.js"
 import * as InMemoryVault from "../../src/adapters/vault/InMemoryVault.js"
 import { type Concept, LlmJudgePort } from "../../src/core/ports/LlmJudgePort.js"
 import { splitSentences } from "../../src/core/summary.js"
@@ -109,8 +109,8 @@ const RELATED = "Transformers Concept Note — Related Papers.md"
 /** The offline corpus and recorded counts, the LLM judge on the stand-in, an in-memory vault. */
 const companionLayer = (standIn: LlmStandIn) =>
   Layer.mergeAll(
-    FixtureArxiv.layer(),
-    FixtureOpenAlex.layer(),
+    CorpusArxiv.layer(),
+    RecordedOpenAlex.layer(),
     ArxivTermStats.layer,
     LlmJudge.layer({ apiUrl: standIn.url, model: MODEL, ...fast, maxAttempts: 2 }).pipe(Layer.provide(NodeHttpClient.layerUndici)),
     InMemoryVault.layer(VAULT)

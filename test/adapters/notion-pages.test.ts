@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, FastCheck as fc, Layer, Redacted } from "effect"
-import * as NotionPages from "../../src/adapters/live/NotionPages.js"
+import * as NotionPages from "../../src/adapters/pages/NotionPages.js"
 import type { DocBlock } from "../../src/core/answerNote.js"
 import { PagePort } from "../../src/core/ports/PagePort.js"
 import { captureLogs } from "../support/logs.js"

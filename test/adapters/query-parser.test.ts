@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { parseQuery, type QueryNode, showQuery, type TextField } from "../../src/adapters/fixture/queryParser.js"
+import { parseQuery, type QueryNode, showQuery, type TextField } from "../../src/adapters/query/queryParser.js"
 
 const show = (q: string): string => {
   const r = parseQuery(q)

@@ -6,8 +6,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Context, Duration, Effect, Either, Fiber, Layer, TestClock } from "effect"
-import * as LiveArxiv from "../../src/adapters/live/LiveArxiv.js"
-import * as UpstreamLimiter from "../../src/adapters/live/UpstreamLimiter.js"
+import * as LiveArxiv from "../../src/adapters/arxiv/LiveArxiv.js"
+import * as UpstreamLimiter from "../../src/adapters/http/UpstreamLimiter.js"
 import { type UpstreamWait, withWaitReporter } from "../../src/core/waiting.js"
 
 const now = Effect.clockWith((c) => c.currentTimeMillis)

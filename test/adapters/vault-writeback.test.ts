@@ -8,8 +8,8 @@ import { Effect, FastCheck as fc, Layer, TestClock } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
@@ -24,12 +24,12 @@ const SOURCE = "Topics/Transformers Concept Note.md"
 const RELATED = "Topics/Transformers Concept Note — Related Papers.md"
 /**
  * The offline corpus (real recorded arXiv and citation data) and the local judge,
- * built once per file: the fixture services load the corpus on first use and keep it.
+ * built once per file: the offline services load the corpus on first use and keep it.
  */
 const OfflinePorts = Layer.succeedContext(
   await Effect.runPromise(
     Effect.scoped(Layer.build(
-      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
+      Layer.mergeAll(CorpusArxiv.layer(), RecordedOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
         Layer.provide(NodeContext.layer)
       )
     ))

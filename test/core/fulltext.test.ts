@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { sectionsFromHtml, sectionsFromPdfText } from "../../src/adapters/live/fullTextParsers.js"
+import { sectionsFromHtml, sectionsFromPdfText } from "../../src/adapters/fulltext/fullTextParsers.js"
 import { documentText, findSection, FullText, outline, sectionText, textWindow } from "../../src/core/fulltext.js"
 
 const HTML = `<!DOCTYPE html><html><head><title>x</title><style>.a{}</style><script>alert(1)</script></head>

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
-import { parseQuery } from "../../src/adapters/fixture/queryParser.js"
+import { parseQuery } from "../../src/adapters/query/queryParser.js"
 import { americanSpelling, analyseQuestion, keyTerms, ruleQuery, wordCount } from "../../src/core/question.js"
 
 const stats = fromDfTable()

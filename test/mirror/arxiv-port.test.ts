@@ -13,7 +13,7 @@ import { toFtsQuery, UnsupportedQuery } from "../../src/adapters/arxiv/mirror/ft
 import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { parseOaiPage } from "../../src/adapters/arxiv/mirror/OaiPage.js"
-import { parseQuery } from "../../src/adapters/fixture/queryParser.js"
+import { parseQuery } from "../../src/adapters/query/queryParser.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import { metadataRecords, recordedRecords } from "../support/oai-standin.js"
 

@@ -73,7 +73,7 @@ describe("arxiv-companion mirror", () => {
     const text = await runCli(["mirror", "status", "--dir", mirror], env)
     assert.match(text.stdout, /records: \d+\n  size on disk: \d+ KB\n  newest datestamp: \d{4}-\d\d-\d\d/)
     assert.match(text.stdout, /harvest cs \(cs\.DM, cs\.IT\): complete up to \d{4}-\d\d-\d\d/)
-  }, 60_000)
+  }, 180_000)
 
   it("search, paper and run read the mirror with --arxiv mirror:DIR (or ARXIV_COMPANION_ARXIV): 0 arXiv API requests", async () => {
     const search = await runCli(["search", "ti:channel AND ti:capacity", "--arxiv", `mirror:${mirror}`, "--categories", "", "--json"], env)
@@ -119,7 +119,7 @@ describe("arxiv-companion mirror", () => {
     assert.isAbove(answer.total, 0)
     assert.isAtMost(answer.total, held.size)
     assert.strictEqual(apiRequests, 0)
-  }, 60_000)
+  }, 180_000)
 
   it("the MCP server reads the mirror with --arxiv mirror:DIR", async () => {
     const transport = new StdioClientTransport({
@@ -138,7 +138,7 @@ describe("arxiv-companion mirror", () => {
     } finally {
       await client.close()
     }
-  }, 60_000)
+  }, 180_000)
 
   it("a bad --arxiv value or a missing mirror is one line saying what to do", async () => {
     const bad = await runCli(["search", "capacity", "--arxiv", "mirrors"], env)
@@ -151,7 +151,7 @@ describe("arxiv-companion mirror", () => {
     const scope = await runCli(["mirror", "sync", "--dir", mirror], env)
     assert.strictEqual(scope.code, 1)
     assert.match(scope.stderr.trim(), /^Invalid scope: say what to mirror: --categories cs\.LG,cs\.CL/)
-  }, 60_000)
+  }, 180_000)
 })
 
 describe("a sync killed for real", () => {

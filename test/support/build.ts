@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { readIndexHeader } from "../../src/adapters/fixture/corpusIndex.js"
+import { readIndexHeader } from "../../src/adapters/corpus/corpusIndex.js"
 
 const root = join(import.meta.dirname, "..", "..")
 

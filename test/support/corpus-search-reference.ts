@@ -1,15 +1,15 @@
 /**
  * THE REFERENCE: the offline search as it was before the prebuilt index —
  * regular expressions over the corpus TSV held as one string (git history:
- * src/adapters/fixture/corpusSearch.ts before issue 14). Kept, unchanged but
+ * src/adapters/corpus/corpusSearch.ts before issue 14). Kept, unchanged but
  * for its import paths, only so test/adapters/corpus-index.test.ts can check
  * that the index gives the same results, record for record and rank for rank.
  * Not used by the package.
  */
-import { stem } from "../../src/adapters/stem.js"
+import { stem } from "../../src/adapters/corpus/stem.js"
 import { parseArxivId } from "../../src/core/arxiv.js"
 import { Paper } from "../../src/core/models.js"
-import type { QueryNode, TermNode } from "../../src/adapters/fixture/queryParser.js"
+import type { QueryNode, TermNode } from "../../src/adapters/query/queryParser.js"
 
 /** Column order of the TSV (its header line says the same). */
 export const COLUMNS = [

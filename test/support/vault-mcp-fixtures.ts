@@ -9,8 +9,8 @@ import * as NodeFs from "node:fs"
 import * as NodeNet from "node:net"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import type * as McpVault from "../../src/adapters/vault/McpVault.js"
@@ -61,13 +61,13 @@ export const read = (root: string, rel: string) => NodeFs.readFileSync(NodePath.
 
 /**
  * The offline corpus (real recorded arXiv and citation data) and the local judge,
- * built once per test file: the fixture services load the corpus on first use and keep it.
+ * built once per test file: the offline services load the corpus on first use and keep it.
  */
 let built: Promise<Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | TermStatsPort>> | undefined
 export const offlinePorts = (): Promise<Layer.Layer<ArxivPort | OpenAlexPort | LlmJudgePort | TermStatsPort>> =>
   built ??= Effect.runPromise(
     Effect.scoped(Layer.build(
-      Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
+      Layer.mergeAll(CorpusArxiv.layer(), RecordedOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
         Layer.provide(NodeContext.layer)
       )
     ))

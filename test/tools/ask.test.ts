@@ -9,11 +9,11 @@ import { Effect, Either, Layer, Redacted } from "effect"
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
-import * as NotionPages from "../../src/adapters/live/NotionPages.js"
+import * as NotionPages from "../../src/adapters/pages/NotionPages.js"
 import * as FileSystemVault from "../../src/adapters/vault/FileSystemVault.js"
 import * as RuleQueryBuilder from "../../src/adapters/query/RuleQueryBuilder.js"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
@@ -23,7 +23,7 @@ import { askArxiv, AskOptions } from "../../src/core/ask.js"
 import { askArxivTool } from "../../src/tools/ask.js"
 import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
 
-const Recorded = Layer.merge(FixtureArxiv.layer(), FixtureOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
+const Recorded = Layer.merge(CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
 const Offline = Layer.mergeAll(Recorded, LocalJudge.layer, ArxivTermStats.layer, RuleQueryBuilder.layer)
 
 /** A builder that writes `query` and offers the rule-based query as the fallback. */

@@ -8,15 +8,15 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
-import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
+import * as RecordedOpenAlex from "../../src/adapters/openalex/RecordedOpenAlex.js"
 import * as ArxivTermStats from "../../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as InMemoryVault from "../../src/adapters/vault/InMemoryVault.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { commitPreview, previewCompanion } from "../../src/tools/preview.js"
 
-const Offline = Layer.mergeAll(FixtureArxiv.layer(), FixtureOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
+const Offline = Layer.mergeAll(CorpusArxiv.layer(), RecordedOpenAlex.layer(), LocalJudge.layer, ArxivTermStats.layer).pipe(
   Layer.provide(NodeContext.layer)
 )
 

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { readPackageJson } from "../packageData.js"
+import { readPackageJson } from "../corpus/packageData.js"
 import type { DfTable } from "./score.js"
 
 const unpack = (packed: string): Map<string, number> => {

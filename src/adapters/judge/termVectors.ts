@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { readPackageJson } from "../packageData.js"
+import { readPackageJson } from "../corpus/packageData.js"
 import type { TermVectors } from "./score.js"
 
 /** The file's format: one stem per line, SIF weights comma-separated, the int8 vectors in base64. */

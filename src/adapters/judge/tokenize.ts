@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { stem } from "../stem.js"
+import { stem } from "../corpus/stem.js"
 
 /** English function words plus words every abstract uses ("paper", "propose"). */
 const STOP: ReadonlySet<string> = new Set(

@@ -24,9 +24,9 @@ import {
   TransientFailure,
   userAgent as makeUserAgent,
   withRetries
-} from "../../live/http.js"
-import { DEFAULT_ARXIV_URL, limiterLayer } from "../../live/LiveArxiv.js"
-import { ArxivLimiter } from "../../live/UpstreamLimiter.js"
+} from "../../http/http.js"
+import { DEFAULT_ARXIV_URL, limiterLayer } from "../LiveArxiv.js"
+import { ArxivLimiter } from "../../http/UpstreamLimiter.js"
 import { type OaiAnswer, OaiPageUnreadable, parseOaiPage } from "./OaiPage.js"
 
 /** arXiv's OAI-PMH endpoint (the server since 2025). */

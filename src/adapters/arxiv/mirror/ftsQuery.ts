@@ -18,7 +18,7 @@
  *
  * @since 0.3.0
  */
-import type { QueryNode, TermNode } from "../../fixture/queryParser.js"
+import type { QueryNode, TermNode } from "../../query/queryParser.js"
 import { categoryToken, type FtsColumn } from "./MirrorIndex.js"
 
 /** The columns each query field searches. */

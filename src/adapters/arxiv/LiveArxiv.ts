@@ -39,10 +39,10 @@ import {
   userAgent as makeUserAgent,
   withDeadline,
   withRetries
-} from "./http.js"
-import { requestKey, ResponseCache } from "./ResponseCache.js"
-import { leaseDirConfig } from "./UpstreamLease.js"
-import { ArxivLimiter, layerShared } from "./UpstreamLimiter.js"
+} from "../http/http.js"
+import { requestKey, ResponseCache } from "../http/ResponseCache.js"
+import { leaseDirConfig } from "../http/UpstreamLease.js"
+import { ArxivLimiter, layerShared } from "../http/UpstreamLimiter.js"
 
 /** arXiv's query endpoint. */
 export const DEFAULT_ARXIV_URL = "https://export.arxiv.org/api/query"

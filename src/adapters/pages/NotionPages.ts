@@ -24,7 +24,7 @@ import { Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted 
 import type { DocBlock, Span } from "../../core/answerNote.js"
 import { InvalidArgument, PageNotSaved } from "../../core/errors.js"
 import { PagePort, type PageService, type PublishedPage } from "../../core/ports/PagePort.js"
-import { afterRetries, defaultRetryPolicy, parseRetryAfter, type RetryPolicy, retryTransientFailures, TransientFailure } from "./http.js"
+import { afterRetries, defaultRetryPolicy, parseRetryAfter, type RetryPolicy, retryTransientFailures, TransientFailure } from "../http/http.js"
 
 /** Notion's limit on blocks per request (create or append). */
 export const MAX_BLOCKS_PER_REQUEST = 100

@@ -1,5 +1,5 @@
 /**
- * The fixture ArxivPort over the real recorded corpus in fixtures/offline
+ * The recorded-corpus ArxivPort over the real recorded corpus in fixtures/offline
  * (36,421 arXiv records, 2007 to April 2017).
  */
 import { NodeContext } from "@effect/platform-node"
@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { gzipSync } from "node:zlib"
-import * as FixtureArxiv from "../../src/adapters/fixture/FixtureArxiv.js"
+import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
 import type { Paper } from "../../src/core/models.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 
@@ -29,7 +29,7 @@ const failure = <A, E>(exit: Exit.Exit<A, E>): E => {
   return e
 }
 
-layer(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), { timeout: "60 seconds" })("FixtureArxiv over the corpus", (it) => {
+layer(CorpusArxiv.layer().pipe(Layer.provide(NodeContext.layer)), { timeout: "60 seconds" })("CorpusArxiv over the corpus", (it) => {
   it.effect("ti: with a phrase finds the GAN paper, and every hit has the phrase in its title", () =>
     Effect.gen(function*() {
       const arxiv = yield* ArxivPort
@@ -241,7 +241,7 @@ layer(FixtureArxiv.layer().pipe(Layer.provide(NodeContext.layer)), { timeout: "6
     }))
 })
 
-describe("FixtureArxiv data location", () => {
+describe("CorpusArxiv data location", () => {
   const tinyCorpus = () => {
     const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "offline-data-"))
     const header = "id\tpublished\tupdated\tcategories\tdoi\tjournalRef\tcomment\tauthors\ttitle\tabstract"
@@ -253,8 +253,8 @@ describe("FixtureArxiv data location", () => {
     fs.writeFileSync(nodePath.join(dir, "manifest.json"), "{}\n")
     return dir
   }
-  const port = (options: FixtureArxiv.FixtureArxivOptions = {}) =>
-    Layer.build(FixtureArxiv.layer(options).pipe(Layer.provide(NodeContext.layer))).pipe(Effect.map(Context.get(ArxivPort)))
+  const port = (options: CorpusArxiv.CorpusArxivOptions = {}) =>
+    Layer.build(CorpusArxiv.layer(options).pipe(Layer.provide(NodeContext.layer))).pipe(Effect.map(Context.get(ArxivPort)))
 
   it.scoped("dataDir points at another copy of the data", () =>
     Effect.gen(function*() {
@@ -274,7 +274,7 @@ describe("FixtureArxiv data location", () => {
         Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_OFFLINE_DATA", dir]])))
       )
       assert.deepStrictEqual(ids(r.papers), ["1406.2661"])
-      const viaLayerConfig = yield* Layer.build(FixtureArxiv.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
+      const viaLayerConfig = yield* Layer.build(CorpusArxiv.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
         Effect.map(Context.get(ArxivPort)),
         Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_OFFLINE_DATA", dir]])))
       )

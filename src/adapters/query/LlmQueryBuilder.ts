@@ -19,13 +19,13 @@ import { Data, Duration, Effect, Either, Layer, Option, Redacted, Schema } from 
 import { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "../../core/ports/QueryBuilderPort.js"
 import type { TermStatistics } from "../../core/question.js"
 import { clipLine } from "../../core/text.js"
-import { checkQuery } from "../fixture/queryParser.js"
-import { keywordsOf, rulesFor } from "../query/RuleQueryBuilder.js"
-import { fromDfTable } from "../query/termStatistics.js"
-import { defaultRetryPolicy, failureOf, isTransientStatus, politeClient, type RetryPolicy, TransientFailure, userAgent, withRetries } from "./http.js"
-import { type ChatMessage, parseJsonIn } from "./judgePrompt.js"
-import { ChatCompletion, DEFAULT_CONCURRENCY, endpointConfig, scrubber } from "./LlmJudge.js"
-import { JudgeLimiter, shared } from "./UpstreamLimiter.js"
+import { checkQuery } from "./queryParser.js"
+import { keywordsOf, rulesFor } from "./RuleQueryBuilder.js"
+import { fromDfTable } from "./termStatistics.js"
+import { defaultRetryPolicy, failureOf, isTransientStatus, politeClient, type RetryPolicy, TransientFailure, userAgent, withRetries } from "../http/http.js"
+import { type ChatMessage, parseJsonIn } from "../judge/judgePrompt.js"
+import { ChatCompletion, DEFAULT_CONCURRENCY, endpointConfig, scrubber } from "../judge/LlmJudge.js"
+import { JudgeLimiter, shared } from "../http/UpstreamLimiter.js"
 
 /** Options of the LLM query builder. */
 export interface LlmQueryBuilderOptions {

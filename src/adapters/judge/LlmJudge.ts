@@ -49,7 +49,7 @@ import {
   TransientFailure,
   userAgent,
   withRetries
-} from "./http.js"
+} from "../http/http.js"
 import {
   type ChatMessage,
   correction,
@@ -61,8 +61,8 @@ import {
   SUMMARY_RESPONSE_JSON_SCHEMA,
   summaryMessages
 } from "./judgePrompt.js"
-import { requestKey, ResponseCache } from "./ResponseCache.js"
-import { JudgeLimiter, layerShared } from "./UpstreamLimiter.js"
+import { requestKey, ResponseCache } from "../http/ResponseCache.js"
+import { JudgeLimiter, layerShared } from "../http/UpstreamLimiter.js"
 
 /** OpenRouter's OpenAI-compatible API. */
 export const OPENROUTER_URL = "https://openrouter.ai/api/v1"

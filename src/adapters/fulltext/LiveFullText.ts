@@ -13,9 +13,9 @@ import { parseArxivId } from "../../core/arxiv.js"
 import { InvalidArgument, PaperNotFound, UpstreamUnavailable } from "../../core/errors.js"
 import { FullText, Section } from "../../core/fulltext.js"
 import { FullTextPort, type FullTextService } from "../../core/ports/FullTextPort.js"
-import { defaultRetryPolicy, politeClient, unavailable, userAgent, withRetries } from "./http.js"
-import { requestKey, ResponseCache } from "./ResponseCache.js"
-import { ArxivWebLimiter, layerShared } from "./UpstreamLimiter.js"
+import { defaultRetryPolicy, politeClient, unavailable, userAgent, withRetries } from "../http/http.js"
+import { requestKey, ResponseCache } from "../http/ResponseCache.js"
+import { ArxivWebLimiter, layerShared } from "../http/UpstreamLimiter.js"
 
 /** Where arXiv serves papers unless ARXIV_WEB_URL says otherwise. */
 export const DEFAULT_ARXIV_WEB_URL = "https://arxiv.org"

@@ -1,5 +1,5 @@
 /**
- * The fixture OpenAlexPort: recorded citation counts (Semantic Scholar 2024,
+ * The recorded OpenAlexPort: recorded citation counts (Semantic Scholar 2024,
  * Google Scholar 2025 via Paper Copilot, Google Scholar 2017; one source per
  * paper) and recorded OpenAlex records from fixtures/offline.
  */
@@ -7,12 +7,12 @@ import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Exit, Layer } from "effect"
 import * as fs from "node:fs"
-import * as FixtureOpenAlex from "../../src/adapters/fixture/FixtureOpenAlex.js"
+import * as RecordedOpenAlex from "../../src/adapters/openalex/RecordedOpenAlex.js"
 import { rankFoundational } from "../../src/core/rules.js"
 import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 
-const port = (options: FixtureOpenAlex.FixtureOpenAlexOptions = {}) =>
-  Layer.build(FixtureOpenAlex.layer(options).pipe(Layer.provide(NodeContext.layer))).pipe(
+const port = (options: RecordedOpenAlex.RecordedOpenAlexOptions = {}) =>
+  Layer.build(RecordedOpenAlex.layer(options).pipe(Layer.provide(NodeContext.layer))).pipe(
     Effect.map(Context.get(OpenAlexPort))
   )
 
@@ -27,7 +27,7 @@ const recorded = JSON.parse(fs.readFileSync(new URL("../../fixtures/offline/open
   works: Array<{ id: string; referencedWorks?: Array<string> }>
 }
 
-describe("FixtureOpenAlex.worksByArxivIds", () => {
+describe("RecordedOpenAlex.worksByArxivIds", () => {
   it.scoped("by default each paper takes its count from ONE source, the first that recorded it, named with its date", () =>
     Effect.gen(function*() {
       const openalex = yield* port()
@@ -97,7 +97,7 @@ describe("FixtureOpenAlex.worksByArxivIds", () => {
   it.scoped("the citation source can be chosen through configuration", () =>
     Effect.gen(function*() {
       const configured = (value: string) =>
-        Layer.build(FixtureOpenAlex.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
+        Layer.build(RecordedOpenAlex.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
           Effect.map(Context.get(OpenAlexPort)),
           Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_OFFLINE_CITATIONS", value]])))
         )
@@ -108,7 +108,7 @@ describe("FixtureOpenAlex.worksByArxivIds", () => {
       )
       assert.strictEqual((yield* (yield* configured("all")).worksByArxivIds(["1409.3215"])).source.name, "Recorded citation counts")
       const bad = yield* Effect.exit(
-        Layer.build(FixtureOpenAlex.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
+        Layer.build(RecordedOpenAlex.layerConfig().pipe(Layer.provide(NodeContext.layer))).pipe(
           Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ARXIV_COMPANION_OFFLINE_CITATIONS", "scopus"]])))
         )
       )
@@ -137,7 +137,7 @@ describe("FixtureOpenAlex.worksByArxivIds", () => {
     }))
 })
 
-describe("FixtureOpenAlex.worksByIds", () => {
+describe("RecordedOpenAlex.worksByIds", () => {
   it.scoped("resolves 38 of the 42 works the recorded seeds cite and reports the other 4", () =>
     Effect.gen(function*() {
       const openalex = yield* port()
@@ -176,7 +176,7 @@ describe("FixtureOpenAlex.worksByIds", () => {
     }))
 })
 
-describe("FixtureOpenAlex.mostCitedArxivWorks", () => {
+describe("RecordedOpenAlex.mostCitedArxivWorks", () => {
   it.scoped("the corpus papers holding a phrase, most cited first, with their metadata and one source per count", () =>
     Effect.gen(function*() {
       const openalex = yield* port()

@@ -33,10 +33,10 @@ import {
   userAgent,
   withDeadline,
   withRetries
-} from "./http.js"
-import { requestKey, ResponseCache } from "./ResponseCache.js"
-import { leaseDirConfig } from "./UpstreamLease.js"
-import { layerShared, OpenAlexLimiter, QueueTooLong } from "./UpstreamLimiter.js"
+} from "../http/http.js"
+import { requestKey, ResponseCache } from "../http/ResponseCache.js"
+import { leaseDirConfig } from "../http/UpstreamLease.js"
+import { layerShared, OpenAlexLimiter, QueueTooLong } from "../http/UpstreamLimiter.js"
 
 /** Where OpenAlex lives unless OPENALEX_API_URL says otherwise. */
 export const DEFAULT_OPENALEX_URL = "https://api.openalex.org"
