@@ -51,7 +51,7 @@ import {
 export type CompanionPorts = ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort
 
 /** Every port of the library: the companion's, `ask`'s and the extra tools' (full text, citing works). */
-export type AllPorts = CompanionPorts | QueryBuilderPort | FullTextPort | CitationsPort | PagePort
+export type AllPorts = CompanionPorts | QueryBuilderPort | FullTextPort | CitationsPort | PagePort | SpeechToTextPort | TextToSpeechPort
 
 // -----------------------------------------------------------------------------
 // the setup: which backend serves each port, one Schema for every face
@@ -604,7 +604,7 @@ export const allPortsLayer = (setup: AskSetup): Layer.Layer<AllPorts, InvalidArg
   const cache = responseCacheLayer(setup)
   const companion = Layer.merge(researchLayer(setup, cache), tolerantVaultLayer(setup))
   // ask_arxiv: the query builder, and Notion for notion: true (it says what to set when unconfigured)
-  const ask = Layer.merge(queryBuilderLayer(setup), notionLayer)
+  const ask = Layer.mergeAll(queryBuilderLayer(setup), notionLayer, speechLayer())
   return Layer.merge(Layer.provideMerge(extrasLayer(setup, cache), companion), ask)
 }
 

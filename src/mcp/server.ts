@@ -33,10 +33,13 @@ import type { TermStatsPort } from "../core/ports/TermStatsPort.js"
 import type { PagePort } from "../core/ports/PagePort.js"
 import type { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import type { VaultPort } from "../core/ports/VaultPort.js"
+import type { SpeechToTextPort } from "../core/ports/SpeechToTextPort.js"
+import type { TextToSpeechPort } from "../core/ports/TextToSpeechPort.js"
 import { CompanionOptions } from "../core/models.js"
 import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
 import * as Tools from "../tools/index.js"
+import * as Voice from "../tools/voice.js"
 import { instructions, SERVER_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from "./info.js"
 import * as Render from "./render.js"
 import { zodObjectFromSchema } from "./zodSchema.js"
@@ -52,6 +55,8 @@ export type McpPorts =
   | CitationsPort
   | QueryBuilderPort
   | PagePort
+  | SpeechToTextPort
+  | TextToSpeechPort
 
 export { instructions, SERVER_VERSION } from "./info.js"
 
@@ -362,10 +367,12 @@ export const registerAll = (
 
   tool("ask_arxiv", {
     title: "Ask arXiv",
-    description: "Question (authors, categories, years kept) → searched, judged as a note → best papers, links, why. " +
-      "save_as: vault note; notion: page.",
+    description: "Question (or audio: data:audio/wav;base64,…) → searched, judged as a note → best papers, links, why. " +
+      "save_as: vault note; notion: page; speak: audio.",
     inputSchema: {
-      question: z.string(),
+      question: z.string().optional(),
+      audio: z.string().optional(),
+      speak: z.boolean().optional(),
       top: int("top", 1, 20).default(3),
       max_results: int("max_results", 1, 2000).default(1000),
       save_as: z.string().optional(),
@@ -373,7 +380,14 @@ export const registerAll = (
     },
     outputSchema: outputs.ask,
     annotations: { readOnlyHint: false, destructiveHint: false }
-  }, (args, extra) => run("ask_arxiv", Tools.askArxivTool(args), Tools.AskResult, Tools.renderAnswer, extra))
+  }, async (args, extra) => {
+    // speak: the answer read aloud comes as an MCP audio content block after the text
+    let spoken: { readonly bytes: Uint8Array; readonly mimeType: string } | undefined
+    const asked = Voice.askArxivVoiceTool(args).pipe(Effect.map((r) => ((spoken = r.spoken), r.result)))
+    const result = await run("ask_arxiv", asked, Tools.AskResult, Tools.renderAnswer, extra)
+    if (spoken === undefined || result.isError === true) return result
+    return { ...result, content: [...result.content, { type: "audio", data: Buffer.from(spoken.bytes).toString("base64"), mimeType: spoken.mimeType }] }
+  })
 
   // tools/list without the converter's boilerplate ($schema, closed output objects, task hints): same meaning, ~30% smaller
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.map(toolDefinition) }))

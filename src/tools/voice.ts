@@ -10,7 +10,9 @@
 import { Effect } from "effect"
 import { type AudioInput, SpeechToTextPort, type Transcript } from "../core/ports/SpeechToTextPort.js"
 import { type SpeechFormat, TextToSpeechPort } from "../core/ports/TextToSpeechPort.js"
-import { spokenAnswer } from "../core/speech.js"
+import { InvalidArgument } from "../core/errors.js"
+import { MAX_AUDIO_BYTES, shownSize } from "../core/limits.js"
+import { AudioUnusable, spokenAnswer } from "../core/speech.js"
 import { type AskInput, askArxivTool, type AskResult } from "./ask.js"
 
 /** What was heard, as tool data. */
@@ -53,4 +55,44 @@ export const spokenText = (r: AskResult): string =>
 export const speakAnswer = Effect.fn("Tools.speakAnswer")(function*(r: AskResult, format: SpeechFormat = "wav") {
   const tts = yield* TextToSpeechPort
   return yield* tts.speak(spokenText(r), format)
+})
+
+/** Arguments of {@link askArxivVoiceTool}: ask_arxiv's, with the question typed or spoken, and the answer read aloud on request. */
+export interface AskVoiceInput extends Omit<AskInput, "question"> {
+  readonly question?: string | undefined
+  /** A spoken question as a data URL, its MIME type and base64 (`data:audio/wav;base64,…`; at most MAX_AUDIO_BYTES decoded). */
+  readonly audio?: string | undefined
+  /** Also read the answer aloud (WAV). */
+  readonly speak?: boolean | undefined
+}
+
+/** The base64 of a spoken question, checked before it is decoded. */
+const audioArg = (audio: string) =>
+  Effect.gen(function*() {
+    const url = /^data:([\w.+-]+\/[\w.+-]+)(?:;[^;,]*)*;base64,(.*)$/s.exec(audio.trim())
+    if (url === null) {
+      return yield* Effect.fail(new AudioUnusable({ source: "the audio argument", reason: "it is not a base64 data URL: send data:audio/wav;base64,… (or audio/ogg, audio/flac)" }))
+    }
+    const data = url[2]!.replace(/\s+/g, "")
+    if (data.length > Math.ceil(MAX_AUDIO_BYTES / 3) * 4) {
+      return yield* Effect.fail(new AudioUnusable({ source: "the audio argument", reason: `it is over the ${shownSize(MAX_AUDIO_BYTES)}-byte limit for a spoken question: record a shorter question` }))
+    }
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return yield* Effect.fail(new AudioUnusable({ source: "the audio argument", reason: "its data is not base64" }))
+    return { bytes: new Uint8Array(Buffer.from(data, "base64")), mimeType: url[1]!, name: "the audio argument" } satisfies AudioInput
+  })
+
+/** ask_arxiv with a typed or spoken question: the answer (its `question` is the transcript), what was heard, and the answer read aloud on request. */
+export const askArxivVoiceTool = Effect.fn("Tools.askArxivVoice")(function*(input: AskVoiceInput) {
+  const { audio, speak, question, ...rest } = input
+  if (audio !== undefined && question !== undefined && question.trim() !== "") {
+    return yield* Effect.fail(new InvalidArgument({ argument: "question", reason: "give question or audio, not both" }))
+  }
+  if (audio === undefined && (question === undefined || question.trim() === "")) {
+    return yield* Effect.fail(new InvalidArgument({ argument: "question", reason: "give a research question, or audio of one" }))
+  }
+  const heard = audio === undefined ? undefined : yield* hearQuestion(yield* audioArg(audio))
+  const answer = yield* askArxivTool({ ...rest, question: heard?.text ?? question ?? "" })
+  // a spoken question's transcript is the answer's `question`: what was heard is what was asked
+  const spoken = speak === true ? yield* speakAnswer(answer) : undefined
+  return { result: answer, heard, spoken }
 })
