@@ -16,9 +16,9 @@ import { MAX_AUDIO_BYTES, MAX_SPOKEN_CHARS, shownSize } from "../../core/limits.
 import { type AudioInput, SpeechToTextPort, type Transcript } from "../../core/ports/SpeechToTextPort.js"
 import { type SpeechFormat, type SpokenAudio, TextToSpeechPort } from "../../core/ports/TextToSpeechPort.js"
 import { AudioUnusable, NothingHeard, SpeechFailed, SpeechUnavailable } from "../../core/speech.js"
-import { bodyOf, defaultRetryPolicy, failureOf, politeClient, type RetryPolicy, withRetries } from "../live/http.js"
-import { scrubber } from "../live/LlmJudge.js"
-import { shared } from "../live/UpstreamLimiter.js"
+import { bodyOf, defaultRetryPolicy, failureOf, politeClient, type RetryPolicy, withRetries } from "../http/http.js"
+import { scrubber } from "../judge/LlmJudge.js"
+import { shared } from "../http/UpstreamLimiter.js"
 import { sniff } from "./audioInput.js"
 
 /** Options of the audio API adapters. */
