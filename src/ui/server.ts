@@ -34,6 +34,7 @@ import { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import { askArxivTool, type AskResult } from "../tools/ask.js"
 import { askArxivVoiceTool, speakAnswer } from "../tools/voice.js"
 import { SpeechToTextPort } from "../core/ports/SpeechToTextPort.js"
+import { AudioUnusable } from "../core/speech.js"
 import type { TextToSpeechPort } from "../core/ports/TextToSpeechPort.js"
 import { digest, digestProgressLine, summarizeDigest } from "../tools/digest.js"
 import { COMPANION_FOLDER, isDigestTitle } from "../core/digestNote.js"
@@ -388,9 +389,12 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
               // what was heard is said before the question is answered, so a misheard question shows at once
               Effect.provideService(SpeechToTextPort, {
                 ...stt,
+                // the page's messages name the recording, not the tool's argument
                 transcribe: (audio) =>
-                  stt.transcribe(audio).pipe(Effect.tap((t) => emit({ type: "heard", text: t.text, seconds: Math.round(t.seconds * 10) / 10 })))
-              })
+                  stt.transcribe({ ...audio, name: "the recording" }).pipe(Effect.tap((t) => emit({ type: "heard", text: t.text, seconds: Math.round(t.seconds * 10) / 10 })))
+              }),
+              Effect.catchTag("AudioUnusable", (e) =>
+                Effect.fail(e.source === "the audio argument" ? new AudioUnusable({ source: "the recording", reason: e.reason }) : e))
             )
           }).pipe(
             askProgress((tag, text) => emit({ type: "progress", tag, text })),

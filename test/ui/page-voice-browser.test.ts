@@ -135,6 +135,12 @@ describe.skipIf(!runs)("asking by voice on the page, offline, in headless Chromi
     // a run's failure, as the page shows it
     expect(big.body).toContain(`"type":"failure","tag":"AudioUnusable"`)
     expect(big.body).toContain("over the 2,500,000-byte limit for a spoken question: record a shorter question")
+    expect(big.body).toContain("Cannot use the recording: it is over")
+    // silence: one line, and no question is answered
+    const silence = Buffer.from(encodeWav({ samples: new Float32Array(Math.round(16000 * 3.2)), rate: 16000 })).toString("base64")
+    const quiet = await request(`${ui.origin}/api/voice`, { method: "POST", headers, body: JSON.stringify({ audio: `data:audio/wav;base64,${silence}` }) })
+    expect(quiet.body).toContain(`"tag":"NothingHeard","message":"Heard nothing in the recording (3.2 s of audio, only silence): speak closer to the microphone or type the question"`)
+    expect(quiet.body).not.toContain(`"type":"result"`)
     const huge = await request(`${ui.origin}/api/voice`, { method: "POST", headers, body: JSON.stringify({ audio: `data:audio/wav;base64,${"A".repeat(4_100_000)}` }) })
     expect(huge.status).toBe(413)
     expect(JSON.parse(huge.body)).toEqual({ error: { tag: "RequestTooLarge", message: "Request body too large: at most 4,000,000 bytes" } })
