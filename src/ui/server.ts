@@ -2,7 +2,10 @@
  * The local page: an HTTP server on 127.0.0.1 (`@effect/platform`'s
  * HttpRouter over Node's HTTP server) that serves one small page and a JSON
  * API over the library's use cases — find papers for a note, ask a question,
- * write the note, BibTeX — with progress as server-sent events.
+ * write the note, BibTeX — with progress as server-sent events. A spoken
+ * question (`POST /api/voice`, 16 kHz mono WAV the page made) is heard through
+ * the speech port and answered as a typed one; an answer is read aloud through
+ * the same ports (`GET /api/runs/:id/speech`).
  *
  * Safe by default: loopback only; every request's `Host` must name this
  * server (DNS rebinding) and its `Origin`, when sent, must be this server's;
