@@ -2,7 +2,10 @@
  * The local page: an HTTP server on 127.0.0.1 (`@effect/platform`'s
  * HttpRouter over Node's HTTP server) that serves one small page and a JSON
  * API over the library's use cases — find papers for a note, ask a question,
- * write the note, BibTeX — with progress as server-sent events.
+ * write the note, BibTeX — with progress as server-sent events. A spoken
+ * question (`POST /api/voice`, 16 kHz mono WAV the page made) is heard through
+ * the speech port and answered as a typed one; an answer is read aloud through
+ * the same ports (`GET /api/runs/:id/speech`).
  *
  * Safe by default: loopback only; every request's `Host` must name this
  * server (DNS rebinding) and its `Origin`, when sent, must be this server's;
@@ -26,12 +29,16 @@ import { InvalidArgument } from "../core/errors.js"
 import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
 import { announcesTooLarge, BodyTooLarge, loopbackHosts, loopbackOrigins, MAX_BODY_BYTES, newToken, readBody, refuse, tokenMatches } from "../http/guard.js"
-import { backendsOf, companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer } from "../layers.js"
+import { backendsOf, companionLayer, type CompanionPorts, type CompanionSetup, queryBuilderLayer, speechLayer } from "../layers.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
 import { VaultPort } from "../core/ports/VaultPort.js"
 import { LlmJudgePort } from "../core/ports/LlmJudgePort.js"
 import { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
-import { askArxivTool } from "../tools/ask.js"
+import { askArxivTool, type AskResult } from "../tools/ask.js"
+import { askArxivVoiceTool, speakAnswer } from "../tools/voice.js"
+import { SpeechToTextPort } from "../core/ports/SpeechToTextPort.js"
+import { AudioUnusable } from "../core/speech.js"
+import type { TextToSpeechPort } from "../core/ports/TextToSpeechPort.js"
 import { digest, digestProgressLine, summarizeDigest } from "../tools/digest.js"
 import { COMPANION_FOLDER, isDigestTitle } from "../core/digestNote.js"
 import { progressLine } from "../tools/companion.js"
@@ -92,9 +99,21 @@ const RunRequest = Schema.Union(
     question: Schema.String.pipe(Schema.maxLength(2000)),
     top: Schema.optional(Schema.Int.pipe(Schema.between(1, 20)))
   }),
-  Schema.Struct({ kind: Schema.Literal("digest"), since: Schema.optional(Schema.String.pipe(Schema.maxLength(20))) })
+  Schema.Struct({ kind: Schema.Literal("digest"), since: Schema.optional(Schema.String.pipe(Schema.maxLength(20))) }),
+  Schema.Struct({
+    kind: Schema.Literal("voice"),
+    /** The spoken question as a data URL (`data:audio/wav;base64,…`); its size is checked by the voice use case. */
+    audio: Schema.String.pipe(Schema.minLength(1)),
+    top: Schema.optional(Schema.Int.pipe(Schema.between(1, 20)))
+  })
 )
 type RunRequest = typeof RunRequest.Type
+
+/** A spoken question (`POST /api/voice`): a run like a typed one, heard first. */
+const VoiceRequest = Schema.Struct({
+  audio: Schema.String.pipe(Schema.minLength(1)),
+  top: Schema.optional(Schema.Int.pipe(Schema.between(1, 20)))
+})
 
 const BibtexRequest = Schema.Struct({ ids: Schema.Array(Schema.String).pipe(Schema.minItems(1), Schema.maxItems(50)) })
 
@@ -102,6 +121,7 @@ const BibtexRequest = Schema.Struct({ ids: Schema.Array(Schema.String).pipe(Sche
 type RunEvent =
   | { readonly type: "started"; readonly id: string; readonly text: string }
   | { readonly type: "progress"; readonly tag: string; readonly text: string }
+  | { readonly type: "heard"; readonly text: string; readonly seconds: number }
   | { readonly type: "result"; readonly id: string; readonly view: unknown }
   | { readonly type: "failure"; readonly tag: string; readonly message: string }
   | { readonly type: "cancelled"; readonly text: string }
@@ -131,7 +151,11 @@ const STATUS: Readonly<Record<string, number>> = {
   UpstreamUnavailable: 502,
   VaultUnavailable: 503,
   VaultUnauthorized: 503,
-  JudgeFailed: 502
+  JudgeFailed: 502,
+  AudioUnusable: 400,
+  NothingHeard: 422,
+  SpeechUnavailable: 503,
+  SpeechFailed: 502
 }
 
 const SECURITY_HEADERS = {
@@ -147,6 +171,8 @@ const PAGE_CSP = [
   // Mermaid writes <style> into the SVG it draws
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
+  // the answer read aloud plays from a blob the page fetched with its token
+  "media-src blob:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -282,6 +308,21 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
     yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer.closeAllConnections()))
     const runs = yield* FiberMap.make<string>()
     const previews = new Map<string, CompanionPreview>()
+    // the last answers to questions, typed or spoken, for "Read aloud"
+    const answers = new Map<string, AskResult>()
+    const keepAnswer = (id: string, answer: AskResult) => {
+      answers.set(id, answer)
+      for (const old of answers.keys()) {
+        if (answers.size <= 32) break
+        answers.delete(old)
+      }
+    }
+    // the speech ports (offline by default); a misconfigured audio API is said when voice is used, the page still starts
+    const speech = yield* Layer.build(speechLayer()).pipe(Effect.either)
+    const withSpeech = <A, E, R>(
+      effect: Effect.Effect<A, E, R>
+    ): Effect.Effect<A, E | InvalidArgument, Exclude<R, SpeechToTextPort | TextToSpeechPort>> =>
+      speech._tag === "Left" ? Effect.fail(speech.left) : Effect.provide(effect, speech.right)
     const keep = (id: string, preview: CompanionPreview) => {
       previews.set(id, preview)
       // the last few results can be written; older ones must be run again
@@ -344,8 +385,33 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
           ? digest({ since_date: request.since === undefined || request.since.trim() === "" ? undefined : request.since }, {
             onProgress: (e) => emit({ type: "progress", tag: e._tag, text: digestProgressLine(e, digestPace) })
           }).pipe(Effect.map((report) => ({ type: "result", id, view: { kind: "digest", ...summarizeDigest(report) } }) as const))
+          : request.kind === "voice"
+          ? Effect.gen(function*() {
+            const stt = yield* SpeechToTextPort
+            return yield* askArxivVoiceTool({ audio: request.audio, top: request.top }).pipe(
+              // what was heard is said before the question is answered, so a misheard question shows at once
+              Effect.provideService(SpeechToTextPort, {
+                ...stt,
+                // the page's messages name the recording, not the tool's argument
+                transcribe: (audio) =>
+                  stt.transcribe({ ...audio, name: "the recording" }).pipe(Effect.tap((t) => emit({ type: "heard", text: t.text, seconds: Math.round(t.seconds * 10) / 10 })))
+              }),
+              Effect.catchTag("AudioUnusable", (e) =>
+                Effect.fail(e.source === "the audio argument" ? new AudioUnusable({ source: "the recording", reason: e.reason }) : e))
+            )
+          }).pipe(
+            askProgress((tag, text) => emit({ type: "progress", tag, text })),
+            withSpeech,
+            Effect.map(({ result, heard }) => {
+              keepAnswer(id, result)
+              return { type: "result", id, view: { ...askView(result), heard } } as const
+            })
+          )
           : askArxivTool({ question: request.question, top: request.top }).pipe(
-            Effect.map((answer) => ({ type: "result", id, view: askView(answer) }) as const),
+            Effect.map((answer) => {
+              keepAnswer(id, answer)
+              return { type: "result", id, view: askView(answer) } as const
+            }),
             askProgress((tag, text) => emit({ type: "progress", tag, text }))
           )
         const program = work.pipe(
@@ -371,6 +437,8 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
             ? `Looking for “${request.title}” in the vault`
             : request.kind === "digest"
             ? "Reading the vault's concept notes"
+            : request.kind === "voice"
+            ? "Listening to the recording"
             : "Turning the question into an arXiv query"
         })
         yield* FiberMap.run(runs, id, program)
@@ -451,6 +519,19 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
         })
       ),
       HttpRouter.post("/api/runs", decodeBody(RunRequest).pipe(Effect.flatMap(startRun))),
+      HttpRouter.post("/api/voice", decodeBody(VoiceRequest).pipe(Effect.flatMap((body) => startRun({ kind: "voice", ...body })))),
+      HttpRouter.get(
+        "/api/runs/:id/speech",
+        Effect.gen(function*() {
+          const { id } = yield* HttpRouter.params
+          const answer = id === undefined ? undefined : answers.get(id)
+          if (answer === undefined) {
+            return jsonError(404, "NoSuchRun", "This answer is no longer held by the server: ask again, then read it aloud.")
+          }
+          const audio = yield* speakAnswer(answer, "wav").pipe(withSpeech)
+          return HttpServerResponse.uint8Array(audio.bytes, { contentType: audio.mimeType, headers: SECURITY_HEADERS })
+        })
+      ),
       HttpRouter.post(
         "/api/runs/:id/cancel",
         Effect.gen(function*() {

@@ -76,7 +76,9 @@ export const servePage = async (html: string): Promise<PageServer> => {
 
 /** A fresh headless Chromium profile, and how to close it (the profile is deleted). */
 export const openChromium = async (
-  viewport: { readonly width: number; readonly height: number } = { width: 1100, height: 900 }
+  viewport: { readonly width: number; readonly height: number } = { width: 1100, height: 900 },
+  /** More Chromium switches (a fake microphone, ...). */
+  extraArgs: ReadonlyArray<string> = []
 ): Promise<{ readonly context: BrowserContext; readonly close: () => Promise<void> }> => {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: .ci/run installs Debian's chromium package (apt-get install -y chromium).`)
@@ -91,7 +93,8 @@ export const openChromium = async (
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      "--no-first-run"
+      "--no-first-run",
+      ...extraArgs
     ],
     viewport
   })

@@ -64,11 +64,14 @@ const rescueFocus = (target) => {
 }
 
 let info = { mermaid: false }
+/** Whether this browser can record: a microphone API and MediaRecorder (a page on 127.0.0.1 is a secure context). */
+const canRecord = typeof navigator.mediaDevices?.getUserMedia === "function" && typeof MediaRecorder === "function"
 let current // { id, controller }
 let result // the last result view and its run id
 
 const setBusy = (busy) => {
   for (const id of ["find", "ask", "digest"]) $(id).disabled = busy || token === ""
+  $("mic").disabled = busy || token === "" || !canRecord
   $("cancel").hidden = !busy
 }
 
@@ -131,6 +134,10 @@ const handle = (event) => {
       performance.mark("first-progress")
       addProgress(event.text)
       break
+    case "heard":
+      $("voice-status").textContent = `Heard: ${event.text}`
+      addProgress(`Heard (${event.seconds} s of audio): ${event.text}`)
+      break
     case "progress":
       if (performance.getEntriesByName("first-step").length === 0) performance.mark("first-step")
       addProgress(event.text)
@@ -150,7 +157,7 @@ const handle = (event) => {
   }
 }
 
-const run = async (body) => {
+const run = async (body, path = "/api/runs") => {
   if (current !== undefined) return
   performance.clearMarks()
   performance.mark("run-click")
@@ -160,12 +167,12 @@ const run = async (body) => {
   $("run").hidden = false
   $("results").hidden = true
   current = { id: undefined, controller: new AbortController() }
-  const origin = body.kind === "note" ? $("find") : body.kind === "digest" ? $("digest") : $("ask")
+  const origin = body.kind === "note" ? $("find") : body.kind === "digest" ? $("digest") : body.kind === "voice" ? $("mic") : $("ask")
   setBusy(true)
   // the button pressed is now disabled: Cancel takes the focus
   rescueFocus($("cancel"))
   try {
-    const response = await fetch("/api/runs", {
+    const response = await fetch(path, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -293,6 +300,11 @@ const renderDigest = (view) => {
 
 const render = (id, view) => {
   result = { id, view }
+  $("heard").hidden = view.heard === undefined
+  $("heard").textContent = view.heard === undefined ? "" : `Heard: ${view.heard.text}`
+  $("read-aloud").hidden = view.kind !== "ask"
+  $("read-aloud").disabled = false
+  resetSpoken()
   if (view.kind === "digest") return renderDigest(view)
   const n = view.papers.length
   const named = view.kind === "note" && view.alreadyInNote.length > 0
@@ -402,6 +414,176 @@ const copyBibtex = async (ids) => {
   }
 }
 
+// ---- voice: the question recorded in the browser, sent as 16 kHz mono WAV to the page's server (which hears it
+// with the companion's own recogniser; no browser speech service), and the answer read aloud by the server
+
+const SPEECH_RATE = 16000
+/** As the server's limit for a spoken question (bytes): a longer recording is refused here, before it is sent. */
+const MAX_AUDIO_BYTES = 2_500_000
+const MAX_RECORDING_SECONDS = 60
+let recording // { recorder, stream, chunks, cancelled, timer }
+
+/** 16-bit PCM WAV of mono samples. */
+const wavOf = (samples, rate) => {
+  const out = new DataView(new ArrayBuffer(44 + samples.length * 2))
+  const text = (at, s) => [...s].forEach((c, i) => out.setUint8(at + i, c.charCodeAt(0)))
+  text(0, "RIFF")
+  out.setUint32(4, 36 + samples.length * 2, true)
+  text(8, "WAVE")
+  text(12, "fmt ")
+  out.setUint32(16, 16, true)
+  out.setUint16(20, 1, true)
+  out.setUint16(22, 1, true)
+  out.setUint32(24, rate, true)
+  out.setUint32(28, rate * 2, true)
+  out.setUint16(32, 2, true)
+  out.setUint16(34, 16, true)
+  text(36, "data")
+  out.setUint32(40, samples.length * 2, true)
+  for (let i = 0; i < samples.length; i++) {
+    const v = Math.max(-1, Math.min(1, samples[i]))
+    out.setInt16(44 + i * 2, v < 0 ? v * 0x8000 : v * 0x7fff, true)
+  }
+  return new Blob([out.buffer], { type: "audio/wav" })
+}
+
+/** The recording (WebM/Opus as the browser records it) decoded and resampled to 16 kHz mono WAV with Web Audio. */
+const wavOfRecording = async (blob) => {
+  const context = new AudioContext()
+  let decoded
+  try {
+    decoded = await context.decodeAudioData(await blob.arrayBuffer())
+  } finally {
+    void context.close()
+  }
+  const offline = new OfflineAudioContext(1, Math.max(1, Math.ceil(decoded.duration * SPEECH_RATE)), SPEECH_RATE)
+  const source = offline.createBufferSource()
+  source.buffer = decoded
+  source.connect(offline.destination)
+  source.start()
+  const rendered = await offline.startRendering()
+  return { wav: wavOf(rendered.getChannelData(0), SPEECH_RATE), seconds: decoded.duration }
+}
+
+const dataUrlOf = (blob) =>
+  new Promise((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(reader.result)
+    reader.onerror = () => reject(reader.error)
+    reader.readAsDataURL(blob)
+  })
+
+const showRecording = (on) => {
+  $("mic").setAttribute("aria-pressed", on ? "true" : "false")
+  $("mic").textContent = on ? "Stop and ask" : "Ask by voice"
+  $("mic-cancel").hidden = !on
+}
+
+const startRecording = async () => {
+  showError(undefined)
+  $("voice-status").textContent = "Asking for the microphone…"
+  let stream
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1 } })
+  } catch (e) {
+    $("voice-status").textContent = e.name === "NotAllowedError"
+      ? "The browser did not allow the microphone: allow it for this page, or type the question."
+      : `No microphone could be opened (${oneLine(e.message)}): type the question.`
+    return
+  }
+  const recorder = new MediaRecorder(stream)
+  recording = { recorder, stream, chunks: [], cancelled: false, timer: undefined }
+  const mine = recording
+  recorder.addEventListener("dataavailable", (e) => {
+    if (e.data.size > 0) mine.chunks.push(e.data)
+  })
+  recorder.addEventListener("stop", () => void finishRecording(mine))
+  recorder.start()
+  mine.timer = setTimeout(() => stopRecording(false), MAX_RECORDING_SECONDS * 1000)
+  showRecording(true)
+  $("voice-status").textContent = `Recording: ask your question, then press “Stop and ask” (at most ${MAX_RECORDING_SECONDS} s; Escape cancels).`
+}
+
+const stopRecording = (cancel) => {
+  if (recording === undefined) return
+  recording.cancelled = cancel
+  clearTimeout(recording.timer)
+  if (recording.recorder.state !== "inactive") recording.recorder.stop()
+}
+
+const finishRecording = async (mine) => {
+  for (const track of mine.stream.getTracks()) track.stop()
+  if (recording === mine) recording = undefined
+  showRecording(false)
+  rescueFocus($("mic"))
+  $("mic").focus()
+  if (mine.cancelled) {
+    $("voice-status").textContent = "Recording cancelled: nothing was sent."
+    return
+  }
+  $("voice-status").textContent = "Preparing the recording…"
+  let audio
+  try {
+    const { wav, seconds } = await wavOfRecording(new Blob(mine.chunks, { type: mine.recorder.mimeType }))
+    if (wav.size > MAX_AUDIO_BYTES) {
+      $("voice-status").textContent = `The recording is ${Math.round(seconds)} s (${wav.size.toLocaleString("en")} bytes), over the ${
+        MAX_AUDIO_BYTES.toLocaleString("en")
+      }-byte limit for a spoken question: record a shorter question.`
+      return
+    }
+    audio = await dataUrlOf(wav)
+  } catch (e) {
+    $("voice-status").textContent = `The recording could not be read (${oneLine(e.message)}): try again, or type the question.`
+    return
+  }
+  $("voice-status").textContent = "Sent: listening to the recording…"
+  await run({ kind: "voice", audio }, "/api/voice")
+  if ($("voice-status").textContent === "Sent: listening to the recording…") $("voice-status").textContent = ""
+}
+
+// ---- the answer read aloud
+
+let spokenUrl
+const resetSpoken = () => {
+  const audio = $("spoken")
+  audio.pause()
+  audio.removeAttribute("src")
+  audio.hidden = true
+  if (spokenUrl !== undefined) URL.revokeObjectURL(spokenUrl)
+  spokenUrl = undefined
+}
+
+const readAloud = async () => {
+  if (result?.view.kind !== "ask") return
+  const button = $("read-aloud")
+  button.disabled = true
+  $("action-status").textContent = "Preparing the spoken answer…"
+  try {
+    const response = await fetch(`/api/runs/${encodeURIComponent(result.id)}/speech`, { headers: { authorization: `Bearer ${token}` } })
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}))
+      throw new ApiError(data?.error?.message ?? `The server answered ${response.status}.`, data?.error?.tag)
+    }
+    resetSpoken()
+    spokenUrl = URL.createObjectURL(await response.blob())
+    const audio = $("spoken")
+    audio.src = spokenUrl
+    audio.hidden = false
+    await new Promise((resolve, reject) => {
+      audio.addEventListener("loadedmetadata", resolve, { once: true })
+      audio.addEventListener("error", () => reject(new Error("the browser could not play the spoken answer")), { once: true })
+    })
+    $("action-status").textContent = `Reading the answer aloud (${Math.round(audio.duration)} s); the player below pauses and replays it.`
+    await audio.play().catch(() => {
+      $("action-status").textContent = `The spoken answer is ready (${Math.round(audio.duration)} s): press play below.`
+    })
+  } catch (e) {
+    $("action-status").textContent = oneLine(e.message)
+  } finally {
+    button.disabled = false
+  }
+}
+
 // ---- start
 
 const start = async () => {
@@ -445,6 +627,13 @@ const start = async () => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) $("ask-form").requestSubmit()
   })
   $("cancel").addEventListener("click", cancel)
+  if (!canRecord) $("voice-status").textContent = "This browser cannot record here: type the question."
+  $("mic").addEventListener("click", () => (recording === undefined ? void startRecording() : stopRecording(false)))
+  $("mic-cancel").addEventListener("click", () => stopRecording(true))
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && recording !== undefined) stopRecording(true)
+  })
+  $("read-aloud").addEventListener("click", readAloud)
   $("write").addEventListener("click", writeNote)
   $("bibtex-all").addEventListener("click", () => {
     if (result !== undefined) copyBibtex(result.view.papers.map((p) => p.arxivId))
