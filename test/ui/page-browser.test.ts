@@ -100,7 +100,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     expect(progress).toContain("Reading Transformers Concept Note.md")
     expect(progress.some((l) => l.startsWith("Keywords: ") && l.includes("attention"))).toBe(true)
     expect(progress.some((l) => /^Found \d+ candidates on arXiv; scoring$/.test(l))).toBe(true)
-    expect(await page.getByRole("status").first().textContent()).toBe("Done.")
+    expect(await page.locator("#run-status").textContent()).toBe("Done.")
 
     const titles = await cardTitles(page)
     expect(titles.length).toBeGreaterThan(0)
