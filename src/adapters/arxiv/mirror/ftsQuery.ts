@@ -107,36 +107,59 @@ const dayOf = (stamp: string): string => `${stamp.slice(0, 4)}-${stamp.slice(4, 
 const later = (a: string | undefined, b: string): string => (a === undefined || b > a ? b : a)
 const earlier = (a: string | undefined, b: string): string => (a === undefined || b < a ? b : a)
 
+/** The date bounds of a query, as a mirror's index filters on them. */
+export interface DateRange {
+  readonly publishedFrom?: string
+  readonly publishedTo?: string
+  readonly updatedFrom?: string
+  readonly updatedTo?: string
+}
+
+/**
+ * A query's top-level AND read apart, the same for every mirror engine: its date
+ * ranges folded into one `DateRange`, the terms a paper must match and the
+ * `ANDNOT` terms it must not. Throws `UnsupportedQuery` for a query of
+ * negations alone.
+ */
+export const splitConjuncts = (node: QueryNode | undefined): {
+  readonly range: DateRange
+  readonly positive: ReadonlyArray<QueryNode>
+  readonly negative: ReadonlyArray<Extract<QueryNode, { _tag: "Not" }>>
+} => {
+  const parts = node === undefined ? [] : conjuncts(node)
+  let range: DateRange = {}
+  for (const p of parts) {
+    if (p._tag !== "Range") continue
+    const from = p.from === "000000000000" ? undefined : dayOf(p.from)
+    const to = p.to.startsWith("9999") ? undefined : dayOf(p.to)
+    range = p.field === "submittedDate"
+      ? {
+        ...range,
+        ...(from === undefined ? {} : { publishedFrom: later(range.publishedFrom, from) }),
+        ...(to === undefined ? {} : { publishedTo: earlier(range.publishedTo, to) })
+      }
+      : {
+        ...range,
+        ...(from === undefined ? {} : { updatedFrom: later(range.updatedFrom, from) }),
+        ...(to === undefined ? {} : { updatedTo: earlier(range.updatedTo, to) })
+      }
+  }
+  const text = parts.filter((p) => p._tag !== "Range")
+  const positive = text.filter((p) => p._tag !== "Not")
+  const negative = text.filter((p): p is Extract<QueryNode, { _tag: "Not" }> => p._tag === "Not")
+  if (positive.length === 0 && negative.length > 0) {
+    throw new UnsupportedQuery("the mirror cannot search for what a paper lacks alone; pair it with a term: a ANDNOT b, or a -b")
+  }
+  return { range, positive, negative }
+}
+
 /**
  * The query as the index evaluates it, `categories` (any of them) ANDed in;
  * an `UnsupportedQuery` says why it cannot be.
  */
 export const toFtsQuery = (node: QueryNode | undefined, categories: ReadonlyArray<string> = []): FtsQuery | UnsupportedQuery => {
   try {
-    const parts = node === undefined ? [] : conjuncts(node)
-    const text = parts.filter((p) => p._tag !== "Range")
-    let range: { publishedFrom?: string; publishedTo?: string; updatedFrom?: string; updatedTo?: string } = {}
-    for (const p of parts) {
-      if (p._tag !== "Range") continue
-      const from = p.from === "000000000000" ? undefined : dayOf(p.from)
-      const to = p.to.startsWith("9999") ? undefined : dayOf(p.to)
-      range = p.field === "submittedDate"
-        ? {
-          ...range,
-          ...(from === undefined ? {} : { publishedFrom: later(range.publishedFrom, from) }),
-          ...(to === undefined ? {} : { publishedTo: earlier(range.publishedTo, to) })
-        }
-        : {
-          ...range,
-          ...(from === undefined ? {} : { updatedFrom: later(range.updatedFrom, from) }),
-          ...(to === undefined ? {} : { updatedTo: earlier(range.updatedTo, to) })
-        }
-    }
-    const positive = text.filter((p) => p._tag !== "Not")
-    const negative = text.filter((p): p is Extract<QueryNode, { _tag: "Not" }> => p._tag === "Not")
-    if (positive.length === 0 && negative.length > 0) {
-      throw new UnsupportedQuery("the mirror cannot search for what a paper lacks alone; pair it with a term: a ANDNOT b, or a -b")
-    }
+    const { negative, positive, range } = splitConjuncts(node)
     let match = positive.length === 0 ? undefined : positive.map(expression).join(" AND ")
     for (const n of negative) match = `(${match}) NOT ${expression(n.operand)}`
     const filter = categories.length === 0

@@ -20,7 +20,7 @@
  * @since 0.3.0
  */
 import type { QueryNode, TermNode } from "../../query/queryParser.js"
-import { UnsupportedQuery } from "./ftsQuery.js"
+import { splitConjuncts, UnsupportedQuery } from "./ftsQuery.js"
 
 export { UnsupportedQuery }
 
@@ -98,40 +98,10 @@ const expression = (node: QueryNode): PgExpr => {
   }
 }
 
-const conjuncts = (node: QueryNode): Array<QueryNode> =>
-  node._tag === "And" ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node]
-
-const dayOf = (stamp: string): string => `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}`
-const later = (a: string | undefined, b: string): string => (a === undefined || b > a ? b : a)
-const earlier = (a: string | undefined, b: string): string => (a === undefined || b < a ? b : a)
-
 /** The query as PgIndex evaluates it; an `UnsupportedQuery` says why it cannot be. */
 export const toPgQuery = (node: QueryNode | undefined): PgQuery | UnsupportedQuery => {
   try {
-    const parts = node === undefined ? [] : conjuncts(node)
-    let range: { publishedFrom?: string; publishedTo?: string; updatedFrom?: string; updatedTo?: string } = {}
-    for (const p of parts) {
-      if (p._tag !== "Range") continue
-      const from = p.from === "000000000000" ? undefined : dayOf(p.from)
-      const to = p.to.startsWith("9999") ? undefined : dayOf(p.to)
-      range = p.field === "submittedDate"
-        ? {
-          ...range,
-          ...(from === undefined ? {} : { publishedFrom: later(range.publishedFrom, from) }),
-          ...(to === undefined ? {} : { publishedTo: earlier(range.publishedTo, to) })
-        }
-        : {
-          ...range,
-          ...(from === undefined ? {} : { updatedFrom: later(range.updatedFrom, from) }),
-          ...(to === undefined ? {} : { updatedTo: earlier(range.updatedTo, to) })
-        }
-    }
-    const text = parts.filter((p) => p._tag !== "Range")
-    const positive = text.filter((p) => p._tag !== "Not")
-    const negative = text.filter((p): p is Extract<QueryNode, { _tag: "Not" }> => p._tag === "Not")
-    if (positive.length === 0 && negative.length > 0) {
-      throw new UnsupportedQuery("the mirror cannot search for what a paper lacks alone; pair it with a term: a ANDNOT b, or a -b")
-    }
+    const { negative, positive, range } = splitConjuncts(node)
     let expr: PgExpr | undefined
     for (const p of positive) {
       const e = expression(p)
