@@ -15,15 +15,14 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Data, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { HttpClient } from "@effect/platform"
+import { Duration, Effect, Either, Layer, Redacted, Schema } from "effect"
 import { type EnglishNote, hasGlossary, NoteReading, ReadTerm } from "../../core/language.js"
 import { NoteLanguagePort, type NoteLanguageService } from "../../core/ports/NoteLanguagePort.js"
 import { clipLine, FUNCTION_WORDS } from "../../core/text.js"
-import { defaultRetryPolicy, failureOf, isTransientStatus, politeClient, type RetryPolicy, TransientFailure, userAgent, withRetries } from "../http/http.js"
+import { makeChatClient } from "../judge/chatClient.js"
 import { type ChatMessage, parseJsonIn } from "../judge/judgePrompt.js"
-import { ChatCompletion, DEFAULT_CONCURRENCY, endpointConfig, scrubber } from "../judge/LlmJudge.js"
-import { JudgeLimiter, shared } from "../http/UpstreamLimiter.js"
+import { endpointConfig } from "../judge/LlmJudge.js"
 import { readNote } from "./reading.js"
 
 /** Options of the LLM reader. */
@@ -96,68 +95,9 @@ export const englishNoteOf = (terms: ReadonlyArray<string>): { readonly text: st
   text: [`# ${terms[0]}`, "", ...terms.map((t) => `- **${t}**`), ""].join("\n")
 })
 
-class Unreachable extends Data.TaggedError("Unreachable")<{ readonly reason: string }> {}
-
 /** Build the reader from the context's HttpClient. Nothing is sent until a note in another language comes. */
 export const make = Effect.fn("LlmLanguage.make")(function*(options: LlmLanguageOptions) {
-  const limiter = Option.getOrElse(yield* Effect.serviceOption(JudgeLimiter), () =>
-    shared(options.apiUrl, { service: "LLM judge", interval: Duration.zero, concurrency: DEFAULT_CONCURRENCY }))
-  const endpoint = `${options.apiUrl.replace(/\/+$/, "")}/chat/completions`
-  const key = options.apiKey === undefined ? "" : Redacted.value(options.apiKey).trim()
-  const scrub = scrubber(key)
-  const policy: RetryPolicy = {
-    ...defaultRetryPolicy,
-    maxAttempts: 1 + Math.max(0, options.retries ?? 2),
-    baseDelay: options.retryBaseDelay ?? "1 second"
-  }
-  const format = options.responseFormat ?? "json_schema"
-  const checkCompletion = (
-    response: HttpClientResponse.HttpClientResponse
-  ): Effect.Effect<HttpClientResponse.HttpClientResponse, TransientFailure> =>
-    response.status < 200 || response.status >= 300 ? Effect.succeed(response) : Effect.flatMap(
-      Effect.orElseSucceed(response.text, () => ""),
-      (text) => {
-        const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text)
-        return Either.isRight(parsed) && (parsed.right.error === undefined || parsed.right.error === null)
-          ? Effect.succeed(response)
-          : Effect.fail(new TransientFailure({ reason: "the endpoint's answer was not a chat completion", status: response.status }))
-      }
-    )
-  const client = politeClient(yield* HttpClient.HttpClient, { limiter, timeout: options.timeout ?? "60 seconds" }).pipe(
-    HttpClient.transformResponse(Effect.flatMap(checkCompletion)),
-    withRetries(policy, `LLM (${options.model})`)
-  )
-
-  const complete = (conversation: ReadonlyArray<ChatMessage>): Effect.Effect<string, Unreachable> => {
-    const body = JSON.stringify({
-      model: options.model,
-      messages: conversation,
-      temperature: 0,
-      max_tokens: 600,
-      ...(format === "json_schema"
-        ? { response_format: { type: "json_schema", json_schema: { name: "concept_terms", strict: true, schema: CONCEPT_TERMS_SCHEMA } } }
-        : format === "json_object"
-        ? { response_format: { type: "json_object" } }
-        : {})
-    })
-    let request = HttpClientRequest.post(endpoint).pipe(
-      HttpClientRequest.setHeaders({ "user-agent": userAgent(), ...options.headers }),
-      HttpClientRequest.bodyText(body, "application/json")
-    )
-    if (key !== "") request = HttpClientRequest.bearerToken(request, key)
-    return client.execute(request).pipe(
-      Effect.flatMap((response) => response.text),
-      Effect.map((text) =>
-        Either.getOrUndefined(Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text))?.choices?.[0]?.message?.content ?? ""
-      ),
-      Effect.catchAll((error) =>
-        HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && !isTransientStatus(error.response.status)
-          ? Effect.flatMap(Effect.orElseSucceed(error.response.text, () => ""), (text) =>
-            Effect.fail(new Unreachable({ reason: `HTTP ${error.response.status}: ${scrub(clipLine(text, 200))}` })))
-          : Effect.fail(new Unreachable({ reason: scrub(failureOf(error).reason) }))
-      )
-    )
-  }
+  const { complete } = yield* makeChatClient(options, { name: "concept_terms", schema: CONCEPT_TERMS_SCHEMA, maxTokens: 600 })
 
   /** The offline reading, with what the model's attempts came to. */
   const offlineWith = (offline: EnglishNote, notes: ReadonlyArray<string>): EnglishNote => ({

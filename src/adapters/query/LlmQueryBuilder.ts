@@ -14,18 +14,17 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Data, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { HttpClient } from "@effect/platform"
+import { Duration, Effect, Either, Layer, Redacted, Schema } from "effect"
 import { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "../../core/ports/QueryBuilderPort.js"
 import type { TermStatistics } from "../../core/question.js"
 import { clipLine } from "../../core/text.js"
 import { checkQuery } from "./queryParser.js"
 import { keywordsOf, rulesFor } from "./RuleQueryBuilder.js"
 import { fromDfTable } from "./termStatistics.js"
-import { defaultRetryPolicy, failureOf, isTransientStatus, politeClient, type RetryPolicy, TransientFailure, userAgent, withRetries } from "../http/http.js"
+import { makeChatClient } from "../judge/chatClient.js"
 import { type ChatMessage, parseJsonIn } from "../judge/judgePrompt.js"
-import { ChatCompletion, DEFAULT_CONCURRENCY, endpointConfig, scrubber } from "../judge/LlmJudge.js"
-import { JudgeLimiter, shared } from "../http/UpstreamLimiter.js"
+import { endpointConfig } from "../judge/LlmJudge.js"
 
 /** Options of the LLM query builder. */
 export interface LlmQueryBuilderOptions {
@@ -80,73 +79,10 @@ export const readAnswer = (content: string): Either.Either<string, string> => {
   return problem === undefined ? Either.right(query) : Either.left(`the query ${JSON.stringify(query)} has a ${problem}`)
 }
 
-class Unreachable extends Data.TaggedError("Unreachable")<{ readonly reason: string }> {}
-
 /** Build the builder from the context's HttpClient. Nothing is sent until a question comes. */
 export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQueryBuilderOptions) {
-  // the LLM endpoint's limiter, shared with the judge on the same endpoint (its layer's, else the process-wide one)
-  const limiter = Option.getOrElse(yield* Effect.serviceOption(JudgeLimiter), () =>
-    shared(options.apiUrl, { service: "LLM judge", interval: Duration.zero, concurrency: DEFAULT_CONCURRENCY }))
-  const endpoint = `${options.apiUrl.replace(/\/+$/, "")}/chat/completions`
-  const secret = options.apiKey === undefined ? "" : Redacted.value(options.apiKey).trim()
-  const scrub = scrubber(secret)
-  const policy: RetryPolicy = {
-    ...defaultRetryPolicy,
-    maxAttempts: 1 + Math.max(0, options.retries ?? 2),
-    baseDelay: options.retryBaseDelay ?? "1 second"
-  }
-  const format = options.responseFormat ?? "json_schema"
+  const { complete } = yield* makeChatClient(options, { name: "arxiv_query", schema: QUERY_JSON_SCHEMA, maxTokens: 400 })
   let statistics = options.statistics
-
-  /** A 2xx that is no chat completion (or carries an error object) is worth another attempt. */
-  const checkCompletion = (
-    response: HttpClientResponse.HttpClientResponse
-  ): Effect.Effect<HttpClientResponse.HttpClientResponse, TransientFailure> =>
-    response.status < 200 || response.status >= 300 ? Effect.succeed(response) : Effect.flatMap(
-      Effect.orElseSucceed(response.text, () => ""),
-      (text) => {
-        const parsed = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text)
-        return Either.isRight(parsed) && (parsed.right.error === undefined || parsed.right.error === null)
-          ? Effect.succeed(response)
-          : Effect.fail(new TransientFailure({ reason: "the endpoint's answer was not a chat completion", status: response.status }))
-      }
-    )
-  const client = politeClient(yield* HttpClient.HttpClient, { limiter, timeout: options.timeout ?? "60 seconds" }).pipe(
-    HttpClient.transformResponse(Effect.flatMap(checkCompletion)),
-    withRetries(policy, `LLM (${options.model})`)
-  )
-
-  /** One answer's text, after transport retries. */
-  const complete = (conversation: ReadonlyArray<ChatMessage>): Effect.Effect<string, Unreachable> => {
-    const body = JSON.stringify({
-      model: options.model,
-      messages: conversation,
-      temperature: 0,
-      max_tokens: 400,
-      ...(format === "json_schema"
-        ? { response_format: { type: "json_schema", json_schema: { name: "arxiv_query", strict: true, schema: QUERY_JSON_SCHEMA } } }
-        : format === "json_object"
-        ? { response_format: { type: "json_object" } }
-        : {})
-    })
-    let request = HttpClientRequest.post(endpoint).pipe(
-      HttpClientRequest.setHeaders({ "user-agent": userAgent(), ...options.headers }),
-      HttpClientRequest.bodyText(body, "application/json")
-    )
-    if (secret !== "") request = HttpClientRequest.bearerToken(request, secret)
-    return client.execute(request).pipe(
-      Effect.flatMap((response) => response.text),
-      Effect.map((text) =>
-        Either.getOrUndefined(Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))(text))?.choices?.[0]?.message?.content ?? ""
-      ),
-      Effect.catchAll((error) =>
-        HttpClientError.isHttpClientError(error) && error._tag === "ResponseError" && !isTransientStatus(error.response.status)
-          ? Effect.flatMap(Effect.orElseSucceed(error.response.text, () => ""), (text) =>
-            Effect.fail(new Unreachable({ reason: `HTTP ${error.response.status}: ${scrub(clipLine(text, 200))}` })))
-          : Effect.fail(new Unreachable({ reason: scrub(failureOf(error).reason) }))
-      )
-    )
-  }
 
   const build = Effect.fn("QueryBuilderPort.build")(function*(question: string) {
     const rules = yield* rulesFor(question, statistics ??= fromDfTable())
