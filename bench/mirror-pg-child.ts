@@ -3,11 +3,15 @@
  * user's run reads it: a new process connects, runs the companion's concept
  * query, a title search and an id lookup through the ArxivPort adapter.
  */
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import * as PgArxiv from "../src/adapters/arxiv/mirror/PgArxiv.js"
+import { readQuery } from "../src/adapters/query/queryParser.js"
 import { ArxivPort } from "../src/core/ports/ArxivPort.js"
 
-const [url, query] = process.argv.slice(2) as [string, string]
+const [url, typed] = process.argv.slice(2) as [string, string]
+// the port takes the structured query: the concept query and the title search read as typed
+const query = Either.getOrThrow(readQuery(typed))
+const titled = Either.getOrThrow(readQuery("ti:attention AND ti:translation"))
 const ML = ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]
 const timed = <A, E, R>(e: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
@@ -21,7 +25,7 @@ const out = await Effect.runPromise(
     // the first statement opens the connection and checks the schema: what a run pays once
     const [, connectMillis] = yield* timed(arxiv.getPapers(["1706.03762"]))
     const [r, queryMillis] = yield* timed(arxiv.search({ query, categories: ML, maxResults: 1000 }))
-    const [, titleMillis] = yield* timed(arxiv.search({ query: "ti:attention AND ti:translation", categories: ML, maxResults: 1000 }))
+    const [, titleMillis] = yield* timed(arxiv.search({ query: titled, categories: ML, maxResults: 1000 }))
     // the corpus's own ids (the copies' made-up ids are not arXiv ids the port accepts)
     const real = r.papers.map((p) => p.arxivId).filter((id) => /^\d{4}\.\d{4,5}$|^[a-z-]+(\.[A-Z]{2})?\/\d{7}$/.test(id))
     const [, idMillis] = yield* timed(arxiv.getPapers(real.slice(0, 50)))

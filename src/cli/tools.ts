@@ -3,9 +3,9 @@
  * functions the MCP server serves.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { InvalidArgument } from "../core/errors.js"
-import { arxivLayer, SETUP } from "../layers.js"
+import { arxivLayer, queryBuilderLayer, SETUP } from "../layers.js"
 import { booleanWithEnv, integerFlag } from "./env.js"
 import { reportFailure } from "./failure.js"
 import { arxiv } from "./run.js"
@@ -59,7 +59,8 @@ export const searchCommand = Command.make(
             )].join("\n")
         )
       ),
-      Effect.provide(arxivLayer({ offline: a.offline, arxiv: Option.getOrUndefined(a.arxiv) })),
+      // the query port reads what was typed (its parser, the same for every builder: no model is asked)
+      Effect.provide(Layer.merge(arxivLayer({ offline: a.offline, arxiv: Option.getOrUndefined(a.arxiv) }), queryBuilderLayer({ queryBuilder: "rules" }))),
       Effect.catchAll(reportFailure)
     ))
 ).pipe(Command.withDescription("Search arXiv (or the offline corpus)."))

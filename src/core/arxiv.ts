@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import { Either } from "effect"
+import { and, type ArxivQuery, or, phrase, render, term, type TextField } from "./arxivQuery.js"
 import { isCalendarDate } from "./dates.js"
 import { InvalidArgument } from "./errors.js"
 import type { Keyword } from "./keywords.js"
@@ -101,13 +102,14 @@ export const lookupIds = (ids: ReadonlyArray<string>): Either.Either<ReadonlyArr
  */
 export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch, InvalidArgument> => {
   const bad = (argument: string, reason: string) => Either.left(new InvalidArgument({ argument, reason }))
-  if (request.query.trim() === "" && request.categories.length === 0 && request.since === undefined) {
+  if (request.query === undefined && request.categories.length === 0 && request.since === undefined) {
     return bad("query", "the search is empty; give at least one term, category or date.")
   }
-  if (request.query.length > MAX_QUERY_CHARS) {
+  const length = request.query === undefined ? 0 : render(request.query).length
+  if (length > MAX_QUERY_CHARS) {
     return bad(
       "query",
-      `the query is too long (${request.query.length.toLocaleString("en-US")} characters; at most ${
+      `the query is too long (${length.toLocaleString("en-US")} characters; at most ${
         MAX_QUERY_CHARS.toLocaleString("en-US")
       } characters). Keep the few terms that matter, or split it into several searches.`
     )
@@ -135,7 +137,8 @@ export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch,
 }
 
 // arXiv reads a bare hyphen as NOT ("r-cnn" would be r ANDNOT cnn): hyphenated words are quoted like phrases
-const quoteTerm = (term: string): string => (/[\s-]/.test(term) ? `"${term.replace(/"/g, "")}"` : term)
+const wordIn = (field: TextField, word: string): ArxivQuery =>
+  /[\s-]/.test(word) ? phrase(field, word.replace(/"/g, "")) : term(field, word)
 
 /** How many of a concept's keywords its arXiv query uses (measured on the tuning notes, eval/README.md). */
 export const CONCEPT_QUERY_TERMS = 20
@@ -155,13 +158,13 @@ export const conceptQuery = (
   keywords: ReadonlyArray<Keyword>,
   limit = CONCEPT_QUERY_TERMS,
   titleWords: ReadonlyArray<string> = []
-): string =>
-  [...keywords.slice(0, limit).map((k) => `all:${quoteTerm(k.term)}`), ...titleWords.map((w) => `ti:${quoteTerm(w)}`)]
-    .join(" OR ")
+): ArxivQuery | undefined => {
+  const clauses = [...keywords.slice(0, limit).map((k) => wordIn("all", k.term)), ...titleWords.map((w) => wordIn("ti", w))]
+  return clauses.length === 0 ? undefined : or(clauses[0]!, ...clauses.slice(1))
+}
 
 /** An author clause: `au:` and the surname, letters folded to ASCII ("Bucilă" → `au:Bucila`), hyphenated ones quoted. */
-export const authorClause = (surname: string): string =>
-  `au:${quoteTerm(stripMarks(surname).replace(/[^A-Za-z-]/g, ""))}`
+export const authorClause = (surname: string): ArxivQuery => wordIn("au", stripMarks(surname).replace(/[^A-Za-z-]/g, ""))
 
 /**
  * The companion's second arXiv query: papers whose title holds a word of the
@@ -187,28 +190,31 @@ export const titleQuery = (
   limit = CONCEPT_QUERY_TERMS,
   surnames: ReadonlyArray<string> = [],
   expansion: ReadonlyArray<string> = []
-): string | undefined => {
-  if (keywords.length === 0) return undefined
-  const clauses = [...words.map((w) => `ti:${quoteTerm(w)}`), ...surnames.map(authorClause)]
-  const titled = clauses.length === 0 ? undefined : `(${clauses.join(" OR ")}) AND (${conceptQuery(keywords, limit)})`
-  const widened = expansion.map((e) => `all:${quoteTerm(e)}`)
-  if (widened.length === 0) return titled
-  return titled === undefined ? widened.join(" OR ") : [`(${titled})`, ...widened].join(" OR ")
+): ArxivQuery | undefined => {
+  const concept = conceptQuery(keywords, limit)
+  if (concept === undefined) return undefined
+  const clauses = [...words.map((w) => wordIn("ti", w)), ...surnames.map(authorClause)]
+  const titled = clauses.length === 0 ? undefined : and(or(clauses[0]!, ...clauses.slice(1)), concept)
+  const widened = [...(titled === undefined ? [] : [titled]), ...expansion.map((e) => wordIn("all", e))]
+  return widened.length === 0 ? undefined : or(widened[0]!, ...widened.slice(1))
 }
 
+/** A search's query as arXiv syntax, for messages ("" for a search of categories or dates alone). */
+export const queryText = (query: ArxivQuery | undefined): string => (query === undefined ? "" : render(query))
+
 /**
- * The full search_query arXiv receives: the user's text in parentheses (so
+ * The full search_query arXiv receives: the query rendered in parentheses (so
  * arXiv's AND precedence cannot change its meaning), then the categories and
  * the first-version date range.
  */
 export const buildSearchQuery = (
-  query: string,
+  query: ArxivQuery | undefined,
   categories: ReadonlyArray<string>,
   since?: string,
   until?: string
 ): string => {
   // an empty "()" is a syntax error for arXiv: a query of categories alone is valid
-  const parts = query.trim() === "" ? [] : [`(${query.trim()})`]
+  const parts = query === undefined ? [] : [`(${render(query)})`]
   if (categories.length > 0) parts.push(`(${categories.map((c) => `cat:${c}`).join(" OR ")})`)
   if (since !== undefined) {
     const from = since.replace(/-/g, "")

@@ -3,7 +3,8 @@
  * ranges, and the boolean tree over them. The local index (the recorded
  * corpus, a mirror) evaluates it directly; `render` writes it in arXiv's
  * `search_query` syntax for the live API; the parser of that syntax
- * (src/adapters/query/queryParser.ts) reads what a person types into one.
+ * (src/adapters/query/queryParser.ts, reached through the QueryBuilderPort)
+ * reads what a person types into one. The ArxivPort takes it as its query.
  *
  * @since 0.1.0
  */
@@ -64,22 +65,70 @@ export const andNot = (left: ArxivQuery, right: ArxivQuery): ArxivQuery => ({ _t
 /** Everything but `operand`. */
 export const not = (operand: ArxivQuery): ArxivQuery => ({ _tag: "Not", operand })
 
-/** The query in arXiv's `search_query` syntax, fully parenthesised: what the parser reads back into the same query. */
+// arXiv writes a name of several words with underscores (`au:del_maestro`); one with a hyphen stays quoted
+const NAME_WORDS = /^[^\s"*:()[\]+-]+(?: [^\s"*:()[\]+-]+)+$/
+
+const leaf = (query: TermNode | RangeNode, names = true): string => {
+  if (query._tag === "Range") return `${query.field}:[${query.from} TO ${query.to}]`
+  const v = !query.phrase
+    ? query.value
+    : names && query.field === "au" && NAME_WORDS.test(query.value)
+    ? query.value.replace(/ /g, "_")
+    : `"${query.value}"`
+  return `${query.field}:${v}${query.prefix ? "*" : ""}`
+}
+
+/** The operands of a left-leaning chain of one connective (`a OR b OR c` is `Or(Or(a, b), c)`), left to right. */
+const chain = (query: ArxivQuery, tag: "And" | "Or"): ReadonlyArray<ArxivQuery> => {
+  const operands: Array<ArxivQuery> = []
+  let q = query
+  while (q._tag === tag) {
+    operands.unshift(q.right)
+    q = q.left
+  }
+  operands.unshift(q)
+  return operands
+}
+
+const grouped = (query: ArxivQuery): string => `(${render(query)})`
+
+/**
+ * The query in arXiv's `search_query` syntax, as the live API receives it.
+ * A chain of ORs is written flat (`all:a OR all:b OR ti:c`), a combination
+ * inside it in parentheses; every operand of an AND or ANDNOT is
+ * parenthesised (`(ti:gan) AND (all:a OR all:b)`), so arXiv's own precedence
+ * never decides what a query means. The parser of typed queries
+ * (src/adapters/query/queryParser.ts) reads the text back into the same tree.
+ */
 export const render = (query: ArxivQuery): string => {
   switch (query._tag) {
-    case "Term": {
-      const v = query.phrase ? `"${query.value}"` : query.value
-      return `${query.field}:${v}${query.prefix ? "*" : ""}`
-    }
+    case "Term":
     case "Range":
-      return `${query.field}:[${query.from} TO ${query.to}]`
+      return leaf(query)
     case "Not":
-      return `-${render(query.operand)}`
-    case "And":
-      return `(${render(query.left)} AND ${render(query.right)})`
+      return `-${query.operand._tag === "Term" || query.operand._tag === "Range" || query.operand._tag === "Not" ? render(query.operand) : grouped(query.operand)}`
     case "Or":
-      return `(${render(query.left)} OR ${render(query.right)})`
+      return chain(query, "Or").map((q) => q._tag === "Term" || q._tag === "Range" || q._tag === "Not" ? render(q) : grouped(q)).join(" OR ")
+    case "And":
+      return chain(query, "And").map(grouped).join(" AND ")
     case "AndNot":
-      return `(${render(query.left)} ANDNOT ${render(query.right)})`
+      return `${grouped(query.left)} ANDNOT ${grouped(query.right)}`
+  }
+}
+
+/** The query written with every combination in parentheses (`((a OR b) AND c)`): its tree at a glance, for tests and messages. */
+export const show = (query: ArxivQuery): string => {
+  switch (query._tag) {
+    case "Term":
+    case "Range":
+      return leaf(query, false)
+    case "Not":
+      return `-${show(query.operand)}`
+    case "And":
+      return `(${show(query.left)} AND ${show(query.right)})`
+    case "Or":
+      return `(${show(query.left)} OR ${show(query.right)})`
+    case "AndNot":
+      return `(${show(query.left)} ANDNOT ${show(query.right)})`
   }
 }

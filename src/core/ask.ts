@@ -211,7 +211,7 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
   let fellBack = built.fellBack
 
   // 2. plan and search: the pool, the title search on the central words, the most cited works on the key phrases
-  const plan = (query: string): Stages.SearchPlan => ({
+  const plan = (query: BuiltQuery["search"]["query"]): Stages.SearchPlan => ({
     query,
     categories: options.categories,
     since: options.since,
@@ -219,17 +219,17 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     keywords: concept.keywords,
     central: concept.central,
     surnames: [],
-    required: concept.required,
+    required: built.search.required,
     citedPhrases: concept.keywords.slice(0, CITED_PHRASES).map((k) => k.term),
     citedLimit: Stages.CITED_LIMIT,
     admitCited: (p) => Stages.admitFor(options.categories, options.since)(p) && admitsQuestion(concept)(p)
   })
-  const searched = yield* Stages.search({ ...plan(built.query), fallback: built.fallback }, count)
+  const searched = yield* Stages.search({ ...plan(built.search.query), fallback: built.search.fallback }, count)
   if (searched.rejected !== undefined) {
     notes.push(`arXiv rejected the query (${searched.rejected}); the rule-based query was sent instead.`)
     fellBack = true
   }
-  const written = searched.query
+  const written = searched.rejected === undefined ? built.query : built.fallback ?? built.query
 
   // 3. judge the pool against the question
   const judgeConcept = { title: question, text: built.keywords.join("\n"), keywords: built.keywords }
@@ -294,7 +294,7 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
       fellBack,
       notes,
       written,
-      sent: buildSearchQuery(written, options.categories, options.since),
+      sent: buildSearchQuery(searched.query, options.categories, options.since),
       ...(searched.second === undefined ? {} : { second: buildSearchQuery(searched.second.query, options.categories, options.since) }),
       ...(searched.cited === undefined ? {} : { cited: searched.cited.query })
     },

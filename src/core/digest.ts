@@ -13,7 +13,7 @@
  * @since 0.4.0
  */
 import { Clock, Effect } from "effect"
-import { CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
+import { CONCEPT_QUERY_TERMS, conceptQuery, queryText } from "./arxiv.js"
 import { bareId, mergeChannels } from "./channels.js"
 import { findBlock, hash32 } from "./compose.js"
 import * as Dates from "./dates.js"
@@ -321,7 +321,7 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
       path: note.path,
       title: note.title,
       since,
-      query,
+      query: queryText(query),
       candidates: judged.candidates.length,
       alreadyHeld: heldHere,
       rejected: rejectedHere,

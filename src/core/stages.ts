@@ -13,6 +13,7 @@
  */
 import { Effect } from "effect"
 import { CONCEPT_QUERY_TERMS, titleQuery } from "./arxiv.js"
+import { and, type ArxivQuery } from "./arxivQuery.js"
 import { bareId, type MergedCandidates, mergeChannels } from "./channels.js"
 import { type ArxivError, InvalidArgument, JudgeFailed, UpstreamUnavailable } from "./errors.js"
 import { expansionTerms, feedbackPapers, feedbackTerms, type Keyword } from "./keywords.js"
@@ -44,10 +45,10 @@ export const IMPACT_LOOKUPS = 50
 
 /** What to search for and where: a concept's plan. */
 export interface SearchPlan {
-  /** The pool's query (arXiv syntax, before the request's categories and date). */
-  readonly query: string
+  /** The pool's query (before the request's categories and date). */
+  readonly query: ArxivQuery
   /** A query to send instead if arXiv rejects `query` itself (a model's query: the rule-based one). */
-  readonly fallback?: string | undefined
+  readonly fallback?: ArxivQuery | undefined
   readonly categories: ReadonlyArray<string>
   readonly since?: string | undefined
   /** How many papers the pool asks for (one request). */
@@ -61,7 +62,7 @@ export interface SearchPlan {
   /** Authors the second search asks for (`au:`); when any, it is the author search. */
   readonly surnames: ReadonlyArray<string>
   /** What every search must match too, ANDed to the second query (a question's authors, quoted phrases, years). */
-  readonly required?: string | undefined
+  readonly required?: ArxivQuery | undefined
   /** The phrases the most-cited channel searches for (none: the channel is not asked). */
   readonly citedPhrases: ReadonlyArray<string>
   readonly citedLimit: number
@@ -73,11 +74,11 @@ export interface SearchPlan {
 export interface Searched {
   readonly pool: ArxivSearchResult
   /** The pool's query as sent (the fallback, when arXiv rejected the plan's). */
-  readonly query: string
+  readonly query: ArxivQuery
   /** Why the fallback was sent, when it was (arXiv's message). */
   readonly rejected?: string | undefined
   /** The second search's result and query, when it was sent. */
-  readonly second?: { readonly result: ArxivSearchResult; readonly query: string } | undefined
+  readonly second?: { readonly result: ArxivSearchResult; readonly query: ArxivQuery } | undefined
   /** The feedback terms that widened the title search. */
   readonly relatedTerms: ReadonlyArray<string>
   readonly cited?: CitedLookup | undefined
@@ -93,8 +94,7 @@ export interface Searched {
  */
 const secondQuery = Effect.fn("Companion.secondQuery")(function*(plan: SearchPlan, first: ArxivSearchResult) {
   const termStats = yield* TermStatsPort
-  const narrowed = (q: string | undefined) =>
-    q === undefined || plan.required === undefined || plan.required === "" ? q : `${plan.required} AND (${q})`
+  const narrowed = (q: ArxivQuery | undefined) => (q === undefined || plan.required === undefined ? q : and(plan.required, q))
   if (plan.surnames.length > 0) {
     return { query: narrowed(titleQuery([], plan.keywords, CONCEPT_QUERY_TERMS, plan.surnames)), expansion: [] as ReadonlyArray<string> }
   }
@@ -117,7 +117,7 @@ const rejectedQuery = (e: ArxivError): boolean =>
 export const search = Effect.fn("Companion.search")(function*(plan: SearchPlan, count: Count = uncounted) {
   const arxiv = yield* ArxivPort
   const openalex = yield* OpenAlexPort
-  const request = (query: string, maxResults: number) =>
+  const request = (query: ArxivQuery, maxResults: number) =>
     Effect.suspend(() => {
       count("arxiv")
       return arxiv.search({ query, categories: plan.categories, since: plan.since, maxResults, sortBy: "relevance" })

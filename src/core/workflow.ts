@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Effect, Option } from "effect"
-import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery } from "./arxiv.js"
+import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery, queryText } from "./arxiv.js"
 import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { CUT_LISTED, relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
 import * as Dates from "./dates.js"
@@ -193,7 +193,8 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const authors = citedAuthors(text, cues, cueStats, undefined, keywords.map((k) => k.term))
   const surnames = authors.map((a) => a.surname)
   const central = centralWords(keywords, terms, stats, CENTRAL_KEYWORDS)
-  const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS, surnames.length > 0 ? central : [])
+  // at least minKeywords (≥ 1) keywords: the concept query has a term
+  const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS, surnames.length > 0 ? central : [])!
   // the note's own mentions: a title it names (four words or more, as titles are) joins the most-cited
   // search, so a paper named by title is found, recognised and listed instead of recommended
   const mentions = findPaperMentions(text)
@@ -298,12 +299,12 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     source: note,
     keywords: keywords.map((k) => k.term),
     reading,
-    query,
+    query: queryText(query),
     options,
     judge: judge.name,
     impactSource,
     impactAsOf,
-    titleQuery: foundByTitle === undefined ? undefined : titled,
+    titleQuery: foundByTitle === undefined ? undefined : queryText(titled),
     searchedAuthors: foundByTitle === undefined ? [] : surnames,
     relatedTerms: foundByTitle === undefined ? [] : relatedTerms,
     citedQuery: cited?.query,
@@ -326,7 +327,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, today, () => calls.vault++, {
     source: note.title,
     never: note.path,
-    emptyBecause: scored.length === 0 ? searchScope(query, options) : undefined
+    emptyBecause: scored.length === 0 ? searchScope(queryText(query), options) : undefined
   })
   yield* progress({ _tag: "Written", path: written.path, status: written.status })
 

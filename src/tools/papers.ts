@@ -11,6 +11,7 @@ import { ARXIV_CATEGORIES } from "../core/categories.js"
 import { type ArxivError, InvalidArgument, PaperNotFound } from "../core/errors.js"
 import type { Paper } from "../core/models.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
+import { QueryBuilderPort } from "../core/ports/QueryBuilderPort.js"
 import { arxivIdArg, arxivIdsArg, categoriesArg, categoryArg, dateArg, intArg, textArg } from "./arguments.js"
 import type {
   BibtexResult,
@@ -82,11 +83,13 @@ const SORT = { relevance: "relevance", submitted: "submittedDate", updated: "las
 /** Search arXiv. An empty result is a success with `total: 0`. */
 export const searchPapers = Effect.fn("Tools.searchPapers")(function*(input: SearchPapersInput) {
   const arxiv = yield* ArxivPort
-  const query = yield* textArg("query", input.query, "a few words, e.g. \"graph neural networks\", or arXiv syntax such as ti:transformer AND au:vaswani")
+  const typed = yield* textArg("query", input.query, "a few words, e.g. \"graph neural networks\", or arXiv syntax such as ti:transformer AND au:vaswani")
   const categories = yield* categoriesArg(input.categories ?? DEFAULT_CATEGORIES)
   const since = yield* dateArg("since_date", input.since_date)
   const maxResults = yield* intArg("max_results", input.max_results, 1, 50, 10)
   const start = yield* intArg("start", input.start, 0, 29_950, 0)
+  // what was typed, read as arXiv reads it (the query port's parser): every backend searches the same query
+  const query = yield* (yield* QueryBuilderPort).read(typed)
   const found = yield* arxiv.search({
     query,
     categories,
@@ -161,7 +164,6 @@ export const getRecent = Effect.fn("Tools.getRecent")(function*(input: GetRecent
   const since = yield* dateArg("since_date", input.since_date)
   const count = yield* intArg("max_results", input.max_results, 1, 50, 10)
   const found = yield* arxiv.search({
-    query: "",
     categories: [category],
     since,
     maxResults: count,

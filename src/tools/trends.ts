@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
+import { range } from "../core/arxivQuery.js"
 import * as Dates from "../core/dates.js"
 import type { Paper } from "../core/models.js"
 import { ArxivPort } from "../core/ports/ArxivPort.js"
@@ -37,7 +38,7 @@ export const categoryTrends = Effect.fn("Tools.categoryTrends")(function*(input:
   const to = (yield* dateArg("until_date", input.until_date)) ?? today
   const from = windowStart(to, days)
   // an explicit end goes into the query so that newer papers do not fill the sample
-  const query = to === today ? "" : `submittedDate:[${from.replace(/-/g, "")}0000 TO ${to.replace(/-/g, "")}2359]`
+  const query = to === today ? undefined : range("submittedDate", `${from.replace(/-/g, "")}0000`, `${to.replace(/-/g, "")}2359`)
   const sample: Array<Paper> = []
   let total = 0
   while (sample.length < sampleSize) {
@@ -57,7 +58,7 @@ export const categoryTrends = Effect.fn("Tools.categoryTrends")(function*(input:
   const inWindow = sample.filter((p) => p.published >= from && p.published <= to)
   let note: string | undefined
   if (inWindow.length === 0) {
-    const newest = yield* arxiv.search({ query: "", categories: [category], maxResults: 1, sortBy: "submittedDate", sortOrder: "descending" })
+    const newest = yield* arxiv.search({ categories: [category], maxResults: 1, sortBy: "submittedDate", sortOrder: "descending" })
     const date = newest.papers[0]?.published
     note = date === undefined
       ? `No ${category} papers found at all.`

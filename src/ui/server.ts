@@ -25,6 +25,7 @@ import { randomUUID } from "node:crypto"
 import * as http from "node:http"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
+import { term } from "../core/arxivQuery.js"
 import { InvalidArgument } from "../core/errors.js"
 import { withWaitReporter } from "../core/waiting.js"
 import type { Progress } from "../core/workflow.js"
@@ -631,7 +632,7 @@ export const serveUi = (options: UiOptions): Effect.Effect<UiServer, UiStartFail
     if (backendsOf(options.setup).arxiv === "corpus") {
       // load the offline corpus now, so the first run does not wait for it
       yield* Effect.forkScoped(
-        Context.get(ports, ArxivPort).search({ query: "warm up", categories: [], maxResults: 1 }).pipe(Effect.ignore)
+        Context.get(ports, ArxivPort).search({ query: term("all", "warm"), categories: [], maxResults: 1 }).pipe(Effect.ignore)
       )
     }
     const origin = `http://127.0.0.1:${port}`

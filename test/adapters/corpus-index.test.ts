@@ -19,6 +19,7 @@ import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
 import { parseQuery, type QueryNode } from "../../src/adapters/query/queryParser.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { Corpus as Reference } from "../support/corpus-search-reference.js"
+import { typedQuery } from "../support/query.js"
 
 const OFFLINE = fileURLToPath(new URL("../../fixtures/offline/", import.meta.url))
 const HEADER = "id\tpublished\tupdated\tcategories\tdoi\tjournalRef\tcomment\tauthors\ttitle\tabstract"
@@ -249,7 +250,7 @@ describe("loading the corpus", () => {
       const two = yield* port
       const before = yield* CorpusArxiv.loadCorpus(dir).pipe(Effect.provide(NodeContext.layer))
       assert.deepStrictEqual(
-        (yield* one.search({ query: "ti:upper", categories: [], maxResults: 5 })).papers.map((p) => p.arxivId),
+        (yield* one.search({ query: typedQuery("ti:upper"), categories: [], maxResults: 5 })).papers.map((p) => p.arxivId),
         ["9901.00004"]
       )
       assert.strictEqual((yield* two.getPapers(["9901.00003"])).papers[0]!.title, "Empty authors")

@@ -18,6 +18,7 @@ import { Corpus } from "../../src/adapters/corpus/corpusSearch.js"
 import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
 import { parseQuery } from "../../src/adapters/query/queryParser.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
+import { typedQuery } from "../support/query.js"
 
 const OFFLINE = fileURLToPath(new URL("../../fixtures/offline/", import.meta.url))
 const HEADER = "id\tpublished\tupdated\tcategories\tdoi\tjournalRef\tcomment\tauthors\ttitle\tabstract"
@@ -96,11 +97,11 @@ describe("records whose abstract is another paper's", () => {
       assert.strictEqual(autoEncoders?.abstract, "")
       assert.match(normProp?.abstract ?? "", /that we call Normalization Propagation/)
       // a search on the abstract's words finds the paper it describes, not the record that carried it
-      const found = yield* arxiv.search({ query: 'abs:"normalization propagation"', categories: [], maxResults: 50 })
+      const found = yield* arxiv.search({ query: typedQuery('abs:"normalization propagation"'), categories: [], maxResults: 50 })
       const ids = found.papers.map((p) => p.arxivId)
       assert.include(ids, "1603.01431")
       assert.notInclude(ids, "1505.05561")
-      const byTitle = yield* arxiv.search({ query: 'ti:"regularized auto-encoders"', categories: [], maxResults: 50 })
+      const byTitle = yield* arxiv.search({ query: typedQuery('ti:"regularized auto-encoders"'), categories: [], maxResults: 50 })
       assert.include(byTitle.papers.map((p) => p.arxivId), "1505.05561")
     }).pipe(Effect.provide(CorpusArxiv.layer({ dataDir: OFFLINE })), Effect.provide(NodeContext.layer)))
 

@@ -16,7 +16,7 @@ import { cognate } from "../../src/adapters/language/cognates.js"
 import { detectLines } from "../../src/adapters/language/detect.js"
 import { arxivVocabulary, fold, stopWords } from "../../src/adapters/language/lexicon.js"
 import { readNote } from "../../src/adapters/language/reading.js"
-import { conceptQuery, CONCEPT_QUERY_TERMS } from "../../src/core/arxiv.js"
+import { CONCEPT_QUERY_TERMS, conceptQuery, queryText } from "../../src/core/arxiv.js"
 import { noteTerms, rankKeywords } from "../../src/core/keywords.js"
 import { CompanionReport } from "../../src/core/models.js"
 import { Ask, Layers, Workflow } from "../../src/index.js"
@@ -66,7 +66,7 @@ const keywordsOf = (text: string, title: string) => {
   const terms = noteTerms(english.text, english.title)
   const stats = Effect.runSync(Effect.flatMap(ArxivTermStats.make, (s) => s.lookup(terms.map((t) => t.term))))
   const keywords = rankKeywords(terms, stats, CONCEPT_QUERY_TERMS)
-  return { english, keywords: keywords.map((k) => k.term), query: conceptQuery(keywords) }
+  return { english, keywords: keywords.map((k) => k.term), query: queryText(conceptQuery(keywords)) }
 }
 
 describe("language detection", () => {

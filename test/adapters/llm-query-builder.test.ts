@@ -14,10 +14,12 @@ import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import * as LiveArxiv from "../../src/adapters/arxiv/LiveArxiv.js"
 import * as LlmQueryBuilder from "../../src/adapters/query/LlmQueryBuilder.js"
 import * as ResponseCache from "../../src/adapters/http/ResponseCache.js"
+import { render } from "../../src/core/arxivQuery.js"
 import { askArxivTool } from "../../src/tools/ask.js"
 import { arxivStandIn, Fault } from "../support/arxiv-standin.js"
 import { captureLogs } from "../support/logs.js"
 import { LlmFault, llmStandIn, scriptedQuery } from "../support/llm-standin.js"
+import { typedQuery } from "../support/query.js"
 
 const KEY = "sk-test-query-builder-0123456789"
 const builder = (url: string) =>
@@ -124,8 +126,10 @@ describe("LlmQueryBuilder", () => {
       assert.isTrue(r.fell_back)
       assert.match(r.notes[0]!, /arXiv rejected the query .*rule-based query was sent instead/)
       const queries = arxiv.requests.map((q) => new URL(q.url, "http://x").searchParams.get("search_query"))
-      // the rejected query, then the rule-based concept in its place (and at most the title search after it)
-      assert.deepEqual(queries.slice(0, 2), [`(${scriptedQuery(Q)})`, "(stabilise OR stabilize OR gan OR \"generative adversarial\")"])
+      // the rejected query, then the rule-based concept in its place (and at most the title search after it),
+      // each as the parser read it: the model's "((ti:stabilise OR abs:stabilise) OR …)" is the same tree
+      assert.deepEqual(queries.slice(0, 2), [`(${render(typedQuery(scriptedQuery(Q)))})`, "(all:stabilise OR all:stabilize OR all:gan OR all:\"generative adversarial\")"])
+      assert.strictEqual(queries[0], "(ti:stabilise OR abs:stabilise OR (ti:gan OR abs:gan OR abs:\"generative adversarial\") OR (ti:training OR abs:training))")
       assert.isAtMost(queries.length, 3)
       assert.strictEqual(r.query, queries[1])
     })))

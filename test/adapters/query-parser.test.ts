@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { parseQuery, type QueryNode, showQuery, type TextField } from "../../src/adapters/query/queryParser.js"
+import { render } from "../../src/core/arxivQuery.js"
 
 const show = (q: string): string => {
   const r = parseQuery(q)
@@ -121,6 +122,13 @@ describe("queryParser round trip", () => {
       tie("node").map((operand): QueryNode => ({ _tag: "Not", operand }))
     )
   }))
+
+  it.prop("parse(render(ast)) gives the same ast: what the live API receives reads back as the tree sent", [node], ([ast]) => {
+    const rendered = render(ast)
+    const parsed = parseQuery(rendered)
+    assert.strictEqual(parsed._tag, "Ok", rendered)
+    if (parsed._tag === "Ok") assert.deepStrictEqual(parsed.query, ast, rendered)
+  })
 
   it.prop("parse(show(ast)) gives the same ast", [node], ([ast]) => {
     const shown = showQuery(ast)

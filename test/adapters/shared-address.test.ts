@@ -17,6 +17,7 @@ import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { arxivStandIn } from "../support/arxiv-standin.js"
 import { openAlexStandIn } from "../support/openalex-standin.js"
+import { typedQuery } from "../support/query.js"
 
 /** A loopback proxy: /api/query to `arxiv`, everything else to `openalex`. */
 const oneAddress = (arxiv: string, openalex: string) =>
@@ -57,9 +58,9 @@ describe("limiters are per service", () => {
           ),
           OpenAlexPort
         )
-        yield* arxiv.search({ query: "all:testing", categories: [], maxResults: 10 })
+        yield* arxiv.search({ query: typedQuery("all:testing"), categories: [], maxResults: 10 })
         // arXiv's next slot is 3 s away (on the TestClock, which stands still)
-        const queued = yield* Effect.fork(arxiv.search({ query: "all:other", categories: [], maxResults: 5 }))
+        const queued = yield* Effect.fork(arxiv.search({ query: typedQuery("all:other"), categories: [], maxResults: 5 }))
         const lookup = yield* openalex.worksByArxivIds(["1609.08144"]).pipe(
           Effect.raceFirst(Effect.as(realTime(5_000), "waited for arXiv's slot" as const))
         )

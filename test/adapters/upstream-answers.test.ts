@@ -19,6 +19,7 @@ import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { type UpstreamWait, withWaitReporter } from "../../src/core/waiting.js"
 import { arxivStandIn, Fault } from "../support/arxiv-standin.js"
 import { openAlexStandIn } from "../support/openalex-standin.js"
+import { typedQuery } from "../support/query.js"
 
 /** A server whose every answer is `total` bytes of XML-ish filler, sent in 1 MB chunks (chunked, or with Content-Length). */
 const hugeAnswers = (options: { readonly total: number; readonly announce?: boolean }) =>
@@ -86,7 +87,7 @@ describe("an upstream answer over the cap", () => {
     Effect.gen(function*() {
       const server = yield* hugeAnswers({ total: 200_000_000 })
       const arxiv = yield* arxivAt(`${server.url}/api/query`)
-      const error = yield* Effect.flip(arxiv.search({ query: "all:huge", categories: [], maxResults: 10 }))
+      const error = yield* Effect.flip(arxiv.search({ query: typedQuery("all:huge"), categories: [], maxResults: 10 }))
       assert.strictEqual(error._tag, "UpstreamUnavailable")
       assert.include(error.message, "larger than 64 MB")
       assert.notInclude(error.message, "Try again")
@@ -99,7 +100,7 @@ describe("an upstream answer over the cap", () => {
     Effect.gen(function*() {
       const server = yield* hugeAnswers({ total: 500_000_000, announce: true })
       const arxiv = yield* arxivAt(`${server.url}/api/query`)
-      const error = yield* Effect.flip(arxiv.search({ query: "all:huge", categories: [], maxResults: 10 }))
+      const error = yield* Effect.flip(arxiv.search({ query: typedQuery("all:huge"), categories: [], maxResults: 10 }))
       assert.include(error.message, "its answer is 500 MB, more than the 64 MB this client reads")
       assert.strictEqual(server.stats.requests, 1)
     }))
@@ -121,7 +122,7 @@ describe("messages about an upstream's refusals", () => {
       standIn.failAlways(Fault.rateExceeded200())
       const arxiv = yield* arxivAt(standIn.url)
       const { waits, reporter } = heard()
-      const error = yield* Effect.flip(arxiv.search({ query: "all:testing", categories: [], maxResults: 10 }).pipe(reporter))
+      const error = yield* Effect.flip(arxiv.search({ query: typedQuery("all:testing"), categories: [], maxResults: 10 }).pipe(reporter))
       assert.strictEqual(error.message, "arXiv is unavailable: its rate limit was reached (it answered \"Rate exceeded.\").")
       const retries = waits.filter((w) => w.reason === "retry")
       assert.strictEqual(retries.length, 3)
@@ -134,10 +135,10 @@ describe("messages about an upstream's refusals", () => {
       const standIn = yield* arxivStandIn()
       standIn.failAlways({ _tag: "Status", status: 503, retryAfter: "0", body: "busy" })
       const arxiv = yield* arxivAt(standIn.url)
-      const error = yield* Effect.flip(arxiv.search({ query: "all:testing", categories: [], maxResults: 10 }))
+      const error = yield* Effect.flip(arxiv.search({ query: typedQuery("all:testing"), categories: [], maxResults: 10 }))
       assert.strictEqual(error.message, "arXiv is unavailable (HTTP 503): HTTP 503.")
       standIn.failAlways(Fault.unavailable())
-      const again = yield* Effect.flip(arxiv.search({ query: "all:other", categories: [], maxResults: 10 }))
+      const again = yield* Effect.flip(arxiv.search({ query: typedQuery("all:other"), categories: [], maxResults: 10 }))
       assert.notInclude(again.message, "Try again")
     }))
 

@@ -5,7 +5,7 @@
  * in test/adapters/query-parser.test.ts).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { and, andNot, not, or, phrase, range, render, term } from "../../src/core/arxivQuery.js"
+import { and, andNot, not, or, phrase, range, render, show, term } from "../../src/core/arxivQuery.js"
 import { parseQuery } from "../../src/adapters/query/queryParser.js"
 
 describe("ArxivQuery", () => {
@@ -15,13 +15,24 @@ describe("ArxivQuery", () => {
     range("submittedDate", "201401010000", "201712312359")
   )
 
-  it("renders in arXiv's syntax, every combination parenthesised, left to right", () => {
+  it("renders in arXiv's syntax: a chain of ORs flat, every operand of an AND or ANDNOT in parentheses", () => {
     assert.strictEqual(
       render(query),
-      '((((ti:gan OR abs:"dark matter") OR all:translat*) AND (cat:cs.LG ANDNOT au:Hinton)) AND submittedDate:[201401010000 TO 201712312359])'
+      '(ti:gan OR abs:"dark matter" OR all:translat*) AND ((cat:cs.LG) ANDNOT (au:Hinton)) AND (submittedDate:[201401010000 TO 201712312359])'
     )
     assert.strictEqual(render(not(term("ti", "survey"))), "-ti:survey")
+    assert.strictEqual(render(not(or(term("ti", "a"), term("ti", "b")))), "-(ti:a OR ti:b)")
     assert.strictEqual(render(and(term("ti", "a"))), "ti:a")
+    // an OR nested on the right, or an AND inside an OR, keeps its parentheses
+    assert.strictEqual(render(or(term("ti", "a"), or(term("ti", "b"), term("ti", "c")))), "ti:a OR (ti:b OR ti:c)")
+    assert.strictEqual(render(or(and(term("ti", "a"), term("all", "b")), term("all", "c"))), "((ti:a) AND (all:b)) OR all:c")
+  })
+
+  it("shows the tree with every combination parenthesised, left to right", () => {
+    assert.strictEqual(
+      show(query),
+      '((((ti:gan OR abs:"dark matter") OR all:translat*) AND (cat:cs.LG ANDNOT au:Hinton)) AND submittedDate:[201401010000 TO 201712312359])'
+    )
   })
 
   it("the parser of typed queries reads the rendered text back into the same tree", () => {

@@ -8,10 +8,13 @@ import {
   isCategoryCode,
   MAX_QUERY_CHARS,
   parseArxivId,
+  queryText,
   titleQuery,
   validateSearch
 } from "../../src/core/arxiv.js"
 import { landmarks } from "./fixtures.js"
+import { term } from "../../src/core/arxivQuery.js"
+import { typedOrNone } from "../support/query.js"
 
 describe("parseArxivId", () => {
   const cases: ReadonlyArray<readonly [string, string, string | undefined]> = [
@@ -95,35 +98,44 @@ describe("parseArxivId", () => {
   )
 })
 
+
+/** The queries as arXiv receives them (the structured query rendered). */
+const concept = (...args: Parameters<typeof conceptQuery>) => queryText(conceptQuery(...args))
+const title = (...args: Parameters<typeof titleQuery>) => {
+  const query = titleQuery(...args)
+  return query === undefined ? undefined : queryText(query)
+}
+const author = (surname: string) => queryText(authorClause(surname))
+
 describe("buildSearchQuery", () => {
   it("puts the user's text in parentheses so AND precedence cannot change its meaning", () => {
     assert.strictEqual(
-      buildSearchQuery("all:attention OR all:transformer", ["cs.LG"]),
+      buildSearchQuery(typedOrNone("all:attention OR all:transformer"), ["cs.LG"]),
       "(all:attention OR all:transformer) AND (cat:cs.LG)"
     )
-    assert.strictEqual(buildSearchQuery("  ti:gan  ", []), "(ti:gan)")
+    assert.strictEqual(buildSearchQuery(typedOrNone("  ti:gan  "), []), "(ti:gan)")
   })
 
   it("ORs the categories", () => {
     assert.strictEqual(
-      buildSearchQuery("ti:gan", ["cs.LG", "cs.AI", "cs.CL", "stat.ML"]),
+      buildSearchQuery(typedOrNone("ti:gan"), ["cs.LG", "cs.AI", "cs.CL", "stat.ML"]),
       "(ti:gan) AND (cat:cs.LG OR cat:cs.AI OR cat:cs.CL OR cat:stat.ML)"
     )
   })
 
   it("adds a first-version date range from the since date", () => {
     assert.strictEqual(
-      buildSearchQuery("ti:gan", ["cs.LG", "cs.CL"], "2015-01-01"),
+      buildSearchQuery(typedOrNone("ti:gan"), ["cs.LG", "cs.CL"], "2015-01-01"),
       "(ti:gan) AND (cat:cs.LG OR cat:cs.CL) AND submittedDate:[201501010000 TO 999912312359]"
     )
     assert.strictEqual(
-      buildSearchQuery("ti:gan", [], "2015-01-01", "2016-12-31"),
+      buildSearchQuery(typedOrNone("ti:gan"), [], "2015-01-01", "2016-12-31"),
       "(ti:gan) AND submittedDate:[201501010000 TO 201612312359]"
     )
   })
 
   it("never sends an empty \"()\": categories alone are a valid query", () => {
-    assert.strictEqual(buildSearchQuery("  ", ["cs.LG", "stat.ML"]), "(cat:cs.LG OR cat:stat.ML)")
+    assert.strictEqual(buildSearchQuery(typedOrNone("  "), ["cs.LG", "stat.ML"]), "(cat:cs.LG OR cat:stat.ML)")
   })
 })
 
@@ -134,20 +146,20 @@ describe("conceptQuery", () => {
       weight: 10 - i
     }))
     assert.strictEqual(
-      conceptQuery(kws, 4),
+      concept(kws, 4),
       `all:"neural machine translation" OR all:attention OR all:"encoder-decoder" OR all:"r-cnn"`
     )
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `term${i}`, weight: 30 - i }))
-    assert.strictEqual(conceptQuery(many).split(" OR ").length, 20)
+    assert.strictEqual(concept(many).split(" OR ").length, 20)
   })
 
   it("adds the central words as ti: clauses when asked, after the keywords, within arXiv's query length", () => {
     const kws = ["character level models", "char-level"].map((term, i) => ({ term, weight: 10 - i }))
     assert.strictEqual(
-      conceptQuery(kws, 20, ["character", "char-level"]),
+      concept(kws, 20, ["character", "char-level"]),
       `all:"character level models" OR all:"char-level" OR ti:character OR ti:"char-level"`
     )
-    assert.strictEqual(conceptQuery(kws, 20, []), conceptQuery(kws))
+    assert.strictEqual(concept(kws, 20, []), concept(kws))
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `a fairly long phrase ${i}`, weight: 30 - i }))
     const query = buildSearchQuery(conceptQuery(many, 20, ["alpha", "beta", "gamma"]), ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"])
     assert.isBelow(query.length, MAX_QUERY_CHARS)
@@ -158,11 +170,11 @@ describe("titleQuery", () => {
   it("asks for a central word in the title among the papers the concept query matches; nothing without a word", () => {
     const kws = ["character level models", "char-level", "subword"].map((term, i) => ({ term, weight: 10 - i }))
     assert.strictEqual(
-      titleQuery(["character", "char-level"], kws),
+      title(["character", "char-level"], kws),
       `(ti:character OR ti:"char-level") AND (all:"character level models" OR all:"char-level" OR all:subword)`
     )
-    assert.isUndefined(titleQuery([], kws))
-    assert.isUndefined(titleQuery(["character"], []))
+    assert.isUndefined(title([], kws))
+    assert.isUndefined(title(["character"], []))
     // within arXiv's query length with the concept query's 20 terms
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
     assert.isBelow(buildSearchQuery(titleQuery(["alpha", "beta", "gamma"], many)!, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]).length, MAX_QUERY_CHARS)
@@ -170,28 +182,28 @@ describe("titleQuery", () => {
   it("asks for the authors the note cites too: au: clauses beside the title words, or alone, ANDed with the concept query", () => {
     const kws = ["meta-learning", "rnn policy"].map((term, i) => ({ term, weight: 10 - i }))
     assert.strictEqual(
-      titleQuery(["meta-learning"], kws, 20, ["Duan", "Wang"]),
+      title(["meta-learning"], kws, 20, ["Duan", "Wang"]),
       `(ti:"meta-learning" OR au:Duan OR au:Wang) AND (all:"meta-learning" OR all:"rnn policy")`
     )
-    assert.strictEqual(titleQuery([], kws, 20, ["Duan"]), `(au:Duan) AND (all:"meta-learning" OR all:"rnn policy")`)
-    assert.isUndefined(titleQuery([], [], 20, ["Duan"]))
+    assert.strictEqual(title([], kws, 20, ["Duan"]), `(au:Duan) AND (all:"meta-learning" OR all:"rnn policy")`)
+    assert.isUndefined(title([], [], 20, ["Duan"]))
     // within arXiv's query length with 20 long terms, three title words and the most authors a note gives (8)
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
     const authors = Array.from({ length: 8 }, () => "Lakshminarayanan")
-    assert.isBelow(titleQuery(["alpha", "beta", "gamma"], many, 20, authors)!.length, MAX_QUERY_CHARS)
+    assert.isBelow(title(["alpha", "beta", "gamma"], many, 20, authors)!.length, MAX_QUERY_CHARS)
   })
 
   it("widens the title search with expansion terms, ORed beside it (not ANDed with the concept query), phrases quoted", () => {
     const kws = ["natural language inference", "snli"].map((term, i) => ({ term, weight: 10 - i }))
     assert.strictEqual(
-      titleQuery(["inference"], kws, 20, [], ["entailment", "textual entailment"]),
+      title(["inference"], kws, 20, [], ["entailment", "textual entailment"]),
       `((ti:inference) AND (all:"natural language inference" OR all:snli)) OR all:entailment OR all:"textual entailment"`
     )
     // without a title word the expansion terms are the search; without keywords there is no search
-    assert.strictEqual(titleQuery([], kws, 20, [], ["entailment"]), "all:entailment")
-    assert.isUndefined(titleQuery(["inference"], [], 20, [], ["entailment"]))
+    assert.strictEqual(title([], kws, 20, [], ["entailment"]), "all:entailment")
+    assert.isUndefined(title(["inference"], [], 20, [], ["entailment"]))
     // no expansion: the title search as before
-    assert.strictEqual(titleQuery(["inference"], kws, 20, [], []), titleQuery(["inference"], kws))
+    assert.strictEqual(title(["inference"], kws, 20, [], []), title(["inference"], kws))
     // within arXiv's query length with 20 long terms, three title words and three long expansion phrases
     const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
     const widened = titleQuery(["alpha", "beta", "gamma"], many, 20, [], Array.from({ length: 3 }, () => "representational similarity analysis"))!
@@ -199,10 +211,10 @@ describe("titleQuery", () => {
   })
 
   it("an author clause folds letters to ASCII and quotes a hyphenated surname (a bare hyphen is NOT to arXiv)", () => {
-    assert.strictEqual(authorClause("Bucilă"), "au:Bucila")
-    assert.strictEqual(authorClause("Schölkopf"), "au:Scholkopf")
-    assert.strictEqual(authorClause("Bar-Hillel"), `au:"Bar-Hillel"`)
-    assert.strictEqual(authorClause("LeCun"), "au:LeCun")
+    assert.strictEqual(author("Bucilă"), "au:Bucila")
+    assert.strictEqual(author("Schölkopf"), "au:Scholkopf")
+    assert.strictEqual(author("Bar-Hillel"), `au:"Bar-Hillel"`)
+    assert.strictEqual(author("LeCun"), "au:LeCun")
   })
 })
 
@@ -215,9 +227,10 @@ describe("isCategoryCode", () => {
 
 describe("validateSearch", () => {
   it("takes a query up to MAX_QUERY_CHARS and refuses a longer one, naming the limit", () => {
-    const at = "a".repeat(MAX_QUERY_CHARS)
-    assert.isTrue(Either.isRight(validateSearch({ query: at, categories: [], maxResults: 10 })))
-    const over = validateSearch({ query: `${at}b`, categories: [], maxResults: 10 })
+    // the length of the query as arXiv receives it: "all:" and the word
+    const at = "a".repeat(MAX_QUERY_CHARS - 4)
+    assert.isTrue(Either.isRight(validateSearch({ query: term("all", at), categories: [], maxResults: 10 })))
+    const over = validateSearch({ query: term("all", `${at}b`), categories: [], maxResults: 10 })
     assert.isTrue(Either.isLeft(over))
     if (Either.isLeft(over)) {
       assert.strictEqual(over.left.argument, "query")

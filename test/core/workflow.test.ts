@@ -18,13 +18,19 @@ import { ageInYears } from "../../src/core/rules.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { summarizeReport } from "../../src/tools/companion.js"
 import { landmark, landmarks, openalexImpacts, openalexSource, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
+import { queryText } from "../../src/core/arxiv.js"
 
 // ---------------------------------------------------------------------------
 // In-test ports: each records every call it receives
 // ---------------------------------------------------------------------------
 
+/** A search as the stand-in saw it, its query rendered as arXiv would receive it. */
+interface SentSearch extends Omit<ArxivSearch, "query"> {
+  readonly query: string
+}
+
 interface Calls {
-  readonly search: Array<ArxivSearch>
+  readonly search: Array<SentSearch>
   readonly getPapers: Array<ReadonlyArray<string>>
   readonly impacts: Array<ReadonlyArray<string>>
   readonly works: Array<ReadonlyArray<string>>
@@ -64,13 +70,14 @@ const arxivLayer = (calls: Calls, unseen = 0) =>
   Layer.succeed(ArxivPort, {
     search: (request) =>
       Effect.sync(() => {
-        calls.search.push(request)
-        const terms = queryTerms(request.query)
-        const grouped = /^\((?:ti|au):/.test(request.query)
-        const group = grouped ? request.query.slice(0, request.query.indexOf(") AND (")) : ""
+        const query = queryText(request.query)
+        calls.search.push({ ...request, query })
+        const terms = queryTerms(query)
+        const grouped = /^\((?:ti|au):/.test(query)
+        const group = grouped ? query.slice(0, query.indexOf(") AND (")) : ""
         const inTitle = titleTerms(group)
         const byAuthor = authorTerms(group)
-        const boost = grouped ? [] : titleTerms(request.query)
+        const boost = grouped ? [] : titleTerms(query)
         const hits = landmarks
           .filter((p) =>
             inTitle.length + byAuthor.length === 0 || inTitle.some((t) => p.title.toLowerCase().includes(t)) ||

@@ -348,7 +348,7 @@ describe("ask_arxiv", () => {
     const r = await call(client, "ask_arxiv", { question: "how do neural networks caption images", top: 5 })
     assert.isUndefined(r.isError, text(r))
     const answer = structured(Tools.AskResult, r)
-    assert.strictEqual(answer.query, "(caption)")
+    assert.strictEqual(answer.query, "(all:caption)")
     assert.include(answer.cited_query, "caption")
     assert.include(text(r), "Most cited: ")
     assert.isAtMost(answer.papers.filter((p) => p.relevance.toFixed(2) === "1.00").length, 1)

@@ -16,6 +16,7 @@ import { parseOaiPage } from "../../src/adapters/arxiv/mirror/OaiPage.js"
 import { parseQuery } from "../../src/adapters/query/queryParser.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import { metadataRecords, recordedRecords } from "../support/oai-standin.js"
+import { typedOrNone } from "../support/query.js"
 
 const dir = mkdtempSync(join(tmpdir(), "arxiv-mirror-port-"))
 {
@@ -29,7 +30,7 @@ const dir = mkdtempSync(join(tmpdir(), "arxiv-mirror-port-"))
   index.close()
 }
 
-const req = (query: string, more: Partial<ArxivSearch> = {}): ArxivSearch => ({ query, categories: [], maxResults: 50, ...more })
+const req = (query: string, more: Partial<ArxivSearch> = {}): ArxivSearch => ({ query: typedOrNone(query), categories: [], maxResults: 50, ...more })
 const run = <A, E>(f: (a: ArxivPort["Type"]) => Effect.Effect<A, E>) =>
   Effect.flatMap(ArxivPort, f).pipe(Effect.provide(MirrorArxiv.layer({ dir })))
 const ids = (r: { readonly papers: ReadonlyArray<{ readonly arxivId: string }> }) => r.papers.map((p) => p.arxivId)

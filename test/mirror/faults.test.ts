@@ -20,6 +20,7 @@ import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { metadataRecords, type StandIn, startStandIn } from "../support/oai-standin.js"
+import { typedQuery } from "../support/query.js"
 
 const Node = Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici)
 const root = join(import.meta.dirname, "..", "..")
@@ -159,7 +160,7 @@ describe("mirror faults", () => {
           assert.match(status, /is read-only, .*copy the mirror to a folder you can write, or make it writable/)
           const search = failureMessage(
             yield* Effect.exit(
-              Effect.flatMap(ArxivPort, (a) => a.search({ query: "all:algebra", categories: [], maxResults: 5 })).pipe(
+              Effect.flatMap(ArxivPort, (a) => a.search({ query: typedQuery("all:algebra"), categories: [], maxResults: 5 })).pipe(
                 Effect.provide(MirrorArxiv.layer({ dir: ro.path }))
               )
             )
@@ -204,7 +205,7 @@ describe("mirror faults", () => {
         yield* Effect.async<void>((resume) => void writer.once("exit", () => resume(Effect.void)))
         assert.isTrue(existsSync(`${file}.lock`), "the killed writer left its lock")
         const search = (q: string) =>
-          Effect.flatMap(ArxivPort, (a) => a.search({ query: q, categories: [], maxResults: 50 })).pipe(
+          Effect.flatMap(ArxivPort, (a) => a.search({ query: typedQuery(q), categories: [], maxResults: 50 })).pipe(
             Effect.provide(MirrorArxiv.layer({ dir }))
           )
         const locked = failureMessage(yield* Effect.exit(search('ti:"half a page"')))

@@ -22,6 +22,7 @@ import * as PgArxiv from "../../src/adapters/arxiv/mirror/PgArxiv.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import { deletedRecord, metadataRecords, recordedRecords, revisedRecord, type StandIn, startStandIn } from "../support/oai-standin.js"
 import { type PgServer, postgresUnavailable, requirePostgresInCi, startPostgres } from "../support/postgres.js"
+import { typedOrNone } from "../support/query.js"
 
 requirePostgresInCi()
 const unavailable = postgresUnavailable()
@@ -53,7 +54,7 @@ const sync = (s: StandIn, to: string, more: Partial<Mirror.SyncRequest> = {}) =>
 /** Every paper: a date range with no bounds to speak of (an empty search is refused). */
 const EVERYTHING = "submittedDate:[190001010000 TO 209912312359]"
 
-const req = (query: string, more: Partial<ArxivSearch> = {}): ArxivSearch => ({ query, categories: [], maxResults: 2000, ...more })
+const req = (query: string, more: Partial<ArxivSearch> = {}): ArxivSearch => ({ query: typedOrNone(query), categories: [], maxResults: 2000, ...more })
 const onPg = <A, E>(url: string, f: (a: ArxivPort["Type"]) => Effect.Effect<A, E>) =>
   Effect.flatMap(ArxivPort, f).pipe(Effect.provide(PgArxiv.layer({ url })))
 

@@ -2,8 +2,10 @@
  * One behaviour suite for every ArxivPort adapter: the same tests run against
  * the recorded corpus (CorpusArxiv), the live adapter (LiveArxiv) on a
  * loopback stand-in for arXiv's API, and a local mirror (MirrorArxiv) built
- * from recorded OAI-PMH records. A new arXiv backend joins by adding its
- * layer and a paper it holds to BACKENDS.
+ * from recorded OAI-PMH records. Every search is the structured query the
+ * port takes (src/core/arxivQuery.ts): the live adapter renders it, the
+ * local ones evaluate it. A new arXiv backend joins by adding its layer and
+ * a paper it holds to BACKENDS.
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { afterAll, assert, describe, it } from "@effect/vitest"
@@ -17,9 +19,12 @@ import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { parseOaiPage } from "../../src/adapters/arxiv/mirror/OaiPage.js"
 import * as ResponseCache from "../../src/adapters/http/ResponseCache.js"
+import { firstVersionFromId } from "../../src/core/arxiv.js"
+import { and, range, term } from "../../src/core/arxivQuery.js"
 import { ArxivPort, type ArxivSearch, type ArxivService } from "../../src/core/ports/ArxivPort.js"
 import { arxivStandIn } from "../support/arxiv-standin.js"
 import { metadataRecords, recordedRecords } from "../support/oai-standin.js"
+import { typedOrNone } from "../support/query.js"
 
 /** A paper the backend holds: its id, a word of its title, one of its categories. */
 interface Held {
@@ -85,7 +90,7 @@ const BACKENDS: ReadonlyArray<Backend> = [
 /** An id of the right shape that no backend holds (a month after every recording). */
 const NOT_HELD = "2512.99999"
 
-const req = (query: string, more: Partial<ArxivSearch> = {}): ArxivSearch => ({ query, categories: [], maxResults: 50, ...more })
+const req = (query: string, more: Partial<ArxivSearch> = {}): ArxivSearch => ({ query: typedOrNone(query), categories: [], maxResults: 50, ...more })
 
 const failureTag = <A, E>(exit: Exit.Exit<A, E>): string => {
   if (Exit.isSuccess(exit)) return "(succeeded)"
@@ -117,6 +122,21 @@ for (const backend of BACKENDS) {
           assert.isAtLeast(result.total, result.papers.length)
           assert.strictEqual(result.start, 0)
           for (const p of result.papers) assert.include(p.categories, held.category)
+        })
+      ))
+
+    it.live("evaluates the structured query alike: a title word AND a submission range around the paper finds it, a range before it does not", () =>
+      withPort((port) =>
+        Effect.gen(function*() {
+          const year = Number(firstVersionFromId(held.id)!.slice(0, 4))
+          const around = and(term("ti", held.titleWord), range("submittedDate", `${year}01010000`, `${year}12312359`))
+          const found = yield* port.search({ query: around, categories: [held.category], maxResults: 50 })
+          assert.include(found.papers.map((p) => p.arxivId), held.id)
+          for (const p of found.papers) assert.strictEqual(p.published.slice(0, 4), String(year), p.arxivId)
+          const before = and(term("ti", held.titleWord), range("submittedDate", "199101010000", `${year - 1}12312359`))
+          const earlier = yield* port.search({ query: before, categories: [held.category], maxResults: 50 })
+          assert.notInclude(earlier.papers.map((p) => p.arxivId), held.id)
+          for (const p of earlier.papers) assert.isBelow(Number(p.published.slice(0, 4)), year, p.arxivId)
         })
       ))
 

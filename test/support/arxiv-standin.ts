@@ -27,6 +27,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { parseQuery, showQuery } from "../../src/adapters/query/queryParser.js"
 import { loadPool } from "./openalex-standin.js"
 
 /** The recorded upstream data copied from shared/data (test/fixtures/recorded; override with ARXIV_COMPANION_SHARED_DATA). */
@@ -171,6 +172,15 @@ const normaliseQuery = (q: string): string => {
   // the companion wraps user text in parentheses: "(all:testing)" is the recorded "all:testing"
   while (/^\((?:[^()]|\([^()]*\))*\)$/.test(s)) s = s.slice(1, -1).trim()
   return s
+}
+
+/**
+ * A query as a recorded feed is matched: the tree the parser of typed queries reads from it, so the
+ * companion's rendering "(au:del_maestro) AND (ti:checkerboard)" is the recorded "au:del_maestro AND ti:checkerboard".
+ */
+const queryKey = (normalised: string): string => {
+  const parsed = parseQuery(normalised)
+  return parsed._tag === "Ok" ? showQuery(parsed.query) : normalised
 }
 
 const MODERN = /^\d{4}\.\d{4,5}(v\d+)?$/
@@ -420,7 +430,7 @@ export const startArxivStandIn = async (options: ArxivStandInOptions = {}): Prom
     }
     if (searchQuery === "") return { status: 400, body: errorFeed("") }
     const recorded = feeds.find((f) =>
-      f.idList === "" && f.searchQuery === searchQuery && f.start === start && f.maxResults === maxResults
+      f.idList === "" && f.searchQuery !== "" && queryKey(f.searchQuery) === queryKey(searchQuery) && f.start === start && f.maxResults === maxResults
     )
     if (recorded !== undefined) return { status: recorded.status, body: recorded.body }
     const hits = searchPool(pool, searchQuery, options.padSearches === true)

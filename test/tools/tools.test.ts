@@ -5,6 +5,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, FastCheck as fc, Layer, Option, TestClock } from "effect"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import * as RuleQueryBuilder from "../../src/adapters/query/RuleQueryBuilder.js"
+import { term } from "../../src/core/arxivQuery.js"
 import { UpstreamUnavailable } from "../../src/core/errors.js"
 import { Paper } from "../../src/core/models.js"
 import { OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
@@ -15,9 +17,9 @@ import * as Tools from "../../src/tools/index.js"
 const paper = (i: number, published: string, title = `Paper ${i} about graph networks`) =>
   new Paper({ arxivId: `1703.${String(10000 + i)}`, title, abstract: "An abstract. ".repeat(30), authors: ["Ada Lovelace"], published, categories: ["cs.LG"] })
 
-/** An ArxivPort over `papers`, newest first, that records each search. */
+/** An ArxivPort over `papers`, newest first, that records each search (and the query port that reads typed queries). */
 const arxivOver = (papers: ReadonlyArray<Paper>, searches: Array<ArxivSearch>) =>
-  Layer.succeed(ArxivPort, {
+  Layer.merge(RuleQueryBuilder.layer, Layer.succeed(ArxivPort, {
     search: (request) =>
       Effect.sync(() => {
         searches.push(request)
@@ -29,7 +31,7 @@ const arxivOver = (papers: ReadonlyArray<Paper>, searches: Array<ArxivSearch>) =
       }),
     getPapers: (ids) =>
       Effect.succeed({ papers: papers.filter((p) => ids.includes(p.arxivId)), missing: ids.filter((id) => !papers.some((p) => p.arxivId === id)) })
-  })
+  }))
 
 /** The message of a failed exit's typed error. */
 const messageOf = <A, E>(exit: Exit.Exit<A, E>): string =>
@@ -63,11 +65,15 @@ describe("tool functions", () => {
       assert.strictEqual(messageOf(bad), "Invalid max_results: 0 is out of range; use an integer from 1 to 50")
       const badCat = yield* Effect.exit(Tools.searchPapers({ query: "gnn", categories: ["cs.XX"] }))
       assert.match(messageOf(badCat), /"cs\.XX" is not an arXiv category/)
+      // a query that does not parse is refused by the query port, saying where, before any backend is asked
+      const unparsed = yield* Effect.exit(Tools.searchPapers({ query: "(gan OR" }))
+      assert.strictEqual(messageOf(unparsed), "Invalid query: the query ends where a term was expected (at character 8); the query was: (gan OR")
       assert.strictEqual(searches.length, 0)
       const ok = yield* Tools.searchPapers({ query: " gnn ", categories: ["CS.lg"], abstract_max_chars: 40, sort_by: "submitted" })
       assert.deepEqual(searches[0]!.categories, ["cs.LG"])
       assert.strictEqual(searches[0]!.sortBy, "submittedDate")
-      assert.strictEqual(searches[0]!.query, "gnn")
+      assert.deepStrictEqual(searches[0]!.query, term("all", "gnn"))
+      assert.strictEqual(ok.query, "(all:gnn) AND (cat:cs.LG)")
       assert.isTrue(ok.papers.every((p) => p.abstract.length <= 41 && p.abstract.endsWith("…")))
     }).pipe(Effect.provide(arxivOver([paper(1, "2017-03-01")], searches)))
   })

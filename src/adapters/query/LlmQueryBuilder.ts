@@ -19,7 +19,7 @@ import { Duration, Effect, Either, Layer, Redacted, Schema } from "effect"
 import { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "../../core/ports/QueryBuilderPort.js"
 import type { TermStatistics } from "../../core/question.js"
 import { clipLine } from "../../core/text.js"
-import { checkQuery } from "./queryParser.js"
+import { checkQuery, read, structured } from "./queryParser.js"
 import { keywordsOf, rulesFor } from "./RuleQueryBuilder.js"
 import { fromDfTable } from "./termStatistics.js"
 import { makeChatClient } from "../judge/chatClient.js"
@@ -100,6 +100,7 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
           builder: options.model,
           keywords,
           concept: rules.concept,
+          search: structured(rules.query, undefined, rules.concept.required),
           attempts: attempt,
           fellBack: true,
           notes: [...problems, `The model could not be reached (${content.left.reason}); the rule-based query was used.`]
@@ -113,6 +114,7 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
           fallback: rules.query,
           keywords,
           concept: rules.concept,
+          search: structured(answer.right, rules.query, rules.concept.required),
           attempts: attempt,
           fellBack: false,
           notes: problems.length === 0 ? [] : [`${problems[0]}; it was sent back with the error, and the second answer was used.`]
@@ -129,13 +131,14 @@ export const make = Effect.fn("LlmQueryBuilder.make")(function*(options: LlmQuer
       builder: options.model,
       keywords,
       concept: rules.concept,
+      search: structured(rules.query, undefined, rules.concept.required),
       attempts: 2,
       fellBack: true,
       notes: [`${problems.join("; ")}; the rule-based query was used.`]
     } satisfies BuiltQuery
   })
 
-  return { name: options.model, build } satisfies QueryBuilderService
+  return { name: options.model, build, read } satisfies QueryBuilderService
 })
 
 /** The LLM query builder as a layer, with explicit options. */

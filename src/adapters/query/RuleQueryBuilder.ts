@@ -8,6 +8,7 @@ import { Effect, Either, Layer } from "effect"
 import { NotEnoughInformation } from "../../core/errors.js"
 import { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "../../core/ports/QueryBuilderPort.js"
 import { analyseQuestion, ruleQuery, type RuleQuery, type TermStatistics } from "../../core/question.js"
+import { read, structured } from "./queryParser.js"
 import { fromDfTable } from "./termStatistics.js"
 
 /** The builder's name in reports. */
@@ -41,12 +42,13 @@ export const makeWith = (options: RuleQueryBuilderOptions = {}): QueryBuilderSer
       builder: name,
       keywords: keywordsOf(rules),
       concept: rules.concept,
+      search: structured(rules.query, undefined, rules.concept.required),
       attempts: 0,
       fellBack: false,
       notes: []
     } satisfies BuiltQuery
   })
-  return { name, build }
+  return { name, build, read }
 }
 
 /** The rule-based builder with the shipped statistics. */

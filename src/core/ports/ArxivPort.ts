@@ -4,12 +4,18 @@
  * @since 0.1.0
  */
 import { Context, type Effect } from "effect"
+import type { ArxivQuery } from "../arxivQuery.js"
 import type { ArxivError } from "../errors.js"
 import type { Paper } from "../models.js"
 
-/** A search request. `query` uses arXiv's own syntax (ti:, abs:, au:, cat:, all:, AND/OR/ANDNOT). */
+/**
+ * A search request. `query` is the structured query (src/core/arxivQuery.ts:
+ * terms and phrases in arXiv's fields, date ranges, the boolean tree): the
+ * live adapter renders it in arXiv's syntax, a local index evaluates it.
+ * Absent, the search is the categories and the date alone.
+ */
 export interface ArxivSearch {
-  readonly query: string
+  readonly query?: ArxivQuery | undefined
   /** Restrict to any of these categories (ORed); empty means all. */
   readonly categories: ReadonlyArray<string>
   /** Only papers first submitted on or after this date (YYYY-MM-DD). */

@@ -15,11 +15,10 @@
  */
 import type { Path } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { lookupIds, validateSearch } from "../../../core/arxiv.js"
+import { lookupIds, queryText, validateSearch } from "../../../core/arxiv.js"
 import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
 import { Paper } from "../../../core/models.js"
 import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult } from "../../../core/ports/ArxivPort.js"
-import { parseQuery } from "../../query/queryParser.js"
 import { toFtsQuery, UnsupportedQuery } from "./ftsQuery.js"
 import { MIRROR_SERVICE } from "./Harvester.js"
 import { failureReason, IndexUnavailable, MirrorIndex, type PaperRow } from "./MirrorIndex.js"
@@ -81,13 +80,9 @@ export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxiv
 
   const search = Effect.fn("ArxivPort.search")(function*(request: ArxivSearch) {
     yield* validateSearch(request)
-    const parsed = request.query.trim() === "" ? undefined : parseQuery(request.query)
-    if (parsed !== undefined && parsed._tag === "Error") {
-      return yield* new InvalidArgument({ argument: "query", reason: `${parsed.error.message}; the query was: ${request.query}` })
-    }
-    const fts = toFtsQuery(parsed?.query, request.categories)
+    const fts = toFtsQuery(request.query, request.categories)
     if (fts instanceof UnsupportedQuery) {
-      return yield* new InvalidArgument({ argument: "query", reason: `${fts.reason}; the query was: ${request.query}` })
+      return yield* new InvalidArgument({ argument: "query", reason: `${fts.reason}; the query was: ${queryText(request.query)}` })
     }
     const idx = yield* index
     const start = request.start ?? 0

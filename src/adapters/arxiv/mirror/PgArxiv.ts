@@ -14,11 +14,10 @@
  * @since 0.3.0
  */
 import { Effect, Layer } from "effect"
-import { lookupIds, validateSearch } from "../../../core/arxiv.js"
+import { lookupIds, queryText, validateSearch } from "../../../core/arxiv.js"
 import { InvalidArgument } from "../../../core/errors.js"
 import type { Paper } from "../../../core/models.js"
 import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult } from "../../../core/ports/ArxivPort.js"
-import { parseQuery } from "../../query/queryParser.js"
 import { paperOf } from "./MirrorArxiv.js"
 import { openReader, type PgReader } from "./PgIndex.js"
 import { toPgQuery, UnsupportedQuery } from "./pgQuery.js"
@@ -35,13 +34,9 @@ export interface PgArxivOptions {
 export const fromReader = (reader: PgReader): ArxivPort["Type"] => {
   const search = Effect.fn("ArxivPort.search")(function*(request: ArxivSearch) {
     yield* validateSearch(request)
-    const parsed = request.query.trim() === "" ? undefined : parseQuery(request.query)
-    if (parsed !== undefined && parsed._tag === "Error") {
-      return yield* new InvalidArgument({ argument: "query", reason: `${parsed.error.message}; the query was: ${request.query}` })
-    }
-    const query = toPgQuery(parsed?.query)
+    const query = toPgQuery(request.query)
     if (query instanceof UnsupportedQuery) {
-      return yield* new InvalidArgument({ argument: "query", reason: `${query.reason}; the query was: ${request.query}` })
+      return yield* new InvalidArgument({ argument: "query", reason: `${query.reason}; the query was: ${queryText(request.query)}` })
     }
     const start = request.start ?? 0
     const publishedFrom = request.since !== undefined && (query.publishedFrom === undefined || request.since > query.publishedFrom)
@@ -57,7 +52,7 @@ export const fromReader = (reader: PgReader): ArxivPort["Type"] => {
     }).pipe(
       Effect.catchIf(
         (e): e is UnsupportedQuery => e instanceof UnsupportedQuery,
-        (e) => new InvalidArgument({ argument: "query", reason: `${e.reason}; the query was: ${request.query}` })
+        (e) => new InvalidArgument({ argument: "query", reason: `${e.reason}; the query was: ${queryText(request.query)}` })
       )
     )
     return { papers: found.rows.map(paperOf), total: found.total, start } satisfies ArxivSearchResult

@@ -1,5 +1,5 @@
 /**
- * An arXiv query, as the query parser reads it (`QueryNode`), evaluated by
+ * An arXiv query, as the query parser reads it (`ArxivQuery`), evaluated by
  * SQLite FTS5: the text part becomes one MATCH expression with a column
  * filter per term, and the date ranges that restrict the whole query become
  * SQL conditions. Ranking stays BM25 with the index's column weights.
@@ -20,7 +20,7 @@
  *
  * @since 0.3.0
  */
-import type { QueryNode, TermNode } from "../../query/queryParser.js"
+import type { ArxivQuery, TermNode } from "../../../core/arxivQuery.js"
 import { categoryToken, type FtsColumn } from "./MirrorIndex.js"
 
 /** The columns each query field searches. */
@@ -72,7 +72,7 @@ const term = (node: TermNode): string => {
 }
 
 /** The text part of a query (no ranges left in it) as one FTS5 expression, fully parenthesised. */
-const expression = (node: QueryNode): string => {
+const expression = (node: ArxivQuery): string => {
   switch (node._tag) {
     case "Term":
       return term(node)
@@ -94,11 +94,11 @@ const expression = (node: QueryNode): string => {
 }
 
 /** The alternatives of an OR chain. */
-const disjuncts = (node: QueryNode): Array<QueryNode> =>
+const disjuncts = (node: ArxivQuery): Array<ArxivQuery> =>
   node._tag === "Or" ? [...disjuncts(node.left), ...disjuncts(node.right)] : [node]
 
 /** The conjuncts of the top-level AND chain. */
-const conjuncts = (node: QueryNode): Array<QueryNode> =>
+const conjuncts = (node: ArxivQuery): Array<ArxivQuery> =>
   node._tag === "And" ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node]
 
 /** `YYYYMMDDHHMM` as `YYYY-MM-DD` (the index keeps days). */
@@ -121,10 +121,10 @@ export interface DateRange {
  * `ANDNOT` terms it must not. Throws `UnsupportedQuery` for a query of
  * negations alone.
  */
-export const splitConjuncts = (node: QueryNode | undefined): {
+export const splitConjuncts = (node: ArxivQuery | undefined): {
   readonly range: DateRange
-  readonly positive: ReadonlyArray<QueryNode>
-  readonly negative: ReadonlyArray<Extract<QueryNode, { _tag: "Not" }>>
+  readonly positive: ReadonlyArray<ArxivQuery>
+  readonly negative: ReadonlyArray<Extract<ArxivQuery, { _tag: "Not" }>>
 } => {
   const parts = node === undefined ? [] : conjuncts(node)
   let range: DateRange = {}
@@ -146,7 +146,7 @@ export const splitConjuncts = (node: QueryNode | undefined): {
   }
   const text = parts.filter((p) => p._tag !== "Range")
   const positive = text.filter((p) => p._tag !== "Not")
-  const negative = text.filter((p): p is Extract<QueryNode, { _tag: "Not" }> => p._tag === "Not")
+  const negative = text.filter((p): p is Extract<ArxivQuery, { _tag: "Not" }> => p._tag === "Not")
   if (positive.length === 0 && negative.length > 0) {
     throw new UnsupportedQuery("the mirror cannot search for what a paper lacks alone; pair it with a term: a ANDNOT b, or a -b")
   }
@@ -157,7 +157,7 @@ export const splitConjuncts = (node: QueryNode | undefined): {
  * The query as the index evaluates it, `categories` (any of them) ANDed in;
  * an `UnsupportedQuery` says why it cannot be.
  */
-export const toFtsQuery = (node: QueryNode | undefined, categories: ReadonlyArray<string> = []): FtsQuery | UnsupportedQuery => {
+export const toFtsQuery = (node: ArxivQuery | undefined, categories: ReadonlyArray<string> = []): FtsQuery | UnsupportedQuery => {
   try {
     const { negative, positive, range } = splitConjuncts(node)
     let match = positive.length === 0 ? undefined : positive.map(expression).join(" AND ")

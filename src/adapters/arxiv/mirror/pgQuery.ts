@@ -1,5 +1,5 @@
 /**
- * An arXiv query, as the query parser reads it (`QueryNode`), evaluated by
+ * An arXiv query, as the query parser reads it (`ArxivQuery`), evaluated by
  * PostgreSQL full-text search over the mirror's `document` tsvector (PgIndex):
  * title words weigh A, abstract B, authors C, comments and journal reference
  * D; categories, ids and report numbers are lexemes of their own
@@ -19,7 +19,7 @@
  *
  * @since 0.3.0
  */
-import type { QueryNode, TermNode } from "../../query/queryParser.js"
+import type { ArxivQuery, TermNode } from "../../../core/arxivQuery.js"
 import { splitConjuncts, UnsupportedQuery } from "./ftsQuery.js"
 
 export { UnsupportedQuery }
@@ -77,7 +77,7 @@ const term = (node: TermNode): PgExpr => {
   }
 }
 
-const expression = (node: QueryNode): PgExpr => {
+const expression = (node: ArxivQuery): PgExpr => {
   switch (node._tag) {
     case "Term":
       return term(node)
@@ -99,7 +99,7 @@ const expression = (node: QueryNode): PgExpr => {
 }
 
 /** The query as PgIndex evaluates it; an `UnsupportedQuery` says why it cannot be. */
-export const toPgQuery = (node: QueryNode | undefined): PgQuery | UnsupportedQuery => {
+export const toPgQuery = (node: ArxivQuery | undefined): PgQuery | UnsupportedQuery => {
   try {
     const { negative, positive, range } = splitConjuncts(node)
     let expr: PgExpr | undefined
