@@ -11,37 +11,75 @@
  *
  * @since 0.3.0
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { CONCEPT_QUERY_TERMS, titleQuery } from "./arxiv.js"
 import { and, type ArxivQuery } from "./arxivQuery.js"
 import { bareId, type MergedCandidates, mergeChannels } from "./channels.js"
 import { type ArxivError, InvalidArgument, JudgeFailed, UpstreamUnavailable } from "./errors.js"
-import { expansionTerms, feedbackPapers, feedbackTerms, type Keyword } from "./keywords.js"
-import { type Impact, type Judgement, type Paper, type PortCalls, ScoredPaper } from "./models.js"
+import { expansionTerms, feedbackPapers, feedbackTerms, type Keyword, type NoteTerm, type RankedKeyword } from "./keywords.js"
+import type { citedAuthors } from "./citedAuthors.js"
+import type { NoteReading } from "./language.js"
+import {
+  type Foundations,
+  type Impact,
+  type Judgement,
+  type NoteRef,
+  type Paper,
+  type PaperSummary,
+  type PortCalls,
+  ScoredPaper,
+  type Work
+} from "./models.js"
+import type { matchNamedPapers, NoteMentions } from "./namedPapers.js"
 import { ArxivPort, type ArxivSearchResult } from "./ports/ArxivPort.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "./ports/LlmJudgePort.js"
 import type { OpenAlexError } from "./errors.js"
 import { type CitedLookup, OpenAlexPort } from "./ports/OpenAlexPort.js"
-import { TermStatsPort } from "./ports/TermStatsPort.js"
-import { assessImpact, decide, impactNotAssessed, type ImpactThresholds } from "./rules.js"
+import { type TermLookup, TermStatsPort } from "./ports/TermStatsPort.js"
+import { assessImpact, decide, impactNotAssessed, type ImpactThresholds, type KeepOutcome } from "./rules.js"
 
 /** Counts one call to a port (the run's report says how many each port got). */
 export type Count = (port: keyof PortCalls) => void
 
 const uncounted: Count = () => {}
 
+const count = (fallback: number, description: string) =>
+  Schema.optionalWith(Schema.Int.pipe(Schema.positive()).annotations({ description }), { default: () => fallback })
+
+/**
+ * The tuned constants of a concept's search plan, in one place (each measured
+ * on the tuning notes only, eval/README.md): how many keywords the concept
+ * query uses, how the second search and the most-cited channel are sized,
+ * how many impacts are looked up. Every field has its tuned default.
+ */
+export class SearchPolicy extends Schema.Class<SearchPolicy>("SearchPolicy")({
+  conceptTerms: count(CONCEPT_QUERY_TERMS, "keywords in the concept query"),
+  centralKeywords: count(2, "best keywords whose words name the central concepts (the title search's words)"),
+  citedPhrases: count(4, "keywords the most-cited channel searches for"),
+  namedTitles: count(4, "titles the note names that join the most-cited search (one place more each)"),
+  titlePool: count(50, "papers the title search adds at most (never more than the pool)"),
+  feedbackPapers: count(20, "best papers titled by the concept the expansion terms are learnt from (tune3: 15–25 alike)"),
+  expansionTerms: count(3, "expansion terms that widen the title search (tune3: 3–6 alike)"),
+  authorPool: count(5, "places of the author search per author the note cites (tune, tune2: 3 is the edge)"),
+  citedLimit: count(20, "most cited works on the key phrases that join the candidates"),
+  impactLookups: count(50, "relevant candidates whose impact is looked up: one batched request's worth")
+}) {}
+
+/** The tuned plan. */
+export const SEARCH_POLICY = new SearchPolicy({})
+
 /** How many papers the title search adds to the pool at most (never more than the pool itself). */
-export const TITLE_POOL = 50
+export const TITLE_POOL = SEARCH_POLICY.titlePool
 /** How many of the first request's best papers titled by the concept the expansion terms are learnt from (tune3: 15–25 alike, eval/README.md). */
-export const FEEDBACK_PAPERS = 20
+export const FEEDBACK_PAPERS = SEARCH_POLICY.feedbackPapers
 /** How many expansion terms widen the title search (tune3: 3–6 alike; 4 already crowds a demo note's ten kept). */
-export const EXPANSION_TERMS = 3
+export const EXPANSION_TERMS = SEARCH_POLICY.expansionTerms
 /** How many places the author search has for each author the note cites (measured on tune and tune2: 3 is the edge). */
-export const AUTHOR_POOL = 5
+export const AUTHOR_POOL = SEARCH_POLICY.authorPool
 /** How many of the most cited works on the key phrases join the candidates. */
-export const CITED_LIMIT = 20
+export const CITED_LIMIT = SEARCH_POLICY.citedLimit
 /** How many relevant candidates get their impact looked up: one batched request's worth (only they can be kept). */
-export const IMPACT_LOOKUPS = 50
+export const IMPACT_LOOKUPS = SEARCH_POLICY.impactLookups
 
 /** What to search for and where: a concept's plan. */
 export interface SearchPlan {
@@ -68,6 +106,8 @@ export interface SearchPlan {
   readonly citedLimit: number
   /** Whether a most-cited work may join the candidates (the request's categories, dates and required parts). */
   readonly admitCited: (paper: Paper) => boolean
+  /** The tuned constants (default: `SEARCH_POLICY`). */
+  readonly policy?: SearchPolicy | undefined
 }
 
 /** What the searches found, merged: each paper once, labelled by channel. */
@@ -94,14 +134,15 @@ export interface Searched {
  */
 const secondQuery = Effect.fn("Companion.secondQuery")(function*(plan: SearchPlan, first: ArxivSearchResult) {
   const termStats = yield* TermStatsPort
+  const policy = plan.policy ?? SEARCH_POLICY
   const narrowed = (q: ArxivQuery | undefined) => (q === undefined || plan.required === undefined ? q : and(plan.required, q))
   if (plan.surnames.length > 0) {
-    return { query: narrowed(titleQuery([], plan.keywords, CONCEPT_QUERY_TERMS, plan.surnames)), expansion: [] as ReadonlyArray<string> }
+    return { query: narrowed(titleQuery([], plan.keywords, policy.conceptTerms, plan.surnames)), expansion: [] as ReadonlyArray<string> }
   }
-  const feedback = feedbackTerms(feedbackPapers(first.papers, plan.central, FEEDBACK_PAPERS))
+  const feedback = feedbackTerms(feedbackPapers(first.papers, plan.central, policy.feedbackPapers))
   const feedbackStats = yield* termStats.lookup(feedback.map((f) => f.term))
-  const expansion = expansionTerms(feedback, feedbackStats, plan.keywords.map((k) => k.term), EXPANSION_TERMS).map((e) => e.term)
-  return { query: narrowed(titleQuery(plan.central, plan.keywords, CONCEPT_QUERY_TERMS, [], expansion)), expansion }
+  const expansion = expansionTerms(feedback, feedbackStats, plan.keywords.map((k) => k.term), policy.expansionTerms).map((e) => e.term)
+  return { query: narrowed(titleQuery(plan.central, plan.keywords, policy.conceptTerms, [], expansion)), expansion }
 })
 
 /** Whether arXiv refused the query itself (syntax, unknown field), as opposed to being unavailable. */
@@ -139,7 +180,11 @@ export const search = Effect.fn("Companion.search")(function*(plan: SearchPlan, 
     if (pool.total <= pool.papers.length) return { ...first, second: undefined, relatedTerms: [] as ReadonlyArray<string> }
     const next = yield* secondQuery(plan, pool)
     if (next.query === undefined) return { ...first, second: undefined, relatedTerms: [] as ReadonlyArray<string> }
-    const limit = Math.min(plan.surnames.length > 0 ? AUTHOR_POOL * plan.surnames.length : TITLE_POOL, plan.secondCap ?? plan.poolSize)
+    const policy = plan.policy ?? SEARCH_POLICY
+    const limit = Math.min(
+      plan.surnames.length > 0 ? policy.authorPool * plan.surnames.length : policy.titlePool,
+      plan.secondCap ?? plan.poolSize
+    )
     const result = yield* request(next.query, limit)
     return { ...first, second: { result, query: next.query }, relatedTerms: next.expansion }
   })
@@ -307,4 +352,59 @@ export const decideAll = (
       ...(foundBy === undefined ? {} : { foundBy })
     }, true) // built from checked parts: validating a pool of 1000 again costs a fifth of a second
   })
+}
+
+// -----------------------------------------------------------------------------
+// the records a note's run carries from stage to stage (src/core/workflow.ts):
+//   note → concept → plan → search → judge → impact → keep → foundations → teach → write
+
+/** The note the prompt names, found in the vault and read. */
+export interface NoteStage {
+  readonly note: NoteRef
+  /** Every note of the vault (for links in the written note). */
+  readonly notes: ReadonlyArray<NoteRef>
+  readonly text: string
+}
+
+/** The concept the note is about: the note in English terms and its keywords, most informative first. */
+export interface ConceptStage {
+  readonly searchText: string
+  readonly searchTitle: string
+  /** How a note in another language was read (undefined: read as it is). */
+  readonly reading?: NoteReading | undefined
+  readonly terms: ReadonlyArray<NoteTerm>
+  readonly stats: TermLookup
+  readonly keywords: ReadonlyArray<RankedKeyword>
+}
+
+/** What to search for: the search plan, and what it was made from. */
+export interface PlanStage {
+  readonly plan: SearchPlan
+  /** The pool's query (the plan's, as a record of its own for the report). */
+  readonly query: ArxivQuery
+  /** The authors the note cites (their surnames are the plan's). */
+  readonly authors: ReturnType<typeof citedAuthors>
+  /** The papers the note names (by id or title). */
+  readonly mentions: NoteMentions
+}
+
+/** What the searches found, and the candidates to judge: the papers the note already names set apart. */
+export interface SearchStage {
+  readonly searched: Searched
+  readonly named: ReturnType<typeof matchNamedPapers>
+  readonly pool: ReadonlyArray<Paper>
+}
+
+/** The keep decision, made once: every candidate decided and the best kept; carried to every later stage. */
+export interface KeepStage {
+  readonly outcome: KeepOutcome
+  readonly today: string
+}
+
+/** The foundational citations of the kept papers and of those the note names, and the kept papers' summaries. */
+export interface FoundationsStage {
+  readonly foundations: ReadonlyArray<Foundations>
+  readonly references: ReadonlyMap<string, ReadonlyArray<string> | undefined>
+  readonly works: ReadonlyMap<string, Work>
+  readonly summaries: ReadonlyArray<PaperSummary>
 }

@@ -6,7 +6,8 @@
  * @since 0.1.0
  */
 import { Effect, Option } from "effect"
-import { buildSearchQuery, CONCEPT_QUERY_TERMS, conceptQuery, queryText } from "./arxiv.js"
+import { buildSearchQuery, conceptQuery, queryText } from "./arxiv.js"
+import { makeCallCounter } from "./callCounts.js"
 import { normalizeCategories, unknownCategoriesMessage } from "./categories.js"
 import { CUT_LISTED, relatedNote, relatedNotePath, type RelatedNoteInput, relatedTitle } from "./compose.js"
 import * as Dates from "./dates.js"
@@ -35,7 +36,8 @@ import {
   KeywordEvidence,
   NamedInNote,
   type PortCalls,
-  type ScoredPaper
+  type ScoredPaper,
+  type Work
 } from "./models.js"
 import { MAX_NOTE_CHARS, shownSize } from "./limits.js"
 import { findPaperMentions, matchNamedPapers } from "./namedPapers.js"
@@ -48,9 +50,9 @@ import { OpenAlexPort } from "./ports/OpenAlexPort.js"
 import { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import * as Stages from "./stages.js"
-import { writeGenerated } from "./writeBack.js"
+import { writeGenerated, type Written } from "./writeBack.js"
 import { keepBest, rankFoundational } from "./rules.js"
-import { summarise, teaching } from "./teaching.js"
+import { type NoteTeaching, summarise, teaching } from "./teaching.js"
 import { words } from "./text.js"
 import { vaultIndex } from "./vaultLinks.js"
 
@@ -75,12 +77,6 @@ const searchScope = (query: string, options: CompanionOptions): string =>
     options.categories.length === 0 ? "all categories" : `categories ${options.categories.join(", ")}`
   ].join("; ")
 
-/** How many of the note's best keywords name its central concepts, whose words the title search looks for. */
-const CENTRAL_KEYWORDS = 2
-/** How many of the note's keywords (most informative first) the most-cited channel searches for. */
-const CITED_PHRASES = 4
-/** How many titles the note names are searched for too (each adds one place to the limit). */
-const NAMED_TITLES = 4
 /**
  * What the note shows of the candidates, most relevant first: the `n` most relevant, every paper of `listed`
  * (the kept, the best of those cut by the cap, the unrecorded among the kept).
@@ -108,34 +104,20 @@ const looksLikeText = (text: string): boolean => {
   return replaced < 8 || replaced < text.length / 100
 }
 
-/**
- * Run the companion for one prompt. Reads the clock for "today"; touches the
- * world only through the four ports.
- */
-export const runCompanion = Effect.fn("Companion.run")(function*(
-  prompt: string,
-  options: CompanionOptions = new CompanionOptions({}),
-  hooks: RunHooks = {}
-) {
-  const openalex = yield* OpenAlexPort
-  const judge = yield* LlmJudgePort
-  const vault = yield* VaultPort
-  const termStats = yield* TermStatsPort
-  const calls: { -readonly [K in keyof PortCalls]: number } = { arxiv: 0, openalex: 0, judge: 0, vault: 0 }
-  const progress = (event: Progress) => hooks.onProgress?.(event) ?? Effect.void
+/** What a stage needs to report progress. */
+type Emit = (event: Progress) => Effect.Effect<void>
 
-  // 0. categories arXiv does not list would only find nothing: say so before anything is touched
+/** note: the note the prompt names, matched against the vault's titles and read (checked to be text, not too long). */
+const findNote = Effect.fn("Companion.note")(function*(prompt: string, options: CompanionOptions, progress: Emit) {
+  const vault = yield* VaultPort
+  // categories arXiv does not list would only find nothing: say so before anything is touched
   const { unknown: unknownCategories } = normalizeCategories(options.categories)
   if (unknownCategories.length > 0) {
     return yield* new InvalidArgument({ argument: "categories", reason: unknownCategoriesMessage(unknownCategories) })
   }
-
-  // 1. the note named in the prompt, before the vault is touched
+  // the note named in the prompt, before the vault is touched
   const reference = parseNoteReference(prompt)
   if (reference === undefined) return yield* new NotEnoughInformation({ detail: NO_NOTE_NAMED })
-
-  // 2. match it against the vault's titles
-  calls.vault++
   const notes = yield* vault.listNotes()
   const match = matchNote(reference, notes)
   if (match._tag === "NotFound") return yield* new NoteNotFound({ title: reference.raw, closest: match.closest })
@@ -143,9 +125,6 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   if (match._tag === "Generated") return yield* new GeneratedNoteNamed({ title: match.title, source: match.source })
   const note = match.note
   yield* progress({ _tag: "NoteFound", path: note.path })
-
-  // 3. read it and take its keywords
-  calls.vault++
   const text = yield* vault.readNote(note.path)
   if (text.length > MAX_NOTE_CHARS) {
     return yield* new InvalidArgument({
@@ -160,8 +139,13 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
         "Name a Markdown note, or save this one as UTF-8 text."
     })
   }
-  // the note in English terms: a note in another language is read by the language port (when the layer has one),
-  // an English note is searched as it is
+  return { note, notes, text } satisfies Stages.NoteStage
+})
+
+/** concept: the note in English terms (a note in another language read by the language port, when there is one) and its keywords. */
+const readConcept = Effect.fn("Companion.concept")(function*(found: Stages.NoteStage, options: CompanionOptions, progress: Emit) {
+  const termStats = yield* TermStatsPort
+  const { note, text } = found
   const reader = yield* Effect.serviceOption(NoteLanguagePort)
   const english = Option.isSome(reader) ? yield* reader.value.read({ title: note.title, text }) : undefined
   const searchText = english?.text ?? text
@@ -170,7 +154,7 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
   // candidates by weight in the note, ranked by how much each says in arXiv text
   const terms = noteTerms(searchText, searchTitle)
   const stats = yield* termStats.lookup(terms.map((t) => t.term))
-  const keywords = rankKeywords(terms, stats, CONCEPT_QUERY_TERMS)
+  const keywords = rankKeywords(terms, stats, Stages.SEARCH_POLICY.conceptTerms)
   if (keywords.length < options.minKeywords) {
     const foreign = reading !== undefined && reading.detected.language !== "en"
     return yield* new NotEnoughInformation({
@@ -182,25 +166,36 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     })
   }
   yield* progress({ _tag: "Keywords", keywords: keywords.map((k) => k.term) })
+  return { searchText, searchTitle, reading, terms, stats, keywords } satisfies Stages.ConceptStage
+})
 
-  // 4. plan and search (stages.ts): a pool larger than what is kept, the second search (the authors the note
-  // cites, or the title search on its central concepts widened by feedback terms) and, side by side, the most
-  // cited works with an arXiv location on the note's key phrases; merged, each paper once, labelled by channel.
-  // When the note cites authors, they have the second request to themselves (a shared ranking gave their places
-  // to title matches: eval/README.md, tune2) and the central words boost the concept query's titles instead
+/**
+ * plan: a pool larger than what is kept, the second search (the authors the note cites, or the title search on
+ * its central concepts widened by feedback terms) and, side by side, the most cited works with an arXiv location
+ * on the note's key phrases. When the note cites authors, they have the second request to themselves (a shared
+ * ranking gave their places to title matches: eval/README.md, tune2) and the central words boost the concept
+ * query's titles instead. A title the note names (four words or more, as titles are) joins the most-cited
+ * search, so a paper named by title is found, recognised and listed instead of recommended.
+ */
+const planSearch = Effect.fn("Companion.plan")(function*(
+  found: Stages.NoteStage,
+  concept: Stages.ConceptStage,
+  options: CompanionOptions,
+  policy: Stages.SearchPolicy = Stages.SEARCH_POLICY
+) {
+  const termStats = yield* TermStatsPort
+  const { text } = found
+  const { keywords, stats, terms } = concept
   const cues = findAuthorCues(text)
   const cueStats = yield* termStats.lookup(cues.map((c) => c.surname))
   const authors = citedAuthors(text, cues, cueStats, undefined, keywords.map((k) => k.term))
   const surnames = authors.map((a) => a.surname)
-  const central = centralWords(keywords, terms, stats, CENTRAL_KEYWORDS)
+  const central = centralWords(keywords, terms, stats, policy.centralKeywords)
   // at least minKeywords (≥ 1) keywords: the concept query has a term
-  const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS, surnames.length > 0 ? central : [])!
-  // the note's own mentions: a title it names (four words or more, as titles are) joins the most-cited
-  // search, so a paper named by title is found, recognised and listed instead of recommended
+  const query = conceptQuery(keywords, policy.conceptTerms, surnames.length > 0 ? central : [])!
   const mentions = findPaperMentions(text)
-  const namedTitles = mentions.titles.map((t) => t.text).filter((t) => words(t).length >= 4).slice(0, NAMED_TITLES)
-  const count: Stages.Count = (port) => calls[port]++
-  const searched = yield* Stages.search({
+  const namedTitles = mentions.titles.map((t) => t.text).filter((t) => words(t).length >= 4).slice(0, policy.namedTitles)
+  const plan: Stages.SearchPlan = {
     query,
     categories: options.categories,
     since: options.since,
@@ -209,77 +204,106 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     keywords,
     central,
     surnames,
-    citedPhrases: [...keywords.slice(0, CITED_PHRASES).map((k) => k.term), ...namedTitles],
-    citedLimit: Stages.CITED_LIMIT + namedTitles.length,
+    citedPhrases: [...keywords.slice(0, policy.citedPhrases).map((k) => k.term), ...namedTitles],
+    citedLimit: policy.citedLimit + namedTitles.length,
     // a --since date and the categories hold for every channel
-    admitCited: Stages.admitFor(options.categories, options.since)
-  }, count)
-  const { merged, cited } = searched
-  const foundByTitle = searched.second?.result
-  const titled = searched.second?.query
-  const relatedTerms = searched.relatedTerms
+    admitCited: Stages.admitFor(options.categories, options.since),
+    policy
+  }
+  return { plan, query, authors, mentions } satisfies Stages.PlanStage
+})
 
-  // papers the note already names are listed as such, never recommended as new
-  const named = matchNamedPapers(mentions, merged.papers, note.title)
+/** search: the plan's searches merged, each paper once, labelled by channel; the papers the note already names set apart (listed as such, never recommended). */
+const searchPool = Effect.fn("Companion.searchPool")(function*(found: Stages.NoteStage, planned: Stages.PlanStage, progress: Emit) {
+  const searched = yield* Stages.search(planned.plan)
+  const named = matchNamedPapers(planned.mentions, searched.merged.papers, found.note.title)
   const namedIds = new Set(named.map((n) => n.arxivId))
-  const pool = merged.papers.filter((p) => !namedIds.has(p.arxivId))
+  const pool = searched.merged.papers.filter((p) => !namedIds.has(p.arxivId))
   yield* progress({ _tag: "Searched", candidates: pool.length })
+  return { searched, named, pool } satisfies Stages.SearchStage
+})
 
-  // 5. judge the pool; a judge that takes fewer papers (a paid model) gets the best of it by its cheap ranking;
-  // the judge weighs the note's own emphasis (as on CSFCube), not arXiv rarity
-  const concept = { title: searchTitle, text: plainText(searchText), keywords: extractKeywords(searchText, searchTitle).map((k) => k.term) }
-  const judged = yield* Stages.judge(concept, pool, options.maxResults, count)
-
-  // 6. impact of the relevant candidates the most-cited channel did not bring one for (only they can be kept;
-  // most relevant first), and of the papers the note names (their reference lists seed "builds on"), in one call
-  const found = yield* Stages.impact(judged, merged, options.relevanceThreshold, [...namedIds], cited?.papers[0]?.impact.source, count)
-  const { impacts } = found
-  const impactSource = found.source
-  const impactAsOf = found.asOf
-
-  // 7. decide; the best `maxResults` of the papers that clear both bars are kept, by relevance (keepBest)
+/** keep: every judged candidate decided, the best `maxResults` of those that clear both bars kept, by relevance (keepBest). Made once. */
+const keep = Effect.fn("Companion.keep")(function*(
+  judged: Stages.Judged,
+  candidates: Stages.SearchStage,
+  impacts: Stages.Impacts,
+  options: CompanionOptions,
+  progress: Emit
+) {
   const today = yield* Dates.today
-  const outcome = keepBest(Stages.decideAll(judged, merged, found, today, options), options)
-  const { kept, candidates: scored } = outcome
-  yield* progress({ _tag: "Judged", kept: kept.length })
+  const outcome = keepBest(Stages.decideAll(judged, candidates.searched.merged, impacts, today, options), options)
+  yield* progress({ _tag: "Judged", kept: outcome.kept.length })
+  return { outcome, today } satisfies Stages.KeepStage
+})
 
-  // 8. foundational citations of the survivors and of the papers the note names, batched in one call,
-  // side by side with the survivors' summaries (one more judge call when the judge writes summaries)
-  const founded = [...kept.map((s) => s.paper.arxivId), ...named.map((n) => n.arxivId)]
-  const refsOf = new Map(founded.map((id) => [id, impacts.get(id)?.referencedWorks]))
-  const allRefs = [...new Set([...refsOf.values()].flatMap((r) => r ?? []))]
-  const resolved = new Map<string, import("./models.js").Work>()
-  const keywordTerms = keywords.map((k) => k.term)
-  // a failed lookup keeps the run (its search and judging stand): the foundations are marked unavailable, saying why
+/**
+ * foundations: the foundational citations of the kept papers and of the papers the note names, batched in one
+ * call, side by side with the kept papers' summaries (one more judge call when the judge writes summaries). A
+ * failed lookup keeps the run (its search and judging stand): the foundations are marked unavailable, saying why.
+ */
+const findFoundations = Effect.fn("Companion.foundations")(function*(
+  concept: Stages.ConceptStage,
+  candidates: Stages.SearchStage,
+  impacts: Stages.Impacts,
+  decided: Stages.KeepStage,
+  options: CompanionOptions
+) {
+  const openalex = yield* OpenAlexPort
+  const judge = yield* LlmJudgePort
+  const { kept } = decided.outcome
+  const founded = [...kept.map((s) => s.paper.arxivId), ...candidates.named.map((n) => n.arxivId)]
+  const references = new Map(founded.map((id) => [id, impacts.impacts.get(id)?.referencedWorks]))
+  const allRefs = [...new Set([...references.values()].flatMap((r) => r ?? []))]
+  const works = new Map<string, Work>()
   let unavailable: string | undefined
-  const lookup = allRefs.length === 0 ? Effect.void : Effect.suspend(() => {
-    calls.openalex++
-    return openalex.worksByIds(allRefs)
-  }).pipe(
-    Effect.map((works) => {
-      for (const w of works.works) resolved.set(w.openalexId, w)
+  const lookup = allRefs.length === 0 ? Effect.void : openalex.worksByIds(allRefs).pipe(
+    Effect.map((found) => {
+      for (const w of found.works) works.set(w.openalexId, w)
     }),
     Effect.catchAll((error) => Effect.sync(() => void (unavailable = error.message.replace(/\s+/gu, " ").trim())))
   )
-  const summarising = summarise(judge, { title: searchTitle, text: plainText(searchText), keywords: keywordTerms }, kept, () => {
-    calls.judge++
-  })
+  const keywordTerms = concept.keywords.map((k) => k.term)
+  const summarising = summarise(judge, { title: concept.searchTitle, text: plainText(concept.searchText), keywords: keywordTerms }, kept)
   const [, summaries] = yield* Effect.all([lookup, summarising], { concurrency: 2 })
   const foundations: Array<Foundations> = founded.map((arxivId) => {
-    const refs = refsOf.get(arxivId)
+    const refs = references.get(arxivId)
     if (refs === undefined) return { arxivId, status: "not-recorded", citations: [], unresolved: [] }
     if (refs.length === 0) return { arxivId, status: "no-references", citations: [], unresolved: [] }
     if (unavailable !== undefined) return { arxivId, status: "unavailable", citations: [], unresolved: [], reason: unavailable }
-    const works = refs.flatMap((id) => resolved.get(id) ?? [])
+    const cited = refs.flatMap((id) => works.get(id) ?? [])
     return {
       arxivId,
       status: "found",
-      citations: rankFoundational(works, options.foundational),
-      unresolved: refs.filter((id) => !resolved.has(id))
+      citations: rankFoundational(cited, options.foundational),
+      unresolved: refs.filter((id) => !works.has(id))
     }
   })
-  const alreadyInNote = named.map((n) => {
-    const title = merged.papers.find((p) => p.arxivId === n.arxivId)?.title
+  return { foundations, references, works, summaries } satisfies Stages.FoundationsStage
+})
+
+/** teach: what the note teaches (shared foundations, reading order, citation map), from what was already looked up: no request. */
+const teach = Effect.fn("Companion.teach")(function*(
+  found: Stages.NoteStage,
+  impacts: Stages.Impacts,
+  decided: Stages.KeepStage,
+  founded: Stages.FoundationsStage
+) {
+  return teaching({
+    sourceTitle: found.note.title,
+    kept: decided.outcome.kept,
+    references: founded.references,
+    works: founded.works,
+    impacts: impacts.impacts,
+    foundations: founded.foundations,
+    summaries: founded.summaries
+  })
+})
+
+/** The papers the note names, as the report and the written note list them. */
+const namedInNote = (candidates: Stages.SearchStage): ReadonlyArray<NamedInNote> =>
+  candidates.named.map((n) => {
+    const title = candidates.searched.merged.papers.find((p) => p.arxivId === n.arxivId)?.title
     return new NamedInNote({
       arxivId: n.arxivId,
       ...(title === undefined ? {} : { title }),
@@ -288,52 +312,135 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     })
   })
 
-  // 9. what the note teaches: shared foundations, reading order and citation map, from what was
-  // already looked up (no further request)
-  const taught = teaching({ sourceTitle: note.title, kept, references: refsOf, works: resolved, impacts, foundations, summaries })
-
-  // 10. compose and write beside the source note: never onto it, nor over a note the companion did not write
+/** write: the related note composed and written beside the source note: never onto it, nor over a note the companion did not write. */
+const write = Effect.fn("Companion.write")(function*(
+  found: Stages.NoteStage,
+  concept: Stages.ConceptStage,
+  planned: Stages.PlanStage,
+  candidates: Stages.SearchStage,
+  judged: Stages.Judged,
+  impacts: Stages.Impacts,
+  decided: Stages.KeepStage,
+  founded: Stages.FoundationsStage,
+  taught: NoteTeaching,
+  options: CompanionOptions,
+  progress: Emit
+) {
+  const vault = yield* VaultPort
+  const { note, notes } = found
+  const { searched } = candidates
+  const { outcome } = decided
+  const foundByTitle = searched.second?.result
   const target = relatedNotePath(note)
   if (target === undefined) return yield* new UnsafeWrite({ path: note.path, reason: "the note's path is not a safe vault path" })
   const input: RelatedNoteInput = {
     source: note,
-    keywords: keywords.map((k) => k.term),
-    reading,
-    query: queryText(query),
+    keywords: concept.keywords.map((k) => k.term),
+    reading: concept.reading,
+    query: queryText(planned.query),
     options,
-    judge: judge.name,
-    impactSource,
-    impactAsOf,
-    titleQuery: foundByTitle === undefined ? undefined : queryText(titled),
-    searchedAuthors: foundByTitle === undefined ? [] : surnames,
-    relatedTerms: foundByTitle === undefined ? [] : relatedTerms,
-    citedQuery: cited?.query,
-    alreadyInNote,
+    judge: judged.judge,
+    impactSource: impacts.source,
+    impactAsOf: impacts.asOf,
+    titleQuery: foundByTitle === undefined ? undefined : queryText(searched.second?.query),
+    searchedAuthors: foundByTitle === undefined ? [] : planned.plan.surnames,
+    relatedTerms: foundByTitle === undefined ? [] : searched.relatedTerms,
+    citedQuery: searched.cited?.query,
+    alreadyInNote: namedInNote(candidates),
     candidates: shownCandidates(
-      scored,
-      [...kept, ...outcome.cutByCap.slice(0, CUT_LISTED), ...outcome.unrecordedAmongKept],
+      outcome.candidates,
+      [...outcome.kept, ...outcome.cutByCap.slice(0, CUT_LISTED), ...outcome.unrecordedAmongKept],
       options.maxResults
     ),
-    judged: scored.length,
+    judged: outcome.candidates.length,
     counts: outcome.counts,
     cutByCap: outcome.cutByCap.slice(0, CUT_LISTED),
     unrecordedAmongKept: outcome.unrecordedAmongKept,
-    survivors: kept,
-    foundations,
+    survivors: outcome.kept,
+    foundations: founded.foundations,
     teaching: taught,
     vault: vaultIndex(notes, [relatedTitle(note.title)])
   }
   const nowIso = yield* Dates.now
-  const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, today, () => calls.vault++, {
+  const written = yield* writeGenerated(vault, target, relatedNote(input), nowIso, decided.today, undefined, {
     source: note.title,
     never: note.path,
-    emptyBecause: scored.length === 0 ? searchScope(queryText(query), options) : undefined
+    emptyBecause: outcome.candidates.length === 0 ? searchScope(queryText(planned.query), options) : undefined
   })
   yield* progress({ _tag: "Written", path: written.path, status: written.status })
+  return { written, nowIso }
+})
 
+/**
+ * Run the companion for one prompt: the stages in order, each a named
+ * function over named records (note → concept → plan → search → judge →
+ * impact → keep → foundations → teach → write). Reads the clock for
+ * "today"; touches the world only through the ports, whose calls are
+ * counted by a wrapper over them (src/core/callCounts.ts).
+ */
+export const runCompanion = Effect.fn("Companion.run")(function*(
+  prompt: string,
+  options: CompanionOptions = new CompanionOptions({}),
+  hooks: RunHooks = {}
+) {
+  const progress: Emit = (event) => hooks.onProgress?.(event) ?? Effect.void
+  const counter = makeCallCounter()
+  return yield* counter.counted(Effect.gen(function*() {
+    const found = yield* findNote(prompt, options, progress)
+    const concept = yield* readConcept(found, options, progress)
+    const planned = yield* planSearch(found, concept, options)
+    const candidates = yield* searchPool(found, planned, progress)
+    // the judge weighs the note's own emphasis (as on CSFCube), not arXiv rarity
+    const judgeConcept = {
+      title: concept.searchTitle,
+      text: plainText(concept.searchText),
+      keywords: extractKeywords(concept.searchText, concept.searchTitle).map((k) => k.term)
+    }
+    const judged = yield* Stages.judge(judgeConcept, candidates.pool, options.maxResults)
+    const { searched } = candidates
+    const impacts = yield* Stages.impact(
+      judged,
+      searched.merged,
+      options.relevanceThreshold,
+      candidates.named.map((n) => n.arxivId),
+      searched.cited?.papers[0]?.impact.source
+    )
+    const decided = yield* keep(judged, candidates, impacts, options, progress)
+    const founded = yield* findFoundations(concept, candidates, impacts, decided, options)
+    const taught = yield* teach(found, impacts, decided, founded)
+    const { nowIso, written } = yield* write(found, concept, planned, candidates, judged, impacts, decided, founded, taught, options, progress)
+    return report(prompt, options, found, concept, planned, candidates, decided, founded, taught, written, counter.calls(), nowIso)
+  }))
+}) as (
+  prompt: string,
+  options?: CompanionOptions,
+  hooks?: RunHooks
+) => Effect.Effect<CompanionReport, CompanionError, ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort>
+
+/** The run's report, from the stages' records. */
+const report = (
+  prompt: string,
+  options: CompanionOptions,
+  found: Stages.NoteStage,
+  concept: Stages.ConceptStage,
+  planned: Stages.PlanStage,
+  candidates: Stages.SearchStage,
+  decided: Stages.KeepStage,
+  founded: Stages.FoundationsStage,
+  taught: NoteTeaching,
+  written: Written,
+  calls: PortCalls,
+  nowIso: string
+): CompanionReport => {
+  const { keywords, reading, stats } = concept
+  const { searched } = candidates
+  const { outcome } = decided
+  const foundByTitle = searched.second?.result
+  const titled = searched.second?.query
+  const { cited, relatedTerms } = searched
   return new CompanionReport({
     prompt,
-    note,
+    note: found.note,
     keywords: keywords.map((k) => k.term),
     keywordEvidence: keywords.map((k) => new KeywordEvidence({
       term: k.term,
@@ -344,32 +451,28 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
       phrase: k.phrase,
       reason: k.reason
     })),
-    query: buildSearchQuery(query, options.categories, options.since),
+    query: buildSearchQuery(planned.query, options.categories, options.since),
     ...(reading === undefined ? {} : { language: reading }),
     ...(foundByTitle === undefined || titled === undefined
       ? {}
       : { titleQuery: buildSearchQuery(titled, options.categories, options.since) }),
     ...(cited === undefined ? {} : { citedQuery: cited.query }),
     ...(foundByTitle === undefined || relatedTerms.length === 0 ? {} : { relatedTerms }),
-    citedAuthors: authors.map((a) => new CitedAuthor(a)),
+    citedAuthors: planned.authors.map((a) => new CitedAuthor(a)),
     options,
-    candidates: scored,
-    alreadyInNote,
-    survivors: kept.map((s) => s.paper.arxivId),
+    candidates: outcome.candidates,
+    alreadyInNote: namedInNote(candidates),
+    survivors: outcome.kept.map((s) => s.paper.arxivId),
     counts: outcome.counts,
     cutByCap: outcome.cutByCap.map((s) => s.paper.arxivId),
     unrecordedAmongKept: outcome.unrecordedAmongKept.map((s) => s.paper.arxivId),
-    foundations,
-    summaries,
+    foundations: founded.foundations,
+    summaries: founded.summaries,
     sharedFoundations: taught.shared,
     readingOrder: taught.readingOrder,
-    citationMap: kept.length === 0 ? "" : taught.map.mermaid,
+    citationMap: outcome.kept.length === 0 ? "" : taught.map.mermaid,
     written,
-    calls: { ...calls },
+    calls,
     generatedAt: nowIso
   })
-}) as (
-  prompt: string,
-  options?: CompanionOptions,
-  hooks?: RunHooks
-) => Effect.Effect<CompanionReport, CompanionError, ArxivPort | OpenAlexPort | LlmJudgePort | VaultPort | TermStatsPort>
+}
