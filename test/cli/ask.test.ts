@@ -22,7 +22,7 @@ describe("arxiv-companion ask (offline corpus)", () => {
   it("prints every query sent and the top papers with their links", async () => {
     const r = await run(["ask", "what are the main ways to stabilise GAN training?", "--offline"])
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain("arXiv query (rules): (stabilise OR stabilize OR gan OR \"generative adversarial\")")
+    expect(r.stdout).toContain("arXiv query (rules): (all:stabilise OR all:stabilize OR all:gan OR all:\"generative adversarial\")")
     expect(r.stdout).toMatch(/^Most cited: .*generative adversarial/m)
     expect(r.stdout).toMatch(/^1\. .*(Generative Adversarial|GAN)/m)
     expect(r.stdout).toMatch(/^3\. /m)
