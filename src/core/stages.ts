@@ -31,6 +31,7 @@ import {
   type Work
 } from "./models.js"
 import type { matchNamedPapers, NoteMentions } from "./namedPapers.js"
+import type { NoteTeaching } from "./teaching.js"
 import { ArxivPort, type ArxivSearchResult } from "./ports/ArxivPort.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "./ports/LlmJudgePort.js"
 import type { OpenAlexError } from "./errors.js"
@@ -407,4 +408,17 @@ export interface FoundationsStage {
   readonly references: ReadonlyMap<string, ReadonlyArray<string> | undefined>
   readonly works: ReadonlyMap<string, Work>
   readonly summaries: ReadonlyArray<PaperSummary>
+}
+
+/** Every stage's record of a run, up to the note it writes: what the note and the report are composed from. */
+export interface RunStages {
+  readonly found: NoteStage
+  readonly concept: ConceptStage
+  readonly planned: PlanStage
+  readonly candidates: SearchStage
+  readonly judged: Judged
+  readonly impacts: Impacts
+  readonly decided: KeepStage
+  readonly founded: FoundationsStage
+  readonly taught: NoteTeaching
 }

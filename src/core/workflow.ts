@@ -223,6 +223,13 @@ const searchPool = Effect.fn("Companion.searchPool")(function*(found: Stages.Not
   return { searched, named, pool } satisfies Stages.SearchStage
 })
 
+/** The concept as the judge reads it: the note's own emphasis (as on CSFCube), not arXiv rarity. */
+const judgeConcept = (concept: Stages.ConceptStage) => ({
+  title: concept.searchTitle,
+  text: plainText(concept.searchText),
+  keywords: extractKeywords(concept.searchText, concept.searchTitle).map((k) => k.term)
+})
+
 /** keep: every judged candidate decided, the best `maxResults` of those that clear both bars kept, by relevance (keepBest). Made once. */
 const keep = Effect.fn("Companion.keep")(function*(
   judged: Stages.Judged,
@@ -313,20 +320,9 @@ const namedInNote = (candidates: Stages.SearchStage): ReadonlyArray<NamedInNote>
   })
 
 /** write: the related note composed and written beside the source note: never onto it, nor over a note the companion did not write. */
-const write = Effect.fn("Companion.write")(function*(
-  found: Stages.NoteStage,
-  concept: Stages.ConceptStage,
-  planned: Stages.PlanStage,
-  candidates: Stages.SearchStage,
-  judged: Stages.Judged,
-  impacts: Stages.Impacts,
-  decided: Stages.KeepStage,
-  founded: Stages.FoundationsStage,
-  taught: NoteTeaching,
-  options: CompanionOptions,
-  progress: Emit
-) {
+const write = Effect.fn("Companion.write")(function*(run: Stages.RunStages, options: CompanionOptions, progress: Emit) {
   const vault = yield* VaultPort
+  const { candidates, concept, decided, found, founded, impacts, judged, planned, taught } = run
   const { note, notes } = found
   const { searched } = candidates
   const { outcome } = decided
@@ -390,26 +386,21 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
     const concept = yield* readConcept(found, options, progress)
     const planned = yield* planSearch(found, concept, options)
     const candidates = yield* searchPool(found, planned, progress)
-    // the judge weighs the note's own emphasis (as on CSFCube), not arXiv rarity
-    const judgeConcept = {
-      title: concept.searchTitle,
-      text: plainText(concept.searchText),
-      keywords: extractKeywords(concept.searchText, concept.searchTitle).map((k) => k.term)
-    }
-    const judged = yield* Stages.judge(judgeConcept, candidates.pool, options.maxResults)
-    const { searched } = candidates
+    const judged = yield* Stages.judge(judgeConcept(concept), candidates.pool, options.maxResults)
+    // impact of the relevant candidates, and of the papers the note names (their reference lists seed "builds on")
     const impacts = yield* Stages.impact(
       judged,
-      searched.merged,
+      candidates.searched.merged,
       options.relevanceThreshold,
       candidates.named.map((n) => n.arxivId),
-      searched.cited?.papers[0]?.impact.source
+      candidates.searched.cited?.papers[0]?.impact.source
     )
     const decided = yield* keep(judged, candidates, impacts, options, progress)
     const founded = yield* findFoundations(concept, candidates, impacts, decided, options)
     const taught = yield* teach(found, impacts, decided, founded)
-    const { nowIso, written } = yield* write(found, concept, planned, candidates, judged, impacts, decided, founded, taught, options, progress)
-    return report(prompt, options, found, concept, planned, candidates, decided, founded, taught, written, counter.calls(), nowIso)
+    const run = { found, concept, planned, candidates, judged, impacts, decided, founded, taught } satisfies Stages.RunStages
+    const { nowIso, written } = yield* write(run, options, progress)
+    return report(prompt, options, run, written, counter.calls(), nowIso)
   }))
 }) as (
   prompt: string,
@@ -421,17 +412,12 @@ export const runCompanion = Effect.fn("Companion.run")(function*(
 const report = (
   prompt: string,
   options: CompanionOptions,
-  found: Stages.NoteStage,
-  concept: Stages.ConceptStage,
-  planned: Stages.PlanStage,
-  candidates: Stages.SearchStage,
-  decided: Stages.KeepStage,
-  founded: Stages.FoundationsStage,
-  taught: NoteTeaching,
+  run: Stages.RunStages,
   written: Written,
   calls: PortCalls,
   nowIso: string
 ): CompanionReport => {
+  const { candidates, concept, decided, found, founded, planned, taught } = run
   const { keywords, reading, stats } = concept
   const { searched } = candidates
   const { outcome } = decided

@@ -1,29 +1,34 @@
 /**
  * One behaviour suite for every ArxivPort adapter: the same tests run against
  * the recorded corpus (CorpusArxiv), the live adapter (LiveArxiv) on a
- * loopback stand-in for arXiv's API, and a local mirror (MirrorArxiv) built
- * from recorded OAI-PMH records. Every search is the structured query the
- * port takes (src/core/arxivQuery.ts): the live adapter renders it, the
- * local ones evaluate it. A new arXiv backend joins by adding its layer and
+ * loopback stand-in for arXiv's API, a local mirror (MirrorArxiv) built
+ * from recorded OAI-PMH records and, where PostgreSQL can be started (in CI
+ * it must be), a mirror on PostgreSQL (PgArxiv) synced from the same
+ * records. Every search is the structured query the port takes
+ * (src/core/arxivQuery.ts): the live adapter renders it, the local ones
+ * evaluate it. A new arXiv backend joins by adding its layer and
  * a paper it holds to BACKENDS.
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
-import { afterAll, assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
 import * as LiveArxiv from "../../src/adapters/arxiv/LiveArxiv.js"
+import * as Mirror from "../../src/adapters/arxiv/mirror/Mirror.js"
 import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { parseOaiPage } from "../../src/adapters/arxiv/mirror/OaiPage.js"
+import * as PgArxiv from "../../src/adapters/arxiv/mirror/PgArxiv.js"
 import * as ResponseCache from "../../src/adapters/http/ResponseCache.js"
 import { firstVersionFromId } from "../../src/core/arxiv.js"
 import { and, range, term } from "../../src/core/arxivQuery.js"
 import { ArxivPort, type ArxivSearch, type ArxivService } from "../../src/core/ports/ArxivPort.js"
 import { arxivStandIn } from "../support/arxiv-standin.js"
-import { metadataRecords, recordedRecords } from "../support/oai-standin.js"
+import { metadataRecords, recordedRecords, startStandIn } from "../support/oai-standin.js"
+import { type PgServer, postgresUnavailable, requirePostgresInCi, startPostgres } from "../support/postgres.js"
 import { typedOrNone } from "../support/query.js"
 
 /** A paper the backend holds: its id, a word of its title, one of its categories. */
@@ -55,6 +60,31 @@ afterAll(() => rmSync(mirrorDir, { recursive: true, force: true }))
   index.close()
 }
 
+// a lab's mirror on PostgreSQL, when a server can be started here (in CI it must): the same records, synced
+// through the mirror's own OAI-PMH harvester from a loopback stand-in, in one page
+requirePostgresInCi()
+const pgUnavailable = postgresUnavailable()
+let pgServer: PgServer | undefined
+let pgUrl = ""
+beforeAll(async () => {
+  if (pgUnavailable !== undefined) return
+  pgServer = await startPostgres()
+  pgUrl = pgServer.createDatabase("arxiv_port_suite")
+  const records = [...metadataRecords(), ...recordedRecords("ListRecords_200_2018.xml")].filter((r) => r.sets.includes("cs"))
+  const standIn = await startStandIn(records, records.length)
+  try {
+    const outcome = await Effect.runPromise(
+      Mirror.sync({ to: pgUrl, oaiUrl: standIn.url, minInterval: "20 millis", sets: ["cs"] }).pipe(
+        Effect.provide(Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici))
+      )
+    )
+    if (outcome._tag !== "Synced") throw new Error(`the PostgreSQL mirror did not sync: ${outcome._tag}`)
+  } finally {
+    await standIn.close()
+  }
+}, 240_000)
+afterAll(() => pgServer?.stop())
+
 const portOf = <E>(layer: Layer.Layer<ArxivPort, E>) =>
   Effect.map(Layer.build(layer), (context) => Context.get(context, ArxivPort)).pipe(Effect.orDie)
 
@@ -84,7 +114,14 @@ const BACKENDS: ReadonlyArray<Backend> = [
     name: "MirrorArxiv (a local mirror)",
     held: { id: "0704.0046", titleWord: "capacity", category: "cs.IT" },
     port: portOf(MirrorArxiv.layer({ dir: mirrorDir }))
-  }
+  },
+  ...(pgUnavailable === undefined
+    ? [{
+      name: "PgArxiv (a mirror on PostgreSQL)",
+      held: { id: "0704.0046", titleWord: "capacity", category: "cs.IT" },
+      port: Effect.suspend(() => portOf(PgArxiv.layer({ url: pgUrl, connections: 1 })))
+    }]
+    : [])
 ]
 
 /** An id of the right shape that no backend holds (a month after every recording). */
