@@ -33,7 +33,7 @@ export const digestCommand = Command.make(
   { vault, since, notes, tag, dryRun, maxResults, categories, arxiv, offline, json, judge, noCache, cacheDir },
   (a) =>
     Effect.gen(function*() {
-      const [{ digest, digestInput, digestProgressLine, renderDigest, summarizeDigest }, { companionLayer, describeConfigError, setupConfig }] = yield* Effect.promise(() =>
+      const [{ digest, digestInput, digestProgressLine, renderDigest, summarizeDigest }, { describeConfigError, digestLayer, setupConfig }] = yield* Effect.promise(() =>
         Promise.all([import("../tools/digest.js"), import("../layers.js")])
       )
       const input = {
@@ -58,7 +58,7 @@ export const digestCommand = Command.make(
       const backend = setup.arxiv ?? (setup.offline === true ? "corpus" : "live")
       const pace = backend === "live" ? 3 : 0
       const report = yield* digest(input, { onProgress: (e) => Console.error(digestProgressLine(e, pace)) }, nameOf).pipe(
-        Effect.provide(companionLayer(setup))
+        Effect.provide(digestLayer(setup))
       )
       const result = summarizeDigest(report)
       yield* Console.log(a.json ? JSON.stringify(result, null, 2) : a.dryRun ? `${report.markdown}\n\n${renderDigest(result)}` : renderDigest(result))
