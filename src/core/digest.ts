@@ -309,6 +309,7 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
     const query = conceptQuery(keywords, CONCEPT_QUERY_TERMS)
     count("arxiv")
     const pool = yield* arxiv.search({ query, categories: options.categories, since, maxResults: request.poolSize ?? DIGEST_POOL, sortBy: "relevance" })
+    const searchedMs = yield* Clock.currentTimeMillis
     const noteRejected = rejected.get(note.path) ?? []
     const rejectedIds = new Set(noteRejected.map((r) => r.arxivId))
     const all = mergeChannels(pool.papers, [])
@@ -364,12 +365,13 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
       papers,
       profile: { kept: profile.kept, rejected: profile.rejected }
     })
-    // the notes done so far are recorded, so an interrupted digest resumes after them (at most every
-    // PENDING_EVERY_MS: each live note takes arXiv's 3 s, a local digest that finishes at once leaves no churn)
-    const nowMs = yield* Clock.currentTimeMillis
-    if (!dryRun && nowMs - lastRecordMs >= PENDING_EVERY_MS && index < total) {
+    // the notes done so far are recorded, so an interrupted digest resumes after them: when PENDING_EVERY_MS
+    // have passed between the answers of the last recorded note's search and this one's. Live answers come arXiv's
+    // 3 s apart, so every live note is recorded whatever its judging took; a local digest that answers at once
+    // leaves no churn.
+    if (!dryRun && searchedMs - lastRecordMs >= PENDING_EVERY_MS && index < total) {
       yield* writeState(record({ key, date: today, done, skipped }))
-      lastRecordMs = nowMs
+      lastRecordMs = searchedMs
     }
     yield* progress({ _tag: "NoteDone", done: index, total, path: note.path, papers: done.at(-1)!.papers.length, atMs: yield* Clock.currentTimeMillis, startedMs })
   }
