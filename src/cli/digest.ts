@@ -12,11 +12,11 @@ import { arxiv, cacheDir, judge, json, noCache, offline, vault } from "./run.js"
 /**
  * How much V8 lets the heap grow past what a collection found live, in percent. A digest allocates much (every
  * note's pool, judged) and holds little (~120 MiB live, most of it the corpus and the judge's tables): left to
- * itself V8 grows the heap to 3–4 times that (a 390 MiB peak on the bench); at 100 % the peak is ~290 MiB for the
+ * itself V8 grows the heap to 3–4 times that (a 390 MiB peak on the bench); at 75 % the peak is ~270 MiB for the
  * same CPU time (eval/digest/README.md). Not a cap: a larger vault gets the heap it needs. A flag the user set
  * (NODE_OPTIONS, node's own arguments) is left alone.
  */
-export const DIGEST_HEAP_GROWING_PERCENT = 100
+export const DIGEST_HEAP_GROWING_PERCENT = 75
 
 const heapGrowing = Effect.sync(() => {
   const set = [...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].some((a) => /heap[-_]growing[-_]percent/.test(a))
