@@ -37,7 +37,7 @@ import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
-import { type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
+import { plainlyEnglish, type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
 import { keepBest, keepOrder } from "./rules.js"
 import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
@@ -203,9 +203,10 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     if (port === "arxiv") arxivRequests++
   }
 
-  // 0. a question in another language is read into English terms first (when the layer has a reader), as a note is
+  // 0. a question in another language is read into English terms first (when the layer has a reader), as a note is;
+  // a plainly English one needs no reading (the offline reader's detector alone costs half a second to load)
   const reader = yield* Effect.serviceOption(NoteLanguagePort)
-  const reading = Option.isSome(reader) ? yield* reader.value.read({ title: "", text: question }) : undefined
+  const reading = Option.isSome(reader) && !plainlyEnglish(question) ? yield* reader.value.read({ title: "", text: question }) : undefined
   const translated = reading !== undefined && isTranslated(reading.reading)
   const asked = translated ? englishQuestionOf(reading.text) : question
 

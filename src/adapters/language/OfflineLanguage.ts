@@ -6,7 +6,6 @@
  */
 import { Effect, Layer } from "effect"
 import { NoteLanguagePort, type NoteLanguageService } from "../../core/ports/NoteLanguagePort.js"
-import { readNote } from "./reading.js"
 
 /** The reader's name in reports. */
 export const name = "offline"
@@ -15,6 +14,9 @@ export const name = "offline"
 export const makeWith = (): NoteLanguageService => ({
   name,
   read: Effect.fn("NoteLanguagePort.read")(function*(note) {
+    // the reader (and its language detector's 1.6 MB n-gram tables) is loaded on the first note, not with the layer:
+    // a plainly English question never needs it
+    const { readNote } = yield* Effect.promise(() => import("./reading.js"))
     return yield* Effect.sync(() => readNote(note, name))
   })
 })
