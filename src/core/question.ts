@@ -130,13 +130,13 @@ const surname = (name: string): string => {
 }
 
 /**
- * Words only English uses among the languages a question may be asked in (no German, French, Spanish, Italian,
- * Portuguese, Dutch, Polish, Swedish or Turkish function word is spelt so: "die", "in", "a", "per", "on", "was"
- * and "so" are left out for that reason).
+ * Common English words that are no common word of the other languages a question may be asked in (German, French,
+ * Spanish, Italian, Portuguese, Dutch, Polish, Czech, Swedish, Turkish): "a", "in", "die", "was", "so", "on",
+ * "per", "do", "no", "of" and "is" (Dutch) and "to" (Polish, Czech) are left out for that reason.
  */
 const ENGLISH_MARKERS: ReadonlySet<string> = new Set(
   (
-    "the of and to is are what which how why who whose with for from by that this these those does can could should " +
+    "the and are what which how why who whose with for from by that this these those does can could should " +
     "would there their when where into than"
   ).split(/\s+/)
 )

@@ -19,7 +19,9 @@ describe("plainlyEnglish", () => {
   it("leaves to the language reader a question in another language, even in unaccented Latin letters sharing English words", () => {
     for (const q of [
       "was ist die beste Methode zur Objekterkennung in Bildern", // German: "was", "die", "in" are German words too
-      "wat is de beste manier om objecten te detecteren", // Dutch: one marker ("is") only
+      "wat is de beste manier om objecten te detecteren", // Dutch
+      "wat is het verschil tussen lstm of gru", // Dutch: "is" and "of" are Dutch words too
+      "jakie to sa najlepsze metody", // Polish without its accent: "to" is Polish too
       "quels sont les meilleurs articles sur les transformers", // French
       "como funciona la atencion en los transformers", // Spanish without its accents
       "come funziona la traduzione automatica con reti neurali", // Italian
