@@ -27,6 +27,9 @@ import {
 } from "./score.js"
 import { arxivTermVectors } from "./termVectors.js"
 
+/** The learned relevance fitted on the graded tuning notes (data/judge/ranker.json), for `makeWith({ ranker })`. */
+export { arxivRanker, type Ranker } from "./ranker.js"
+
 /** The judge's name in reports. */
 export const name = "local (BM25F + arXiv IDF)"
 
