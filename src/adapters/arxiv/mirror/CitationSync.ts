@@ -162,7 +162,7 @@ const countInto = (
     const budget = request.budget ?? DEFAULT_BUDGET
     const olderThan = request.olderThanDays ?? DEFAULT_OLDER_THAN_DAYS
     const now = yield* Clock.currentTimeMillis
-    const refreshBefore = new Date(now - olderThan * DAY_MILLIS + (olderThan === 0 ? 1 : 0)).toISOString()
+    const refreshBefore = new Date(now - olderThan * DAY_MILLIS).toISOString()
     const fetchedAt = new Date(now).toISOString()
     const http = yield* makeClient(options)
     const due = (limit: number) =>
@@ -173,7 +173,7 @@ const countInto = (
     let requests = 0
     let counted = 0
     let notFound = 0
-    // each batch is stored with the same fetchedAt, so a paper done in this sync is not due again in it
+    // every batch is stored as fetched at `now`, not before `refreshBefore`: a paper done in this sync is not due again in it
     while (batch.length > 0 && requests < budget) {
       requests++
       const ids = batch
