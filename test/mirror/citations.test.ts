@@ -10,7 +10,7 @@ import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NO_KEY_MESSAGE } from "../../src/adapters/arxiv/mirror/CitationSync.js"
@@ -314,6 +314,31 @@ describe("--citations mirror", () => {
       assert.isAbove(assessed.filter((c) => c.impact.status === "known").length, 0)
     }, 180_000)
   }
+
+  it("on a mirror without counts: --citations mirror says impact not recorded, naming the mirror; unsaid, OpenAlex is asked", async () => {
+    const bare = copyOf("uncounted")
+    const own = join(root, "vault-uncounted")
+    cpSync(vault, own, { recursive: true })
+    rmSync(join(own, "Channel Capacity — Related Papers.md"), { force: true })
+    const args = ["run", "Find papers related to my 'Channel Capacity' note", "--vault", own, "--arxiv", `mirror:${bare}`, "--judge", "local"]
+    const before = openalex.requests.length
+    const r = await runCli([...args, "--citations", "mirror", "--json"], env)
+    assert.strictEqual(r.code, 0, r.stderr)
+    assert.strictEqual(openalex.requests.length, before, "no OpenAlex request")
+    const report = JSON.parse(r.stdout) as Report
+    const unknown = report.candidates.filter((c) => c.impact.status === "unknown")
+    assert.isAbove(unknown.length, 0)
+    for (const c of unknown) assert.strictEqual(c.impact.source?.name, "the mirror's OpenAlex counts")
+    assert.strictEqual(report.candidates.filter((c) => c.impact.status === "known").length, 0)
+    const text = await runCli([...args, "--citations", "mirror"], env)
+    assert.strictEqual(text.code, 0, text.stderr)
+    assert.match(text.stdout, /Relevant, impact not recorded/)
+    const note = readFileSync(join(own, "Channel Capacity — Related Papers.md"), "utf8")
+    assert.include(note, `no citation count is recorded for this paper in the mirror's OpenAlex counts (${bare}, counted by mirror sync --citations)`)
+    const implied = await runCli([...args, "--json"], env)
+    assert.strictEqual(implied.code, 0, implied.stderr)
+    assert.isAbove(openalex.requests.length, before, "a mirror without counts does not imply --citations mirror")
+  }, 180_000)
 
   it("--citations openalex still asks OpenAlex; --citations mirror without a folder mirror is one line saying what to add", async () => {
     const before = openalex.requests.length

@@ -33,7 +33,7 @@ export const SOURCE_NAME = "OpenAlex, via the mirror"
 
 /** The source a lookup consulted: the mirror's stored counts in `dir`. */
 export const consulted = (dir: string): ImpactSource =>
-  new ImpactSource({ name: "the mirror's OpenAlex counts", detail: `${dir}; \`mirror sync --citations\` fetches them` })
+  new ImpactSource({ name: "the mirror's OpenAlex counts", detail: `${dir}, counted by mirror sync --citations` })
 
 const opened = new Map<string, MirrorIndex>()
 
