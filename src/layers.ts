@@ -438,35 +438,43 @@ const mirrorFolderOf = (arxiv: ArxivBackend): { readonly dir: string | undefined
  */
 export const citationsBackendOf = (
   setup: CompanionSetup
-): Effect.Effect<{ readonly _tag: "mirror"; readonly dir: string | undefined } | { readonly _tag: "openalex" | "recorded" }, InvalidArgument> =>
+): Effect.Effect<
+  | { readonly _tag: "mirror"; readonly dir: string | undefined }
+  | { readonly _tag: "pg-mirror"; readonly url: string }
+  | { readonly _tag: "openalex" | "recorded" },
+  InvalidArgument
+> =>
   Effect.gen(function*() {
     const backends = backendsOf(setup)
     const folder = mirrorFolderOf(backends.arxiv)
+    const pg = backends.arxiv.startsWith("postgres") ? backends.arxiv : undefined
     if (setup.citations === "mirror") {
       if (folder !== undefined) return { _tag: "mirror", dir: folder.dir } as const
+      if (pg !== undefined) return { _tag: "pg-mirror", url: pg } as const
       const errors = yield* load(Modules.errors)
       return yield* new errors.InvalidArgument({
         argument: "citations",
-        reason: backends.arxiv.startsWith("postgres")
-          ? "mirror counts are stored in a folder mirror only for now; use --arxiv mirror[:DIR], or --citations openalex with a PostgreSQL mirror"
-          : "--citations mirror reads the counts of a folder mirror: add --arxiv mirror[:DIR] (counted with `mirror sync --citations`)"
+        reason: "--citations mirror reads the counts of a mirror: add --arxiv mirror[:DIR] or postgres://… (counted with `mirror sync --citations`)"
       })
     }
-    if (setup.citations === undefined && folder !== undefined) {
-      const [MirrorOpenAlex, dirs, NodeContext] = yield* Effect.all([
-        load(Modules.MirrorOpenAlex),
-        load(() => import("./adapters/arxiv/mirror/mirrorDir.js")),
-        load(Modules.NodeContext)
-      ])
-      const dir = folder.dir ?? (yield* dirs.defaultMirrorDir.pipe(Effect.provide(NodeContext.layer)))
-      if (MirrorOpenAlex.hasCounts(dir)) return { _tag: "mirror", dir } as const
+    if (setup.citations === undefined && (folder !== undefined || pg !== undefined)) {
+      const MirrorOpenAlex = yield* load(Modules.MirrorOpenAlex)
+      if (pg !== undefined) {
+        if (yield* MirrorOpenAlex.pgHasCounts(pg)) return { _tag: "pg-mirror", url: pg } as const
+      } else {
+        const [dirs, NodeContext] = yield* Effect.all([load(() => import("./adapters/arxiv/mirror/mirrorDir.js")), load(Modules.NodeContext)])
+        const dir = folder?.dir ?? (yield* dirs.defaultMirrorDir.pipe(Effect.provide(NodeContext.layer)))
+        if (MirrorOpenAlex.hasCounts(dir)) return { _tag: "mirror", dir } as const
+      }
     }
     return { _tag: backends.citations === "recorded" ? "recorded" : "openalex" } as const
   })
 
 /** The mirror's stored counts as OpenAlexPort and CitationsPort. */
-const mirrorCitationsLayer = (dir: string | undefined): Layer.Layer<OpenAlexPort | CitationsPort> =>
-  lazyLayer(() => Effect.map(load(Modules.MirrorOpenAlex), (m) => m.layer(dir).pipe(Layer.provide(nodeContextLayer))))
+const mirrorCitationsLayer = (choice: { readonly _tag: "mirror"; readonly dir: string | undefined } | { readonly _tag: "pg-mirror"; readonly url: string }): Layer.Layer<OpenAlexPort | CitationsPort> =>
+  lazyLayer(() =>
+    Effect.map(load(Modules.MirrorOpenAlex), (m) => choice._tag === "pg-mirror" ? m.pgLayer(choice.url) : m.layer(choice.dir).pipe(Layer.provide(nodeContextLayer)))
+  )
 
 /** Citation data alone: the recorded counts, the mirror's, or OpenAlex over HTTP (cached), as the setup's `citations` says. */
 export const openAlexLayer = (
@@ -474,7 +482,7 @@ export const openAlexLayer = (
   cache = responseCacheLayer(setup)
 ): Layer.Layer<OpenAlexPort, InvalidArgument> =>
   Layer.unwrapEffect(Effect.map(citationsBackendOf(setup), (choice) =>
-    choice._tag === "mirror" ? mirrorCitationsLayer(choice.dir) as Layer.Layer<OpenAlexPort> : choice._tag === "recorded"
+    choice._tag === "mirror" || choice._tag === "pg-mirror" ? mirrorCitationsLayer(choice) as Layer.Layer<OpenAlexPort> : choice._tag === "recorded"
     ? lazyLayer(() =>
       Effect.map(load(Modules.RecordedOpenAlex), (RecordedOpenAlex) =>
       RecordedOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer))))
@@ -633,7 +641,7 @@ const citingWorksLayer = (
 ): Layer.Layer<CitationsPort> =>
   // a refused choice is reported by openAlexLayer, built beside this one
   Layer.unwrapEffect(Effect.map(Effect.orElseSucceed(citationsBackendOf(setup), () => ({ _tag: "openalex" }) as const), (choice) =>
-    choice._tag === "mirror" ? mirrorCitationsLayer(choice.dir) as Layer.Layer<CitationsPort> : choice._tag === "recorded"
+    choice._tag === "mirror" || choice._tag === "pg-mirror" ? mirrorCitationsLayer(choice) as Layer.Layer<CitationsPort> : choice._tag === "recorded"
     ? lazyLayer(() => Effect.map(load(Modules.RecordedCitations), (m) => m.layer()))
     : lazyLayer(() =>
       Effect.map(load(Modules.LiveOpenAlexCitations), (LiveOpenAlexCitations) =>

@@ -348,6 +348,6 @@ describe("--citations mirror", () => {
     const bad = await runCli(["run", "Find papers related to my 'Channel Capacity' note", "--vault", vault, "--citations", "mirror", "--arxiv", "corpus", "--json"], env)
     assert.strictEqual(bad.code, 1)
     assert.strictEqual(bad.stderr.trim().split("\n").length, 1, bad.stderr)
-    assert.match(bad.stderr, /--citations mirror reads the counts of a folder mirror: add --arxiv mirror\[:DIR\]/)
+    assert.match(bad.stderr, /--citations mirror reads the counts of a mirror: add --arxiv mirror\[:DIR\] or postgres:\/\//)
   }, 180_000)
 })

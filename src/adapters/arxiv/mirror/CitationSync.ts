@@ -44,7 +44,9 @@ import { failureReason, INDEX_FILE, type MirrorIndex, type StoredCount } from ".
 
 const indexFailure = (dir: string, e: unknown, what: string): UpstreamUnavailable =>
   new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, what, "write") })
+import { isPostgresUrl } from "./MirrorStore.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
+import type { CountStore } from "./PgCitations.js"
 
 /** Papers per request (OpenAlex takes up to 100 OR-ed values; 50 is the safe size UPSTREAMS.md names). */
 export const BATCH_SIZE = 50
@@ -63,7 +65,7 @@ export const NO_KEY_MESSAGE = "Citation counts skipped: OpenAlex requires an API
 export interface CitationRequest {
   /** The mirror's directory; default `defaultMirrorDir`. */
   readonly dir?: string | undefined
-  /** A lab's mirror (not counted yet: refused in one line). */
+  /** A lab's mirror on PostgreSQL (postgres://…) instead of a folder. */
   readonly to?: string | undefined
   /** Requests this sync may spend (default DEFAULT_BUDGET). */
   readonly budget?: number | undefined
@@ -151,9 +153,16 @@ export const matchCounts = (ids: ReadonlyArray<string>, records: ReadonlyArray<C
 
 const DAY_MILLIS = 86_400_000
 
-/** Count the papers of one open index: batch after batch, each stored whole, until nothing is due or the budget is spent. */
+/** A folder mirror's index as a CountStore. */
+const sqliteCounts = (index: MirrorIndex, dir: string): CountStore => ({
+  due: (limit, staleBefore) =>
+    Effect.try({ try: () => index.dueForCounting(limit, staleBefore), catch: (e) => indexFailure(dir, e, "the citation counts") }),
+  commit: (counts) => Effect.try({ try: () => index.commitCounts(counts), catch: (e) => indexFailure(dir, e, "a batch of citation counts") })
+})
+
+/** Count the papers of one mirror: batch after batch, each stored whole, until nothing is due or the budget is spent. */
 const countInto = (
-  index: MirrorIndex,
+  store: CountStore,
   dir: string,
   options: OpenAlexClientOptions,
   request: CitationRequest
@@ -165,8 +174,7 @@ const countInto = (
     const refreshBefore = new Date(now - olderThan * DAY_MILLIS).toISOString()
     const fetchedAt = new Date(now).toISOString()
     const http = yield* makeClient(options)
-    const due = (limit: number) =>
-      Effect.try({ try: () => index.dueForCounting(limit, refreshBefore), catch: (e) => indexFailure(dir, e, "the citation counts") })
+    const due = (limit: number) => store.due(limit, refreshBefore)
 
     const first = yield* due(BATCH_SIZE)
     let batch = first.ids
@@ -183,7 +191,7 @@ const countInto = (
         CountList
       ).pipe(Effect.mapError((e): OpenAlexError => stopped(e, requests - 1, counted + notFound, dir)))
       const counts = matchCounts(ids, page.results, fetchedAt)
-      yield* Effect.try({ try: () => index.commitCounts(counts), catch: (e) => indexFailure(dir, e, `batch ${requests} of the citation counts`) })
+      yield* store.commit(counts)
       counted += counts.filter((c) => c.citedByCount !== undefined).length
       notFound += counts.filter((c) => c.citedByCount === undefined).length
       if (request.progress !== undefined) yield* request.progress({ requests, budget, counted, notFound, due: first.due })
@@ -222,14 +230,20 @@ export const syncCitations = (
     if (request.olderThanDays !== undefined && (!Number.isInteger(request.olderThanDays) || request.olderThanDays < 0)) {
       return yield* new InvalidArgument({ argument: "older-than", reason: `${request.olderThanDays} is not a number of days; use a whole number ≥ 0` })
     }
+    const options = yield* optionsConfig
     if (request.to !== undefined) {
-      return yield* new InvalidArgument({
-        argument: "to",
-        reason: "citation counts are stored in a folder mirror only for now; count a mirror with --dir DIR (PostgreSQL: not yet)"
-      })
+      const to = request.to
+      if (!isPostgresUrl(to)) {
+        return yield* new InvalidArgument({ argument: "to", reason: `"${to}" is not a PostgreSQL URL; use postgres://user@host:port/database, or --dir DIR` })
+      }
+      const Pg = yield* Effect.promise(() => import("./PgCitations.js"))
+      const where = Pg.redactUrl(to)
+      if (options.apiKey === undefined) return { _tag: "NoKey", dir: where, message: NO_KEY_MESSAGE } satisfies CitationOutcome
+      return yield* Effect.scoped(Effect.flatMap(Pg.openCountWriter(to), (store) => countInto(store, where, options, request))).pipe(
+        Effect.provide(limiterLayer(options))
+      )
     }
     const dir = request.dir ?? (yield* defaultMirrorDir)
-    const options = yield* optionsConfig
     if (options.apiKey === undefined) return { _tag: "NoKey", dir, message: NO_KEY_MESSAGE } satisfies CitationOutcome
     if (!existsSync(`${dir.replace(/\/+$/, "")}/${INDEX_FILE}`)) {
       return yield* new UpstreamUnavailable({
@@ -241,7 +255,7 @@ export const syncCitations = (
       dir,
       Effect.acquireUseRelease(
         openForWriting(dir),
-        (index) => countInto(index, dir, options, request),
+        (index) => countInto(sqliteCounts(index, dir), dir, options, request),
         (index) => Effect.sync(() => index.close())
       )
     ).pipe(Effect.provide(limiterLayer(options)))

@@ -27,6 +27,7 @@ import { shortWorkId } from "../../openalex/openalexClient.js"
 import { MIRROR_SERVICE } from "./Harvester.js"
 import { failureReason, IndexUnavailable, MirrorIndex } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
+import type { CountReader } from "./PgCitations.js"
 
 /** The name of the counts' source as reports show it. */
 export const SOURCE_NAME = "OpenAlex, via the mirror"
@@ -65,10 +66,23 @@ export const hasCounts = (dir: string): boolean => {
 const readFailure = (dir: string) => (e: unknown) =>
   new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, "the citation counts", "read") })
 
-/** The two services over the mirror of `dir`. Nothing is opened until the first call. */
-export const make = (dir: string): { readonly openalex: OpenAlexService; readonly citations: CitationsService } => {
+/** A folder mirror's counts as a CountReader; the index is opened (read-only) on the first call. */
+export const sqliteReader = (dir: string): CountReader => {
   const index = openIndex(dir)
-  const source = consulted(dir)
+  return {
+    countsByIds: (ids) => Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.countsByIds(ids), catch: readFailure(dir) })),
+    countsByOpenAlexIds: (ids) => Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.countsByOpenAlexIds(ids), catch: readFailure(dir) })),
+    status: Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.citationStatus(), catch: readFailure(dir) }))
+  }
+}
+
+/** The two services over the mirror of `dir`. Nothing is opened until the first call. */
+export const make = (dir: string): { readonly openalex: OpenAlexService; readonly citations: CitationsService } =>
+  makeWith(sqliteReader(dir), dir)
+
+/** The two services over a mirror's counts (`where`: its folder, or its URL without the password). */
+export const makeWith = (reader: CountReader, where: string): { readonly openalex: OpenAlexService; readonly citations: CitationsService } => {
+  const source = consulted(where)
 
   const worksByArxivIds = Effect.fn("OpenAlexPort.worksByArxivIds")(function*(arxivIds: ReadonlyArray<string>) {
     const wanted = new Map<string, string>()
@@ -80,8 +94,7 @@ export const make = (dir: string): { readonly openalex: OpenAlexService; readonl
       if (!wanted.has(parsed.id)) wanted.set(parsed.id, raw.trim())
     }
     if (wanted.size === 0) return { impacts: [], missing: [], source } satisfies ImpactLookup
-    const idx = yield* index
-    const stored = yield* Effect.try({ try: () => idx.countsByIds([...wanted.keys()]), catch: readFailure(dir) })
+    const stored = yield* reader.countsByIds([...wanted.keys()])
     const impacts: Array<Impact> = []
     const missing: Array<string> = []
     for (const [id, asked] of wanted) {
@@ -114,8 +127,7 @@ export const make = (dir: string): { readonly openalex: OpenAlexService; readonl
       if (!wanted.has(id)) wanted.set(id, raw.trim())
     }
     if (wanted.size === 0) return { works: [], missing: [] } satisfies WorkLookup
-    const idx = yield* index
-    const rows = yield* Effect.try({ try: () => idx.countsByOpenAlexIds([...wanted.keys()]), catch: readFailure(dir) })
+    const rows = yield* reader.countsByOpenAlexIds([...wanted.keys()])
     const found = new Map(rows.map((r) => [r.openalexId!, r]))
     const works: Array<Work> = []
     const missing: Array<string> = []
@@ -152,6 +164,23 @@ export const make = (dir: string): { readonly openalex: OpenAlexService; readonl
 
   return { openalex, citations }
 }
+
+/** Whether the PostgreSQL mirror in `url` holds at least one count (false when it cannot be read). */
+export const pgHasCounts = (url: string): Effect.Effect<boolean> =>
+  Effect.scoped(
+    Effect.flatMap(Effect.promise(() => import("./PgCitations.js")), (Pg) =>
+      Effect.flatMap(Pg.openCountReader(url, 1), (reader) => reader.status))
+  ).pipe(Effect.map((s) => s.counted > 0), Effect.orElseSucceed(() => false))
+
+/** OpenAlexPort and CitationsPort over the counts of the PostgreSQL mirror in `url`. */
+export const pgLayer = (url: string): Layer.Layer<OpenAlexPort | CitationsPort> =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const Pg = yield* Effect.promise(() => import("./PgCitations.js"))
+      const services = makeWith(yield* Pg.openCountReader(url), Pg.redactUrl(url))
+      return Layer.merge(Layer.succeed(OpenAlexPort, services.openalex), Layer.succeed(CitationsPort, services.citations))
+    })
+  )
 
 /** OpenAlexPort and CitationsPort over the mirror of `dir`, else of the default directory. */
 export const layer = (dir?: string | undefined): Layer.Layer<OpenAlexPort | CitationsPort, never, Path.Path> =>
