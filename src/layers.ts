@@ -7,8 +7,8 @@
  * - arXiv: live (the API, polite, cached) | corpus (the recorded corpus) |
  *   mirror[:DIR] (a local mirror);
  * - citations: openalex (the API, cached) | recorded | mirror (the counts a
- *   folder mirror stores; chosen by default when the arXiv backend is a
- *   folder mirror holding counts);
+ *   mirror stores; chosen by default when the arXiv backend is a mirror,
+ *   folder or PostgreSQL, holding counts);
  * - judge: local | llm (by default the LLM when one is configured:
  *   OPENROUTER_API_KEY or LLM_BASE_URL);
  * - vault: a folder | mcp (an Obsidian MCP server: OBSIDIAN_MCP_URL or
@@ -109,7 +109,7 @@ export const CompanionSetup = Schema.Struct({
   /** Where arXiv's papers come from. Default: "corpus" when offline, else "live". */
   arxiv: Schema.optional(ArxivBackend),
   /**
-   * Where citation data comes from. Default: "mirror" when arXiv is a folder mirror that holds counts
+   * Where citation data comes from. Default: "mirror" when arXiv is a mirror (folder or PostgreSQL) that holds counts
    * (`mirror sync --citations`), else "recorded" when offline, else "openalex".
    */
   citations: Schema.optional(CitationsBackend),
@@ -432,9 +432,9 @@ const mirrorFolderOf = (arxiv: ArxivBackend): { readonly dir: string | undefined
 
 /**
  * Where citation data comes from for this setup, the mirror's counts
- * included: asked for (`--citations mirror`, which needs a folder mirror as
- * the arXiv backend), or, when nothing is said, the folder mirror of
- * `--arxiv mirror[:DIR]` when it holds counts; else `backendsOf`'s default.
+ * included: asked for (`--citations mirror`, which needs a mirror as the
+ * arXiv backend: a folder or postgres://…), or, when nothing is said, the
+ * mirror of `--arxiv` when it holds counts; else `backendsOf`'s default.
  */
 export const citationsBackendOf = (
   setup: CompanionSetup

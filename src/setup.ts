@@ -90,8 +90,8 @@ export const SETUP = {
     env: "ARXIV_COMPANION_CITATIONS",
     allowed: "openalex, recorded or mirror",
     description: "Where citation counts, references and citing works come from: openalex (the API), recorded (the recorded " +
-      "data; see --offline-citations) or mirror (the counts `mirror sync --citations` stored in the --arxiv mirror[:DIR], as of " +
-      "the day each was fetched); env ARXIV_COMPANION_CITATIONS. Default: mirror when --arxiv is a folder mirror holding counts, " +
+      "data; see --offline-citations) or mirror (the counts `mirror sync --citations` stored in the --arxiv mirror[:DIR] or postgres://… " +
+      "mirror, as of the day each was fetched); env ARXIV_COMPANION_CITATIONS. Default: mirror when --arxiv is a mirror holding counts, " +
       "else recorded with --offline, else openalex.",
     parse: oneOf(CITATIONS_BACKENDS),
     choices: CITATIONS_BACKENDS

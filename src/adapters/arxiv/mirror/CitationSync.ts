@@ -1,7 +1,8 @@
 /**
  * `mirror sync --citations`: OpenAlex's citation counts for the papers a
  * mirror holds, stored beside the records with the date they were fetched
- * (the `citations` table of MirrorIndex), for `--citations mirror` to read
+ * (the `citations` table of MirrorIndex, or of PgCitations for a lab's
+ * PostgreSQL mirror), for `--citations mirror` to read
  * without asking OpenAlex again.
  *
  * - One `/works?filter=doi:10.48550/arxiv.<a>|…&per_page=100` request per 50

@@ -1,6 +1,7 @@
 /**
- * OpenAlexPort (and CitationsPort) over the counts a folder mirror stores
- * (`mirror sync --citations`, see CitationSync.ts): `--citations mirror`.
+ * OpenAlexPort (and CitationsPort) over the counts a mirror stores (`mirror
+ * sync --citations`, see CitationSync.ts), a folder's (MirrorIndex) or a
+ * PostgreSQL database's (PgCitations): `--citations mirror`.
  * Nothing is asked of OpenAlex.
  *
  * - `worksByArxivIds`: each stored count as an Impact whose source is
