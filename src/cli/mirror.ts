@@ -59,6 +59,7 @@ const countCitations = (
     readonly to: Option.Option<string>
     readonly budget: Option.Option<number>
     readonly olderThan: Option.Option<number>
+    readonly dryRun: boolean
     readonly json: boolean
   },
   tty: boolean
@@ -69,6 +70,7 @@ const countCitations = (
       to: Option.getOrUndefined(a.to),
       budget: Option.getOrUndefined(a.budget),
       olderThanDays: Option.getOrUndefined(a.olderThan),
+      dryRun: a.dryRun,
       progress: (p) =>
         Effect.sync(() => {
           const line = `citations: request ${count(p.requests)} of at most ${count(p.budget)} · ${count(p.counted)} counted, ` +
@@ -79,6 +81,13 @@ const countCitations = (
     if (tty) process.stderr.write("\n")
     if (a.json) return yield* Console.log(JSON.stringify(outcome, null, 2))
     if (outcome._tag === "NoKey") return yield* Console.log(outcome.message)
+    if (outcome._tag === "CountPlan") {
+      return yield* Console.log(
+        `Would count ${count(outcome.due)} papers in ${outcome.dir} (never counted, or counted before ${outcome.refreshBefore.slice(0, 10)}): ` +
+          `${count(outcome.requests)} OpenAlex requests of at most ${count(outcome.budget)}` +
+          (outcome.keyed ? "." : "; OPENALEX_API_KEY is not set, so a sync would skip them.")
+      )
+    }
     yield* Console.log([
       `Citation counts in ${outcome.dir}: ${count(outcome.counted)} papers counted, ${count(outcome.notFound)} unknown to OpenAlex, ` +
       `after ${count(outcome.requests)} of ${count(outcome.budget)} requests (${count(outcome.budget - outcome.requests)} left of this sync's budget).`,

@@ -188,6 +188,10 @@ describe("mirror sync --citations", () => {
   it("stops at its budget and says what is left; the next sync goes on with the papers never counted", async () => {
     const dir = copyOf("budget")
     const before = openalex.worksRequests().length
+    const dry = await runCli(["mirror", "sync", "--citations", "--dir", dir, "--dry-run"], env)
+    assert.strictEqual(dry.code, 0, dry.stderr)
+    assert.match(dry.stdout, new RegExp(`^Would count ${held.length} papers in .*budget \\(never counted, or counted before \\d{4}-\\d\\d-\\d\\d\\): ${Math.ceil(held.length / 50)} OpenAlex requests of at most 1,000\\.$`, "m"))
+    assert.strictEqual(openalex.worksRequests().length, before, "a dry run asks nothing")
     const r = await runCli(["mirror", "sync", "--citations", "--dir", dir, "--budget", "3", "--json"], env)
     assert.strictEqual(r.code, 0, r.stderr)
     const outcome = JSON.parse(r.stdout) as { requests: number; budget: number; counted: number; notFound: number; leftToCount: number }
@@ -220,6 +224,19 @@ describe("mirror sync --citations", () => {
     }
     const s = await status(dir)
     assert.strictEqual(s.citations.counted + s.citations.notFound, 100)
+    // a key OpenAlex rejects: nothing more stored, one line saying what to check
+    seen = 0
+    faultAt = { request: 1, fault: Fault.badKey() }
+    try {
+      const r = await runCli(["mirror", "sync", "--citations", "--dir", dir], env)
+      assert.strictEqual(r.code, 1)
+      assert.strictEqual(r.stderr.trim().split("\n").length, 1, r.stderr)
+      assert.match(r.stderr, /OpenAlex rejected the API key in OPENALEX_API_KEY .*; 0 batches \(0 papers\) stored before it are kept/)
+      assert.notInclude(r.stderr, KEY)
+    } finally {
+      faultAt = undefined
+    }
+    assert.strictEqual((await status(dir)).citations.counted + (await status(dir)).citations.notFound, 100)
     const before = openalex.worksRequests().length
     const again = await runCli(["mirror", "sync", "--citations", "--dir", dir], env)
     assert.strictEqual(again.code, 0, again.stderr)
@@ -340,7 +357,7 @@ describe("--citations mirror", () => {
     assert.isAbove(openalex.requests.length, before, "a mirror without counts does not imply --citations mirror")
   }, 180_000)
 
-  it("--citations openalex still asks OpenAlex; --citations mirror without a folder mirror is one line saying what to add", async () => {
+  it("--citations openalex still asks OpenAlex; --citations mirror without a mirror is one line saying what to add", async () => {
     const before = openalex.requests.length
     const live = await run(["--citations", "openalex"])
     assert.strictEqual(live.code, 0, live.stderr)

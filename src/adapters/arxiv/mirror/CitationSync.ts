@@ -41,7 +41,7 @@ import {
 import { IMPACT_FIELDS } from "../../openalex/LiveOpenAlex.js"
 import { existsSync } from "node:fs"
 import { MIRROR_SERVICE, openForWriting, withSyncLock } from "./Harvester.js"
-import { failureReason, INDEX_FILE, type MirrorIndex, type StoredCount } from "./MirrorIndex.js"
+import { failureReason, INDEX_FILE, MirrorIndex, type StoredCount } from "./MirrorIndex.js"
 
 const indexFailure = (dir: string, e: unknown, what: string): UpstreamUnavailable =>
   new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, what, "write") })
@@ -72,6 +72,8 @@ export interface CitationRequest {
   readonly budget?: number | undefined
   /** Refresh counts at least this many days old (default DEFAULT_OLDER_THAN_DAYS; 0: every count, oldest first). */
   readonly olderThanDays?: number | undefined
+  /** Say how many papers are due and how many requests that is; ask nothing. */
+  readonly dryRun?: boolean | undefined
   /** Hears after every stored batch. */
   readonly progress?: ((p: CitationProgress) => Effect.Effect<void>) | undefined
 }
@@ -89,6 +91,18 @@ export interface CitationProgress {
 /** What a citation sync did. */
 export type CitationOutcome =
   | { readonly _tag: "NoKey"; readonly dir: string; readonly message: string }
+  | {
+    readonly _tag: "CountPlan"
+    readonly dir: string
+    /** Papers due: never counted, or counted before `refreshBefore`. */
+    readonly due: number
+    /** Requests a sync would spend now: one per 50 due papers, at most the budget. */
+    readonly requests: number
+    readonly budget: number
+    readonly refreshBefore: string
+    /** Whether OPENALEX_API_KEY is set (without it a sync skips). */
+    readonly keyed: boolean
+  }
   | {
     readonly _tag: "Counted"
     readonly dir: string
@@ -211,11 +225,27 @@ const countInto = (
     } satisfies CitationOutcome
   })
 
+/** What a sync would do now, from the number of papers due. */
+const planOf = (dir: string, due: number, request: CitationRequest, refreshBefore: string, keyed: boolean): CitationOutcome => {
+  const budget = request.budget ?? DEFAULT_BUDGET
+  return { _tag: "CountPlan", dir, due, requests: Math.min(budget, Math.ceil(due / BATCH_SIZE)), budget, refreshBefore, keyed }
+}
+
+const refreshDate = (request: CitationRequest) =>
+  Effect.map(Clock.currentTimeMillis, (now) => new Date(now - (request.olderThanDays ?? DEFAULT_OLDER_THAN_DAYS) * DAY_MILLIS).toISOString())
+
 /** A failed batch, saying what was kept. */
 const stopped = (e: OpenAlexError, batches: number, papers: number, dir: string): OpenAlexError => {
   const kept = `${batches} batch${batches === 1 ? "" : "es"} (${papers} papers) stored before it are kept in ${dir}; ` +
     "run `mirror sync --citations` again to go on"
-  if (e instanceof UpstreamUnavailable) return new UpstreamUnavailable({ ...e, reason: `${e.reason}; ${kept}` })
+  if (e instanceof UpstreamUnavailable) {
+    return new UpstreamUnavailable({
+      service: e.service,
+      reason: `${e.reason}; ${kept}`,
+      ...(e.status === undefined ? {} : { status: e.status }),
+      ...(e.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: e.retryAfterSeconds })
+    })
+  }
   if (e instanceof InvalidArgument) return new InvalidArgument({ argument: e.argument, reason: `${e.reason}; ${kept}` })
   return e
 }
@@ -239,12 +269,26 @@ export const syncCitations = (
       }
       const Pg = yield* Effect.promise(() => import("./PgCitations.js"))
       const where = Pg.redactUrl(to)
+      if (request.dryRun === true) {
+        const before = yield* refreshDate(request)
+        const due = yield* Effect.scoped(Effect.flatMap(Pg.openCountReader(to, 1), (reader) => reader.due(before)))
+        return planOf(where, due, request, before, options.apiKey !== undefined)
+      }
       if (options.apiKey === undefined) return { _tag: "NoKey", dir: where, message: NO_KEY_MESSAGE } satisfies CitationOutcome
       return yield* Effect.scoped(Effect.flatMap(Pg.openCountWriter(to), (store) => countInto(store, where, options, request))).pipe(
         Effect.provide(limiterLayer(options))
       )
     }
     const dir = request.dir ?? (yield* defaultMirrorDir)
+    if (request.dryRun === true) {
+      const before = yield* refreshDate(request)
+      const due = yield* Effect.acquireUseRelease(
+        Effect.try({ try: () => MirrorIndex.open(dir, { create: false }), catch: (e) => indexFailure(dir, e, "the index") }),
+        (index) => Effect.try({ try: () => index.dueForCounting(0, before).due, catch: (e) => indexFailure(dir, e, "the citation counts") }),
+        (index) => Effect.sync(() => index.close())
+      )
+      return planOf(dir, due, request, before, options.apiKey !== undefined)
+    }
     if (options.apiKey === undefined) return { _tag: "NoKey", dir, message: NO_KEY_MESSAGE } satisfies CitationOutcome
     if (!existsSync(`${dir.replace(/\/+$/, "")}/${INDEX_FILE}`)) {
       return yield* new UpstreamUnavailable({

@@ -73,7 +73,8 @@ export const sqliteReader = (dir: string): CountReader => {
   return {
     countsByIds: (ids) => Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.countsByIds(ids), catch: readFailure(dir) })),
     countsByOpenAlexIds: (ids) => Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.countsByOpenAlexIds(ids), catch: readFailure(dir) })),
-    status: Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.citationStatus(), catch: readFailure(dir) }))
+    status: Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.citationStatus(), catch: readFailure(dir) })),
+    due: (staleBefore) => Effect.flatMap(index, (idx) => Effect.try({ try: () => idx.dueForCounting(0, staleBefore).due, catch: readFailure(dir) }))
   }
 }
 

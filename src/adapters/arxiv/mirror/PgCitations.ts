@@ -57,6 +57,8 @@ export interface CountReader {
     ids: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<StoredCount & { readonly title: string; readonly published: string }>, UpstreamUnavailable>
   readonly status: Effect.Effect<CitationStatus, UpstreamUnavailable>
+  /** How many papers are due for counting: never counted, or counted before `staleBefore` (ISO). */
+  readonly due: (staleBefore: string) => Effect.Effect<number, UpstreamUnavailable>
 }
 
 /** The counting writer of the mirror in `url`: the harvest's lock taken (else one line naming why), the table made. Closed with the scope. */
@@ -162,6 +164,16 @@ export const openCountReader = (url: string, connections = 2): Effect.Effect<Cou
             [[...ids]]
           )
           return (r.rows as Array<Row>).map((row) => ({ ...countOf(row), title: String(row["title"]), published: String(iso(row["published"]) ?? "") }))
+        }),
+      due: (staleBefore) =>
+        run("reading the papers due for counting", async () => {
+          if (!(await hasTable())) return num((await pool.query("SELECT count(*) AS c FROM arxiv_mirror.papers")).rows[0]?.["c"])
+          const r = await pool.query(
+            `SELECT count(*) AS c FROM arxiv_mirror.papers p LEFT JOIN arxiv_mirror.citations c ON c.id = p.id
+             WHERE c.id IS NULL OR c.fetched_at < $1`,
+            [staleBefore]
+          )
+          return num((r.rows[0] as Row)["c"])
         }),
       status: run("reading the citation counts", async () => {
         const records = num((await pool.query("SELECT count(*) AS c FROM arxiv_mirror.papers")).rows[0]?.["c"])
