@@ -172,7 +172,7 @@ const syncCommand = Command.make(
       ].join("\n"))
       if (a.citations) yield* countCitations(mirror, a, tty)
     }).pipe(Effect.catchAll(reportFailure))
-).pipe(Command.withDescription("Harvest arXiv's metadata for some categories into a local mirror (OAI-PMH, resumable, incremental)."))
+).pipe(Command.withDescription("Harvest arXiv's metadata for some categories into a local mirror (OAI-PMH, resumable, incremental); --citations: OpenAlex's counts for it."))
 
 const statusCommand = Command.make("status", { dir, to, json }, (a) =>
   Effect.gen(function*() {
@@ -198,7 +198,7 @@ const statusCommand = Command.make("status", { dir, to, json }, (a) =>
           : `complete up to ${h.doneUntil ?? "?"}`)
       )
     ].join("\n"))
-  }).pipe(Effect.catchAll(reportFailure))).pipe(Command.withDescription("What a local mirror holds: records, categories, newest datestamp, size on disk."))
+  }).pipe(Effect.catchAll(reportFailure))).pipe(Command.withDescription("What a local mirror holds: records, categories, newest datestamp, size on disk, citation counts."))
 
 /** `arxiv-companion mirror …` */
 export const mirrorCommand = Command.make("mirror").pipe(
