@@ -51,7 +51,7 @@ const progressLine = (p: {
 
 type MirrorCommands = Effect.Effect.Success<typeof commands>
 
-/** `mirror sync --citations`: count, with a line per batch on stderr, and say what was spent and what is left. */
+/** `mirror sync --citations`: count, with a line per batch on stderr, and say what was spent and what is left (`print`: false leaves the saying to the caller). */
 const countCitations = (
   mirror: MirrorCommands,
   a: {
@@ -62,7 +62,8 @@ const countCitations = (
     readonly dryRun: boolean
     readonly json: boolean
   },
-  tty: boolean
+  tty: boolean,
+  print = true
 ) =>
   Effect.gen(function*() {
     const outcome = yield* mirror.citations({
@@ -79,6 +80,7 @@ const countCitations = (
         })
     })
     if (tty) process.stderr.write("\n")
+    if (!print) return outcome
     if (a.json) return yield* Console.log(JSON.stringify(outcome, null, 2))
     if (outcome._tag === "NoKey") return yield* Console.log(outcome.message)
     if (outcome._tag === "CountPlan") {
@@ -146,7 +148,11 @@ const syncCommand = Command.make(
             : Effect.sync(() => process.stderr.write(tty ? `\r\x1b[K${progressLine(p)}` : `${progressLine(p)}\n`))
       })
       if (tty) process.stderr.write("\n")
-      if (a.json) return yield* Console.log(JSON.stringify(outcome, null, 2))
+      if (a.json) {
+        // harvested and counted: one JSON document, the counts under `citations`
+        const citations = a.citations && outcome._tag === "Synced" ? yield* countCitations(mirror, a, tty, false) : undefined
+        return yield* Console.log(JSON.stringify(citations === undefined ? outcome : { ...outcome, citations }, null, 2))
+      }
       if (outcome._tag === "Plan") {
         return yield* Console.log([
           `Would harvest into ${outcome.dir} from ${outcome.url} (one request every 3 s at least):`,

@@ -185,6 +185,26 @@ describe("mirror sync --citations", () => {
     assert.match(refresh.stdout, new RegExp(`${held.length - 100} papers left to count`))
   }, 180_000)
 
+  it("with --categories: harvests, then counts what it harvested, in one command (one JSON document)", async () => {
+    const cs = [...metadataRecords(), ...recordedRecords("ListRecords_200_2018.xml")].filter((r) => r.sets.includes("cs"))
+    const oai = await startStandIn(cs, 1000)
+    try {
+      const dir = join(root, "harvest-and-count")
+      const before = openalex.worksRequests().length
+      const r = await runCli(["mirror", "sync", "--categories", "cs.IT,cs.DM", "--citations", "--dir", dir, "--json"], { ...env, ARXIV_OAI_URL: oai.url })
+      assert.strictEqual(r.code, 0, r.stderr)
+      const outcome = JSON.parse(r.stdout) as { _tag: string; records: number; citations: { _tag: string; requests: number; counted: number; notFound: number } }
+      assert.strictEqual(outcome._tag, "Synced")
+      assert.isAbove(outcome.records, 0)
+      assert.strictEqual(outcome.citations._tag, "Counted")
+      assert.strictEqual(outcome.citations.counted + outcome.citations.notFound, outcome.records)
+      assert.strictEqual(outcome.citations.requests, Math.ceil(outcome.records / 50))
+      assert.strictEqual(openalex.worksRequests().length - before, outcome.citations.requests)
+    } finally {
+      await oai.close()
+    }
+  }, 180_000)
+
   it("stops at its budget and says what is left; the next sync goes on with the papers never counted", async () => {
     const dir = copyOf("budget")
     const before = openalex.worksRequests().length
