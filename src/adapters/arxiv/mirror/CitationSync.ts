@@ -191,15 +191,14 @@ const countInto = (
     const http = yield* makeClient(options)
     const due = (limit: number) => store.due(limit, refreshBefore)
 
-    const first = yield* due(BATCH_SIZE)
-    let batch = first.ids
+    // the papers this sync may count, in order, read once (one pass over the index, not one per batch)
+    const first = yield* due(budget * BATCH_SIZE)
     let requests = 0
     let counted = 0
     let notFound = 0
-    // every batch is stored as fetched at `now`, not before `refreshBefore`: a paper done in this sync is not due again in it
-    while (batch.length > 0 && requests < budget) {
+    for (let at = 0; at < first.ids.length && requests < budget; at += BATCH_SIZE) {
       requests++
-      const ids = batch
+      const ids = first.ids.slice(at, at + BATCH_SIZE)
       const page = yield* http.getJson(
         "/works",
         [["filter", `doi:${ids.map(arxivDoi).join("|")}`], ["select", COUNT_FIELDS.join(",")], ["per_page", "100"]],
@@ -210,7 +209,6 @@ const countInto = (
       counted += counts.filter((c) => c.citedByCount !== undefined).length
       notFound += counts.filter((c) => c.citedByCount === undefined).length
       if (request.progress !== undefined) yield* request.progress({ requests, budget, counted, notFound, due: first.due })
-      batch = (yield* due(BATCH_SIZE)).ids
     }
     const left = yield* due(0)
     return {
