@@ -9,6 +9,7 @@
  *   node --import tsx eval/judge-pools.ts diagnose [--split tune]             # every landmark candidate: score parts, terms hit and missed
  *   PARAMS='{"titleWeight":3}' node --import tsx eval/judge-pools.ts score [--split tune] [--rows] [--csfcube]
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
+ *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning  # RANKER: data/judge/ranker.json
  *
  * `sample` lists, per note, a seeded sample (SAMPLE, default 6) of the papers relevant under PARAMS but not under
  * BASE, for reading whether what newly clears the bar is on the note's topic. REFIT=1 (with --csfcube) refits the
@@ -24,6 +25,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
+import { arxivRanker } from "../src/adapters/judge/ranker.js"
 import { defaultParams, idf, prepareConcept, scorePaper, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit, tokenize } from "../src/adapters/judge/tokenize.js"
@@ -31,21 +33,8 @@ import { assessImpact, NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
 import { type Concept, Layers, LlmJudgePort, OpenAlexPort, Workflow } from "../src/index.js"
 import { benchmarkRoot, foldKeys, loadBenchmark, summarize } from "./csfcube-data.js"
 import { readLandmarks, readNote, repoRoot, seededRandom, type Split, SPLIT_SETS } from "./retrieval-data.js"
+import { bandCleared, type Pool, relevantOf } from "./pools-data.js"
 import { fitRelevanceMap, metrics, precisionAtBar, scoreUnits } from "./run-scorer.js"
-
-interface Pool {
-  readonly note: string
-  readonly split: Split
-  readonly landmarks: ReadonlyArray<{ readonly id: string; readonly title: string }>
-  readonly concept: Concept
-  readonly papers: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly abstract: string }>
-  /**
-   * Per pool paper: whether it passes the impact bar as recorded offline (every paper looked up, so a judge
-   * that calls other papers relevant can be simulated), its citations a year, and whether the most-cited
-   * channel brought it with its count (the workflow looks up only the 50 most relevant of the others).
-   */
-  readonly impact?: Readonly<Record<string, { readonly pass: boolean; readonly perYear: number | undefined; readonly cited: boolean }>>
-}
 
 const argv = process.argv.slice(2)
 const mode = argv[0] ?? "score"
@@ -113,6 +102,9 @@ const median = (xs: ReadonlyArray<number>) => {
 }
 
 const pools = (): ReadonlyArray<Pool> => JSON.parse(readFileSync(cacheFile, "utf8")) as ReadonlyArray<Pool>
+
+/** RANKER=learned: relevance from the learned model of data/judge/ranker.json (eval/fit-ranker.ts), in `grades` and `landmarks`. */
+const ranker = process.env.RANKER === "learned" ? arxivRanker() : null
 
 const given = (): ScoringParams => ({ ...defaultParams, ...(JSON.parse(process.env.PARAMS ?? "{}") as Partial<ScoringParams>) })
 
@@ -249,26 +241,8 @@ const near = (top: number, x: number): boolean =>
 /** The papers of a recorded pool that clear both bars, in keep order under `rule`. */
 const clearedOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rule): ReadonlyArray<string> => {
   const impact = pool.impact ?? {}
-  const relevant = pool.papers.map((p) => p.arxivId).filter((id) => relevance.get(id)! >= 0.5)
-    .sort((a, b) => relevance.get(b)! - relevance.get(a)! || a.localeCompare(b))
-  // the workflow looks up the 50 most relevant papers the most-cited channel did not bring a count for
-  const looked = new Set(relevant.filter((id) => !impact[id]?.cited).slice(0, 50))
-  const survivors = relevant.filter((id) => (impact[id]?.cited || looked.has(id)) && impact[id]?.pass)
-  if (rule === "band") {
-    // keepOrder of src/core/rules.ts over plain ids: by relevance, citations per year inside a run of near-equal relevance
-    const perYear = (id: string) => impact[id]?.perYear ?? -1
-    const ordered: Array<string> = []
-    for (let start = 0; start < survivors.length;) {
-      const top = relevance.get(survivors[start]!)!
-      let end = start + 1
-      while (end < survivors.length && near(top, relevance.get(survivors[end]!)!)) end++
-      ordered.push(...survivors.slice(start, end).sort((a, b) =>
-        perYear(b) - perYear(a) || relevance.get(b)! - relevance.get(a)! || a.localeCompare(b)
-      ))
-      start = end
-    }
-    return ordered
-  }
+  const { survivors } = relevantOf(pool, relevance)
+  if (rule === "band") return bandCleared(pool, relevance, near)
   if (rule === "lift") {
     // LIFT=w: impact lifts a paper by less than w (on relevance, or with BANDSPACE=score on the score), full at 10^LIFTDECADES c/y
     const w = Number(process.env.LIFT ?? 0.05)
@@ -319,7 +293,7 @@ const grades = () => {
     const file = join(gradesDir, `${pool.note}.json`)
     const graded = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
     const c = prepareConcept(pool.concept, table, p, vectors)
-    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors).relevance]))
+    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
     judgedPapers += pool.papers.length
     const kept = keptOf(pool, rel, rule)
     const g = (id: string) => graded[id]?.grade
@@ -383,7 +357,7 @@ const landmarks = () => {
   const tally = new Map<string, number>()
   for (const pool of pools()) {
     const c = prepareConcept(pool.concept, table, p, vectors)
-    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors).relevance]))
+    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
     const byRel = [...rel].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id)
     const cleared = clearedOf(pool, rel, rule)
     const kept = cleared.slice(0, 10)

@@ -15,6 +15,7 @@
  * dict-freedict-spa-eng dict-freedict-eng-rus):
  *   node --import tsx eval/language-coverage.ts
  */
+import { Effect } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
 import { fold, isCyrillic, lightStem, stopWords, WORD } from "../src/adapters/language/lexicon.js"
@@ -48,7 +49,7 @@ const rows: Array<Row> = []
 const perWord: Record<string, { dict: Array<number>; offline: Array<number> }> = {}
 for (const n of readMultilingual().filter((n) => n.split === "multilingual-tune")) {
   const text = readNote(n)
-  const english = readEnglish({ title: n.title, text })
+  const english = await Effect.runPromise(readEnglish({ title: n.title, text }))
   const language = english.reading.detected.language
   if (!hasGlossary(language)) continue
   const stop = stopWords(language)

@@ -8,12 +8,16 @@
  * left out of its new sheet, so after a change only the papers it newly
  * brings are graded.
  *
- * Usage: npm run eval:precision:sheets -- [--split tune3,tune4,heldout] [--not-kept 30] [--out DIR]
+ * Usage: npm run eval:precision:sheets -- [--split tune3,tune4,heldout] [--not-kept 30] [--out DIR] [--ranker fixed|learned]
+ *
+ * `--ranker learned`: the papers the local judge keeps with the learned relevance of data/judge/ranker.json.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
+import { arxivRanker } from "../src/adapters/judge/ranker.js"
 import { type CompanionReport, Layers, Workflow } from "../src/index.js"
 import { readLandmarks, readNote, repoRoot, type Split } from "./retrieval-data.js"
 
@@ -26,6 +30,8 @@ export const precisionDir = join(repoRoot, "eval", "precision")
 const splits = arg("split", "tune3,tune4,heldout").split(",") as ReadonlyArray<Split>
 const notKept = Number(arg("not-kept", "30"))
 const out = arg("out", join(precisionDir, "sheets"))
+const ranker = arg("ranker", "fixed")
+if (ranker !== "fixed" && ranker !== "learned") throw new Error(`--ranker must be fixed or learned, not "${ranker}"`)
 
 /** The abstract's first ~700 characters, cut at a word: enough to tell what a paper is about. */
 const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
@@ -47,7 +53,10 @@ try {
       selected,
       (note) => Effect.either(Workflow.runCompanion(`Find papers related to my '${note.title}' note`)),
       { concurrency: 1 }
-    ).pipe(Effect.provide(Layers.OfflineLayer({ vault, offline: true })))
+    ).pipe(
+      Effect.provide(ranker === "learned" ? LocalJudge.layerWith({ ranker: arxivRanker() }) : Layer.empty),
+      Effect.provide(Layers.OfflineLayer({ vault, offline: true }))
+    )
   )
   let total = 0
   selected.forEach((note, i) => {

@@ -10,13 +10,18 @@
  * grade yet (the figure is then marked incomplete: grade those first, with
  * `npm run eval:precision:sheets`).
  *
- * Usage: npm run eval:precision -- [--split tune3|tune4|tuning|heldout|all] [--json]
+ * Usage: npm run eval:precision -- [--split tune3|tune4|tuning|heldout|all] [--json] [--ranker fixed|learned]
  *          [companion options as --kebab-name value, checked by CompanionOptions]
+ *
+ * `--ranker learned` runs the local judge with the learned relevance of data/judge/ranker.json (eval/fit-ranker.ts)
+ * instead of its default fixed map.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either, Layer, Schema } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
+import { arxivRanker } from "../src/adapters/judge/ranker.js"
 import { CompanionOptions, type CompanionReport, Layers, Workflow } from "../src/index.js"
 import { readLandmarks, readNote, repoRoot, seededRandom, type Split, SPLIT_SETS } from "./retrieval-data.js"
 
@@ -44,6 +49,7 @@ const camel = (kebab: string) =>
 const parseArgs = (argv: ReadonlyArray<string>) => {
   let split: keyof typeof SPLIT_SETS = "all"
   let json = false
+  let ranker: "fixed" | "learned" = "fixed"
   const options: Record<string, unknown> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -55,6 +61,11 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     const name = arg.slice(2)
     const raw = argv[++i]
     if (raw === undefined) fail(`--${name} needs a value`)
+    if (name === "ranker") {
+      if (raw !== "fixed" && raw !== "learned") fail(`--ranker must be fixed or learned, not "${raw}"`)
+      ranker = raw as "fixed" | "learned"
+      continue
+    }
     if (name === "split") {
       if (!(raw! in SPLIT_SETS)) fail(`--split must be one of ${Object.keys(SPLIT_SETS).join(", ")}, not "${raw}"`)
       split = raw as keyof typeof SPLIT_SETS
@@ -62,7 +73,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
       options[camel(name)] = /^-?\d+(\.\d+)?$/.test(raw!) ? Number(raw) : raw
     }
   }
-  return { split, json, options }
+  return { split, json, ranker, options }
 }
 
 interface NoteRow {
@@ -120,7 +131,10 @@ try {
       selected,
       (note) => Effect.either(Workflow.runCompanion(`Find papers related to my '${note.title}' note`, options)),
       { concurrency: 1 }
-    ).pipe(Effect.provide(Layers.OfflineLayer({ vault, offline: true })))
+    ).pipe(
+      Effect.provide(args.ranker === "learned" ? LocalJudge.layerWith({ ranker: arxivRanker() }) : Layer.empty),
+      Effect.provide(Layers.OfflineLayer({ vault, offline: true }))
+    )
   )
 } finally {
   rmSync(vault, { recursive: true, force: true })

@@ -18,6 +18,13 @@
  * (totals per split and together), `heldout` the notes to report, `all` every note
  * (totals per split and over all). The default is `all`.
  * --verbose adds, per landmark, the stage it reached and the companion's reasons.
+ * --reader llm reads the notes in other languages through the LLM reader (LlmLanguage: JSON Schema, an answer
+ * checked and sent back once, then the offline reading) against the scripted LLM stand-in on loopback
+ * (test/support/llm-standin.ts), which answers each note's reading request with the reading recorded for it
+ * (`--readings DIR`, default eval/retrieval/multilingual/readings/: `<note>.json`, a reader's answer written under
+ * the reader's own instructions without seeing the companion; README there). The judge stays the one `--judge`
+ * says (local by default, as for the English figures); with `--judge llm` the stand-in judges too (its scripted
+ * judge). A note without a recorded reading stops the evaluation before any run, naming it.
  * Any other `--kebab-name value` is passed as the option `kebabName` and checked
  * by the CompanionOptions schema.
  *
@@ -26,12 +33,25 @@
  * field whose name contains "already" or "inNote"); otherwise, and while the
  * report has no such field, it is scored like any other landmark.
  */
-import { Effect, Either, ParseResult, Schema } from "effect"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Adapters, CompanionOptions, type CompanionReport, Layers, Workflow } from "../src/index.js"
-import { isMultilingual, type LandmarkNote, readLandmarks, readMultilingual, readNote, seededRandom, type Split, SPLIT_SETS } from "./retrieval-data.js"
+import * as LlmLanguage from "../src/adapters/language/LlmLanguage.js"
+import { type LlmStandIn, startLlmStandIn } from "../test/support/llm-standin.js"
+import {
+  isMultilingual,
+  type LandmarkNote,
+  multilingualDir,
+  readLandmarks,
+  readMultilingual,
+  readNote,
+  seededRandom,
+  type Split,
+  SPLIT_SETS
+} from "./retrieval-data.js"
 
 /** Issue 10's goals on this set, offline, default flags. */
 const ENGLISH_GOALS = { candidates: 0.9, relevant: 0.7, kept: 0.5 } as const
@@ -65,6 +85,10 @@ interface Args {
   readonly verbose: boolean
   readonly offlineCitations: Adapters.RecordedOpenAlex.CitationSource | undefined
   readonly judge: "local" | "llm" | undefined
+  /** Who reads a note in another language: the product's default for the judge, or the LLM reader on the stand-in. */
+  readonly reader: "llm" | undefined
+  /** Where the recorded readings the stand-in answers are (`<note>.json`). */
+  readonly readings: string
   readonly options: Record<string, unknown>
 }
 
@@ -74,6 +98,8 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
   let verbose = false
   let offlineCitations: Args["offlineCitations"]
   let judge: Args["judge"]
+  let reader: Args["reader"]
+  let readings = join(multilingualDir, "readings")
   const options: Record<string, unknown> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -97,17 +123,28 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
     } else if (name === "judge") {
       if (raw !== "local" && raw !== "llm") fail(`--judge must be local or llm, not "${raw}"`)
       judge = raw as Args["judge"]
+    } else if (name === "reader") {
+      if (raw !== "llm") fail(`--reader must be llm (the LLM reader on the scripted stand-in), not "${raw}"`)
+      reader = "llm"
+    } else if (name === "readings") {
+      readings = raw!
     } else {
       options[camel(name)] = value(camel(name), raw!)
     }
   }
-  return { split, json, verbose, offlineCitations, judge, options }
+  return { split, json, verbose, offlineCitations, judge, reader, readings, options }
 }
 
 // ---------------------------------------------------------------- scoring
 
 interface NoteScore {
   readonly note: string
+  /** Who read the note (`language.reader`: "offline" or the model's name); absent when the run failed. */
+  readonly reader?: string | undefined
+  /** The reading's notes (a model's answer sent back, a fallback to the offline reading). */
+  readonly readingNotes?: ReadonlyArray<string> | undefined
+  /** The keywords the run searched on; absent when the run failed. */
+  readonly keywords?: ReadonlyArray<string> | undefined
   readonly title: string
   readonly split: Split
   readonly landmarks: number
@@ -196,6 +233,10 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
     }
   }
   const report = outcome.right
+  const reading = {
+    keywords: report.keywords,
+    ...(report.language === undefined ? {} : { reader: report.language.reader, readingNotes: report.language.notes })
+  }
   const threshold = report.options.relevanceThreshold
   const candidates = new Set(report.candidates.map((c) => c.paper.arxivId))
   const relevant = new Set(
@@ -210,6 +251,7 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
   const hits = (set: Set<string>) => note.landmarks.filter((l) => set.has(l.id) || recognised(l.id)).length
   return {
     ...base,
+    ...reading,
     candidates: hits(candidates),
     relevant: hits(relevant),
     kept: hits(kept),
@@ -346,7 +388,7 @@ const printLandmarks = (rows: ReadonlyArray<NoteScore>) => {
 
 const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total>, label: string) => {
   const w = Math.max(...rows.map((r) => r.note.length), 4)
-  console.log(`Landmark recall, offline, ${label}`)
+  console.log(`Landmark recall, offline${args.reader === "llm" ? " (notes in other languages read by the LLM reader on the scripted stand-in)" : ""}, ${label}`)
   console.log(
     `${pad("note", w)}  ${pad("split", 7)}  lm  cand  rel  kept  #kept  pool  already  missed among candidates`
   )
@@ -417,6 +459,35 @@ if (splits.some(isMultilingual)) GOALS = MULTILINGUAL_GOALS
 const all = splits.some(isMultilingual) ? readMultilingual() : readLandmarks()
 const selected = all.filter((n) => splits.includes(n.split))
 
+/** The model's name the LLM reader reports (`language.reader`) when it reads through the stand-in. */
+const STAND_IN_MODEL = "scripted stand-in (recorded readings)"
+
+/**
+ * The recorded reading of every selected note in another language, by its title (what the stand-in is asked with):
+ * the file's content as the answer, sent as it is. Stops, naming the notes, when one is missing.
+ */
+const recordedReadings = (notes: ReadonlyArray<LandmarkNote>, dir: string): ReadonlyMap<string, string> => {
+  const wanted = notes.filter((n) => isMultilingual(n.split))
+  const missing = wanted.filter((n) => !existsSync(join(dir, `${n.note}.json`))).map((n) => n.note)
+  if (missing.length > 0) {
+    fail(
+      `--reader llm: no recorded reading for ${missing.length} of ${wanted.length} notes in ${dir} ` +
+        `(${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""}); see eval/retrieval/multilingual/readings/README.md`
+    )
+  }
+  return new Map(wanted.map((n) => [n.title, readFileSync(join(dir, `${n.note}.json`), "utf8").trim()]))
+}
+
+const readings = args.reader === "llm" ? recordedReadings(selected, args.readings) : undefined
+let standIn: LlmStandIn | undefined
+if (readings !== undefined) {
+  standIn = await startLlmStandIn({ readings })
+  // `--judge llm` reads the endpoint from the environment: the stand-in, for the judge as for the reader
+  process.env["LLM_BASE_URL"] = standIn.url
+  process.env["LLM_MODEL"] = STAND_IN_MODEL
+  delete process.env["OPENROUTER_API_KEY"]
+}
+
 const vault = mkdtempSync(join(tmpdir(), "eval-retrieval-"))
 const started = performance.now()
 let outcomes: ReadonlyArray<Either.Either<CompanionReport, unknown>>
@@ -428,15 +499,20 @@ try {
     ...(args.offlineCitations === undefined ? {} : { offlineCitations: args.offlineCitations }),
     ...(args.judge === undefined ? {} : { judge: args.judge })
   })
+  // the LLM reader in place of the one the layer picks (offline unless the judge is the LLM), whatever the judge
+  const reader = standIn === undefined
+    ? Layer.empty
+    : LlmLanguage.layer({ apiUrl: standIn.url, model: STAND_IN_MODEL, retryBaseDelay: "5 millis" }).pipe(Layer.provide(NodeHttpClient.layer))
   outcomes = await Effect.runPromise(
     Effect.forEach(
       selected,
       (note) => Effect.either(Workflow.runCompanion(`Find papers related to my '${note.title}' note`, companionOptions)),
       { concurrency: 1 }
-    ).pipe(Effect.provide(layer))
+    ).pipe(Effect.provide(reader), Effect.provide(layer))
   )
 } finally {
   rmSync(vault, { recursive: true, force: true })
+  await standIn?.close()
 }
 const seconds = (performance.now() - started) / 1000
 
@@ -453,5 +529,15 @@ if (args.json) {
 } else {
   if (args.verbose) printLandmarks(rows)
   printTable(rows, totals, label)
+  if (standIn !== undefined) {
+    const byModel = rows.filter((r) => r.reader === STAND_IN_MODEL)
+    const fellBack = rows.filter((r) => r.reader !== undefined && r.reader !== STAND_IN_MODEL)
+    console.log(
+      `Read by the LLM reader (recorded readings through the stand-in): ${byModel.length} of ${rows.length} notes` +
+        `${byModel.some((r) => (r.readingNotes ?? []).length > 0) ? ` (${byModel.filter((r) => (r.readingNotes ?? []).length > 0).length} after an answer sent back)` : ""}` +
+        `; read offline after unusable answers: ${fellBack.length === 0 ? "none" : fellBack.map((r) => `${r.note} (${(r.readingNotes ?? []).join(" ")})`).join("; ")}`
+    )
+    console.log(`Requests to the stand-in: ${standIn.completions().length}`)
+  }
   console.log(`${selected.length} runs in ${seconds.toFixed(1)} s`)
 }

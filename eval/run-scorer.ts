@@ -1,5 +1,6 @@
 /** Runs a scoring configuration over CSFCube units (shared by eval/csfcube.ts and eval/tune.ts). */
 import { extractKeywords } from "../src/core/keywords.js"
+import type { Ranker } from "../src/adapters/judge/ranker.js"
 import { type DfTable, prepareConcept, type ScoringParams, scorePaper, type TermVectors } from "../src/adapters/judge/score.js"
 import { type Benchmark, ndcgAt, precisionAt, rank, type Unit, type UnitResult } from "./csfcube-data.js"
 
@@ -23,11 +24,12 @@ export const scoreUnits = (
   units: ReadonlyArray<Unit>,
   table: DfTable,
   p: ScoringParams,
-  vectors?: TermVectors
+  vectors?: TermVectors,
+  ranker?: Ranker | null
 ): Array<Scored> =>
   units.map((unit) => {
     const c = prepareConcept(conceptOf(unit), table, p, vectors)
-    const s = unit.candidates.map((cand) => scorePaper(c, cand, table, p, vectors))
+    const s = unit.candidates.map((cand) => scorePaper(c, cand, table, p, vectors, ranker))
     return {
       unit,
       ids: unit.candidates.map((x) => x.id),

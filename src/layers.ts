@@ -559,6 +559,22 @@ export const companionLayer = (
   cache = responseCacheLayer(setup)
 ): Layer.Layer<CompanionPorts, InvalidArgument> => Layer.merge(researchLayer(setup, cache), vaultLayer(setup))
 
+/**
+ * What a digest asks of the world: the companion's ports alone (the digest reads notes as written, so the
+ * note-language reading, whose detector holds a 26 MB n-gram table, is not set up).
+ */
+export const digestLayer = (
+  setup: CompanionSetup,
+  cache = responseCacheLayer(setup)
+): Layer.Layer<CompanionPorts, InvalidArgument> =>
+  Layer.mergeAll(
+    arxivLayer(setup, cache),
+    openAlexLayer(setup, cache),
+    setup.offline === true ? judgeLayer(setup) : judgeLayer(setup).pipe(Layer.provide(cache), Layer.provide(nodeContextLayer)),
+    termStatsLayer,
+    vaultLayer(setup)
+  )
+
 /** The `offline` preset of `companionLayer`: the recorded corpus and citation data, the local judge (unless the setup says otherwise). */
 export const OfflineLayer = (setup: CompanionSetup): Layer.Layer<CompanionPorts, InvalidArgument> =>
   companionLayer({ ...setup, offline: true })

@@ -14,7 +14,7 @@ describe("the published package", () => {
   it("ships the judge's tables and the corpus index as data, and no generated data in the code or its maps", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" })
     const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path)
-    for (const f of ["data/judge/df-table.json", "data/judge/term-vectors.json", "data/judge/concept-variants.json", "fixtures/offline/arxiv-corpus.idx", "fixtures/offline/manifest.json", "dist/index.js", "dist/cli.js", "dist/mcp.js"]) {
+    for (const f of ["data/judge/df-table.json", "data/judge/term-vectors.json", "data/judge/concept-variants.json", "data/judge/ranker.json", "fixtures/offline/arxiv-corpus.idx", "fixtures/offline/manifest.json", "dist/index.js", "dist/cli.js", "dist/mcp.js"]) {
       assert.include(files, f)
     }
     assert.notInclude(files, "fixtures/offline/arxiv-corpus.tsv.gz")

@@ -24,7 +24,7 @@ const speakTo = Options.text("speak-to").pipe(
   Options.withDescription("Write the spoken answer to this file (.wav, or .ogg); never over an existing file.")
 )
 const top = integerFlag("top", { min: 1, max: 20, fallback: 3 }, "Papers to answer with, 1..20 (default 3).")
-const maxResults = integerFlag("max-results", { min: 1, max: 2000, fallback: 1000 }, "Papers the pool's arXiv request asks for and the judge reads, 1..2000 (default 1000).")
+const maxResults = integerFlag("max-results", { min: 1, max: 2000, fallback: 300 }, "Papers the pool's arXiv request asks for and the judge reads, 1..2000 (default 300).")
 const categories = Options.text("categories").pipe(
   Options.withPseudoName("list"),
   Options.optional,

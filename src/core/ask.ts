@@ -37,19 +37,26 @@ import { PagePort, type PublishedPage } from "./ports/PagePort.js"
 import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
-import { type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
+import { plainlyEnglish, type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
 import { keepBest, keepOrder } from "./rules.js"
 import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
 import { fitTo } from "./text.js"
 import { writeGenerated, type Written } from "./writeBack.js"
 
+/**
+ * How many papers a question's pool asks arXiv for by default. A question names fewer terms than a note, and its
+ * answer is a handful: on the 38 tuning questions a pool of 200 to 1000 gave the same answers' recall (top 3 58–59 %,
+ * top 10 69 %, eval/ask/README.md), while the local judge's time grows with the pool (half of a cold `ask`).
+ */
+export const ASK_POOL_SIZE = 300
+
 /** Limits of one question. */
 export class AskOptions extends Schema.Class<AskOptions>("AskOptions")({
   /** Papers answered with, 1..20 (default 3). */
   top: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 20)), { default: () => 3 }),
-  /** Papers the pool's arXiv request asks for, 1..2000 (default 1000, as a note's run). */
-  maxResults: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 2000)), { default: () => 1000 }),
+  /** Papers the pool's arXiv request asks for, 1..2000 (default {@link ASK_POOL_SIZE}). */
+  maxResults: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 2000)), { default: () => ASK_POOL_SIZE }),
   /** Restrict to any of these categories; empty (default) searches all of arXiv. */
   categories: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   /** Only papers first submitted on or after this date. */
@@ -169,6 +176,8 @@ export interface AskTrace {
   readonly centrality: ReadonlyMap<string, number>
   /** Each candidate's fit to the question (centrality, title share, coverage). */
   readonly fits: ReadonlyMap<string, QuestionFit>
+  /** Each pool paper's 1-based rank in the pool's arXiv results. */
+  readonly poolRank: ReadonlyMap<string, number>
 }
 
 /**
@@ -194,9 +203,10 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     if (port === "arxiv") arxivRequests++
   }
 
-  // 0. a question in another language is read into English terms first (when the layer has a reader), as a note is
+  // 0. a question in another language is read into English terms first (when the layer has a reader), as a note is;
+  // a plainly English one needs no reading (the offline reader's detector alone costs half a second to load)
   const reader = yield* Effect.serviceOption(NoteLanguagePort)
-  const reading = Option.isSome(reader) ? yield* reader.value.read({ title: "", text: question }) : undefined
+  const reading = Option.isSome(reader) && !plainlyEnglish(question) ? yield* reader.value.read({ title: "", text: question }) : undefined
   const translated = reading !== undefined && isTranslated(reading.reading)
   const asked = translated ? englishQuestionOf(reading.text) : question
 
@@ -313,7 +323,8 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     order,
     judgeRelevance: new Map([...judgedRaw.judgements].map(([id, j]) => [id, j.relevance] as const)),
     centrality: central,
-    fits
+    fits,
+    poolRank
   } satisfies AskTrace
 }) as (
   question: string,

@@ -84,6 +84,8 @@ export interface DigestContent {
   /** The --since the digest was asked for (else each note's last digest). */
   readonly since?: string | undefined
   readonly judge: string
+  /** The least relevance a paper needed to be announced (absent: the run's bar, not said). */
+  readonly relevance?: number | undefined
   readonly notes: ReadonlyArray<NoteDigest>
   readonly skipped: ReadonlyArray<SkippedNote>
 }
@@ -121,7 +123,8 @@ export const digestBlock = (c: DigestContent): string => {
   lines.push(
     `${c.notes.length} concept note${c.notes.length === 1 ? "" : "s"} searched for papers ${from}: ` +
       `${total} new paper${total === 1 ? "" : "s"} for ${withNew.length} of them, kept by the companion's rules ` +
-      `(relevance and impact; judge: ${mdInline(c.judge)}). Papers your vault already holds are not announced again.`,
+      `(relevance${c.relevance === undefined ? "" : ` at least ${num(c.relevance)}`} and impact; judge: ${mdInline(c.judge)}). ` +
+      "Papers your vault already holds are not announced again.",
     ""
   )
   lines.push(

@@ -159,10 +159,13 @@ const dedupe = (papers: ReadonlyArray<VerdictPaper>): ReadonlyArray<VerdictPaper
  * one paper uses, falling to 0 for a word every paper uses (log(N/df) / log N).
  * A word all candidates share ("propose", "model") cannot move one above another.
  */
-export const poolRarity = (texts: ReadonlyArray<string>): ReadonlyMap<string, number> => {
+export const poolRarity = (texts: ReadonlyArray<string>): ReadonlyMap<string, number> => poolRarityOf(texts.map(profileTerms))
+
+/** {@link poolRarity} over the candidates' words already read ({@link profileTerms}: a digest reads each paper once). */
+export const poolRarityOf = (termSets: ReadonlyArray<ReadonlySet<string>>): ReadonlyMap<string, number> => {
   const df = new Map<string, number>()
-  for (const t of texts) for (const w of profileTerms(t)) df.set(w, (df.get(w) ?? 0) + 1)
-  const n = texts.length
+  for (const terms of termSets) for (const w of terms) df.set(w, (df.get(w) ?? 0) + 1)
+  const n = termSets.length
   if (n < 2) return new Map([...df.keys()].map((w) => [w, 1]))
   return new Map([...df].map(([w, d]) => [w, Math.log(n / d) / Math.log(n)]))
 }
@@ -176,10 +179,12 @@ const SHIFT_SCALE = 0.25
  * its rarity among the note's candidates when given ({@link poolRarity}), scaled and bounded
  * to ±{@link PROFILE_MAX_SHIFT}; 0 with no verdicts. Deterministic.
  */
-export const profileShift = (profile: Profile, title: string, abstract: string, rarity?: ReadonlyMap<string, number>): number => {
-  if (profile.weights.size === 0) return 0
-  const terms = profileTerms(`${title} ${abstract}`)
-  if (terms.size === 0) return 0
+export const profileShift = (profile: Profile, title: string, abstract: string, rarity?: ReadonlyMap<string, number>): number =>
+  profile.weights.size === 0 ? 0 : profileShiftOf(profile, profileTerms(`${title} ${abstract}`), rarity)
+
+/** {@link profileShift} of a paper whose words ({@link profileTerms} of its title and abstract) are already read. */
+export const profileShiftOf = (profile: Profile, terms: ReadonlySet<string>, rarity?: ReadonlyMap<string, number>): number => {
+  if (profile.weights.size === 0 || terms.size === 0) return 0
   let sum = 0
   for (const t of terms) sum += (profile.weights.get(t) ?? 0) * (rarity?.get(t) ?? 1)
   const raw = (SHIFT_SCALE * sum) / Math.sqrt(terms.size)

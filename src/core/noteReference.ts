@@ -29,14 +29,29 @@ const PATTERNS: ReadonlyArray<RegExp> = [
   /\[\[([^\]|#^]+)(?:[#^][^\]|]*)?(?:\|[^\]]*)?\]\]/du,
   // "Title", “Title”, «Title»
   /["“«]([^"”»\n]{2,200})["”»]/du,
-  // 'Title' or ‘Title’ — only when the quote opens a word and closes before a non-letter
-  /(?<![\p{L}\p{N}])['‘]([^'’\n]{2,200})['’](?![\p{L}\p{N}])/du,
+  // 'Title' or ‘Title’ — only when the quote opens a word and closes before a non-letter; an apostrophe after a
+  // letter is part of the title ("L'attention", "Réseaux d’attention", "Hinton's dropout", "Bayes' rule")
+  /(?<![\p{L}\p{N}])['‘]((?:[^'’\n]|(?<=[\p{L}\p{N}])['’]){2,200})['’](?![\p{L}\p{N}])/du,
   // note/page called|titled|named X
   /\b(?:note|page)\s+(?:called|titled|named)\s+([^,.;:!?\n]{2,200})/diu,
   // my X note / my X page
   /\bmy\s+([^,.;:!?"\n]{1,200}?)\s+(note|page)\b/diu
 ]
 const DELIMITED_PATTERNS = 3
+const SINGLE_QUOTED = 2
+
+/**
+ * The titles a single-quoted text may be, longest first: the whole text, then the text before each apostrophe
+ * inside it that could have closed the quote (one after a letter and before a non-letter: "Bayes' rule" is
+ * "Bayes' rule" or "Bayes"). An apostrophe between two letters ("d'attention", "Hinton's") never closes it.
+ */
+const singleQuoted = (raw: string): ReadonlyArray<string> => {
+  const shorter = [...raw.matchAll(/(?<=[\p{L}\p{N}])['’](?![\p{L}\p{N}])/gu)]
+    .map((m) => clean(raw.slice(0, m.index)))
+    .filter((s) => s.length > 0)
+    .reverse()
+  return [...new Set([raw, ...shorter])]
+}
 
 /**
  * Find the note a prompt names ("quoted title", [[wikilink]], "my X note",
@@ -55,7 +70,7 @@ export const parseNoteReference = (prompt: string): NoteReference | undefined =>
       const kind = match[2]!
       return { raw, candidates: [raw, `${raw} ${kind}`], ...where }
     }
-    return { raw, candidates: [raw], ...where }
+    return { raw, candidates: index === SINGLE_QUOTED ? singleQuoted(raw) : [raw], ...where }
   }
   return undefined
 }

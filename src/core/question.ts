@@ -129,6 +129,31 @@ const surname = (name: string): string => {
   return last > 0 && NAME_PARTICLES.has(parts[last - 1]!.toLowerCase()) ? `${parts[last - 1]} ${parts[last]}` : parts[last]!
 }
 
+/**
+ * Common English words that are no common word of the other languages a question may be asked in (German, French,
+ * Spanish, Italian, Portuguese, Dutch, Polish, Czech, Swedish, Turkish): "a", "in", "die", "was", "so", "on",
+ * "per", "do", "no", "of" and "is" (Dutch) and "to" (Polish, Czech) are left out for that reason.
+ */
+const ENGLISH_MARKERS: ReadonlySet<string> = new Set(
+  (
+    "the and are what which how why who whose with for from by that this these those does can could should " +
+    "would there their when where into than"
+  ).split(/\s+/)
+)
+
+/**
+ * Whether a question is plainly English, so that no language detector need read it: its letters are all
+ * unaccented Latin ones, and at least two different words of it, and a fifth of its words, are words only English
+ * uses ("what are the main ways to stabilise GAN training?"). Anything else (another script, an accent, a
+ * question of terms alone such as "GAN training") is read by the language reader as before.
+ */
+export const plainlyEnglish = (question: string): boolean => {
+  const words = normalize(question).match(/[\p{L}\p{N}]+(?:['-][\p{L}\p{N}]+)*/gu) ?? []
+  if (words.length === 0 || words.some((w) => /[^A-Za-z0-9'-]/.test(w))) return false
+  const markers = words.map((w) => w.toLowerCase()).filter((w) => ENGLISH_MARKERS.has(w))
+  return new Set(markers).size >= 2 && markers.length * 5 >= words.length
+}
+
 /** How many words a question has, ignoring punctuation. */
 export const wordCount = (question: string): number => (normalize(question).match(/[\p{L}\p{N}]+/gu) ?? []).length
 

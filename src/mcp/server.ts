@@ -374,7 +374,7 @@ export const registerAll = (
       audio: z.string().optional(),
       speak: z.boolean().optional(),
       top: int("top", 1, 20).default(3),
-      max_results: int("max_results", 1, 2000).default(1000),
+      max_results: int("max_results", 1, 2000).default(300),
       save_as: z.string().optional(),
       notion: z.boolean().optional()
     },

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
-import { type AskAnswer, askArxiv, AskOptions, type Saved, saveAnswer } from "../core/ask.js"
+import { ASK_POOL_SIZE, type AskAnswer, askArxiv, AskOptions, type Saved, saveAnswer } from "../core/ask.js"
 import { absUrl } from "../core/arxiv.js"
 import { categoriesArg, dateArg, intArg, promptArg, textArg } from "./arguments.js"
 import { MAX_PROMPT_CHARS } from "../core/limits.js"
@@ -17,7 +17,7 @@ export interface AskInput {
   readonly question: string
   /** Papers answered with, 1..20 (default 3). */
   readonly top?: number | undefined
-  /** Papers the pool's arXiv request asks for and the judge reads, 1..2000 (default 1000). */
+  /** Papers the pool's arXiv request asks for and the judge reads, 1..2000 (default 300). */
   readonly max_results?: number | undefined
   /** Only these categories (default: all of arXiv). */
   readonly categories?: ReadonlyArray<string> | undefined
@@ -103,7 +103,7 @@ export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => 
 /** Options of a question from tool arguments (checked; unset ones take the defaults). */
 export const askOptions = Effect.fn("Tools.askOptions")(function*(input: Omit<AskInput, "question">) {
   const top = yield* intArg("top", input.top, 1, 20, 3)
-  const maxResults = yield* intArg("max_results", input.max_results, 1, 2000, 1000)
+  const maxResults = yield* intArg("max_results", input.max_results, 1, 2000, ASK_POOL_SIZE)
   const categories = input.categories === undefined ? [] : yield* categoriesArg(input.categories)
   const since = yield* dateArg("since_date", input.since_date)
   return new AskOptions({ top, maxResults, categories, ...(since === undefined ? {} : { since }) })

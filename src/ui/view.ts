@@ -6,6 +6,7 @@
  */
 import { absUrl } from "../core/arxiv.js"
 import { countsLine, describeSource } from "../core/compose.js"
+import { describeReading, type NoteReading } from "../core/language.js"
 import type { CompanionReport, Foundations, ScoredPaper } from "../core/models.js"
 import type { AskResult } from "../tools/ask.js"
 import { mostRelevantDropped, notKept } from "../tools/companion.js"
@@ -43,10 +44,31 @@ export interface PaperCard {
   } | undefined
 }
 
+/** How a note in another language was read, as the CLI and the generated note say it. */
+export interface LanguageView {
+  /** ISO 639-1 code of the note's language (for the page's `lang` attribute on the note's words). */
+  readonly code: string
+  readonly name: string
+  /** The language as the detector said it: "Russian, by eld 2.1 (small)" ("(uncertain)" when it was not sure). */
+  readonly detected: string
+  /** The CLI's "Note language:" line: the language, its mix, and how it was read. */
+  readonly line: string
+  /** Who read it: the offline glossary, cognates and transliteration, or the model named. */
+  readonly reader: { readonly kind: "offline"; readonly text: string } | { readonly kind: "model"; readonly model: string; readonly text: string }
+  /** The English terms read from the note's words, and the words they came from ("(the note)" for a model). */
+  readonly terms: ReadonlyArray<{ readonly source: string; readonly english: string; readonly via: string }>
+  /** The note's words with no English reading. */
+  readonly unread: ReadonlyArray<string>
+  /** What happened on the way (a model's retry or fallback, a language without a glossary). */
+  readonly notes: ReadonlyArray<string>
+}
+
 /** A note run's result. */
 export interface NoteView {
   readonly kind: "note"
   readonly note: { readonly title: string; readonly path: string }
+  /** The note's language and how it was read; absent for an English note. */
+  readonly language?: LanguageView | undefined
   readonly keywords: ReadonlyArray<string>
   readonly query: string
   readonly candidates: number
@@ -128,14 +150,37 @@ const foundationsOf = (f: Foundations | undefined): PaperCard["foundations"] => 
   return { text, works }
 }
 
+/** What the page says of a note's language: only for a note in another language, as the CLI does. */
+export const languageView = (reading: NoteReading | undefined): LanguageView | undefined => {
+  if (reading === undefined || reading.detected.language === "en") return undefined
+  const d = reading.detected
+  const reader: LanguageView["reader"] = reading.reader !== "offline"
+    ? { kind: "model", model: reading.reader, text: `the language model ${reading.reader}` }
+    : reading.dictionary === "glossary"
+    ? { kind: "offline", text: `offline: the ${d.name} glossary, cognates and transliteration` }
+    : { kind: "offline", text: `offline: the note's English words only (no ${d.name} glossary offline)` }
+  return {
+    code: d.language,
+    name: d.name,
+    detected: `${d.name}${d.reliable ? "" : " (uncertain)"}, by ${d.detector}`,
+    line: describeReading(reading),
+    reader,
+    terms: reading.terms.map((t) => ({ source: t.source, english: t.english, via: t.via })),
+    unread: reading.unread,
+    notes: reading.notes
+  }
+}
+
 /** The cards of a companion run (kept papers in the report's order) and what writing it would do. */
 export const noteView = (report: CompanionReport, pending: boolean): NoteView => {
   const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
   const summaries = new Map(report.summaries.map((s) => [s.arxivId, s.text]))
+  const language = languageView(report.language)
   return {
     kind: "note",
     note: { title: report.note.title, path: report.note.path },
+    ...(language === undefined ? {} : { language }),
     keywords: report.keywords,
     query: report.query,
     candidates: report.candidates.length,

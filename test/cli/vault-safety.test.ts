@@ -60,6 +60,38 @@ describe("the right note", { timeout: 240_000 }, () => {
     expect(JSON.parse(r.stdout).note.path).toBe(`${title}.md`)
   })
 
+  it("an apostrophe inside a title quoted with single quotes is part of the title, in French and in English", async () => {
+    const french = `# Réseaux d'attention
+
+Le mécanisme d'attention pondère chaque mot de la phrase source pour produire la traduction. Le **transformer** utilise
+l'auto-attention (self-attention) à plusieurs têtes, sans récurrence ; l'encodeur et le décodeur sont empilés.
+`
+    put({
+      "Réseaux d'attention.md": french,
+      "L’attention multi-tête.md": french,
+      "Réseaux d.md": GANS,
+      "Bayes' rule.md": GANS,
+      "Bayes.md": TRANSFORMERS,
+      "Hinton's dropout.md": GANS,
+      "Hinton.md": TRANSFORMERS
+    })
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["Trouve des articles pour ma note 'Réseaux d'attention'", "Réseaux d'attention.md"],
+      ["Trouve des articles pour ma note ‘Réseaux d’attention’", "Réseaux d'attention.md"],
+      ["Des articles pour 'L'attention multi-tête', s'il te plaît", "L’attention multi-tête.md"],
+      ["Find papers related to my 'Bayes' rule' note", "Bayes' rule.md"],
+      ["Find papers related to my 'Hinton's dropout' note", "Hinton's dropout.md"],
+      ["Find papers related to ‘Hinton’s dropout’", "Hinton's dropout.md"],
+      // a quoted title that is the word before an apostrophe is still that word
+      ["Find papers related to my 'Bayes' note, it's short", "Bayes.md"]
+    ]
+    for (const [prompt, path] of cases) {
+      const r = await run(prompt, "--json")
+      expect(r.code, `${prompt}: ${r.stderr}`).toBe(0)
+      expect(JSON.parse(r.stdout).note.path, prompt).toBe(path)
+    }
+  })
+
   it("naming a generated Related Papers note says so, and it is never a closest title", async () => {
     put({ "Attention.md": TRANSFORMERS })
     const first = await run("Find papers related to [[Attention]]")

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { digestBlock, type NoteDigest, readState, stateBlock } from "../../src/core/digestNote.js"
 import { globRegExp, hasTag, matchesGlob } from "../../src/core/digestSelect.js"
-import { digestVerdicts, heldPapers, learnProfile, poolRarity, profileShift } from "../../src/core/digestVerdicts.js"
+import { digestVerdicts, heldPapers, learnProfile, poolRarity, poolRarityOf, profileShift, profileShiftOf, profileTerms } from "../../src/core/digestVerdicts.js"
 import { composeGenerated } from "../../src/core/compose.js"
 import { stateNote } from "../../src/core/digestNote.js"
 import { sinceArg } from "../../src/tools/digest.js"
@@ -83,6 +83,26 @@ describe("digest verdicts", () => {
     // bounded: however many words agree
     const many = learnProfile([], [{ arxivId: "3", text: "alpha beta gamma delta epsilon zeta eta theta iota kappa" }])
     expect(profileShift(many, "alpha beta gamma delta", "epsilon zeta eta theta iota kappa")).toBe(-0.1)
+  })
+
+  it("gives the same shift from words read once per paper as from the texts (what a digest reads for the vault)", () => {
+    const profile = learnProfile(
+      [{ arxivId: "1", text: "Graph networks for molecules chemistry drug discovery" }],
+      [{ arxivId: "2", text: "Graph networks for social recommendation advertising" }],
+      "graph neural networks"
+    )
+    const papers = [
+      { title: "Molecule property prediction", abstract: "chemistry drug graphs" },
+      { title: "Advertising recommendation", abstract: "social graphs at scale" },
+      { title: "Traffic forecasting", abstract: "roads graphs" }
+    ]
+    const texts = papers.map((p) => `${p.title} ${p.abstract}`)
+    const rarity = poolRarity(texts)
+    const read = papers.map((p) => profileTerms(`${p.title} ${p.abstract}`))
+    expect([...poolRarityOf(read)]).toEqual([...rarity])
+    const shifts = papers.map((p) => profileShift(profile, p.title, p.abstract, rarity))
+    expect(read.map((terms) => profileShiftOf(profile, terms, poolRarityOf(read)))).toEqual(shifts)
+    expect(shifts.filter((x) => x !== 0).length).toBe(2)
   })
 })
 

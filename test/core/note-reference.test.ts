@@ -22,6 +22,21 @@ describe("parseNoteReference", () => {
     assert.deepStrictEqual(named("Don’t miss my ‘Attention’ note"), ["Attention"])
   })
 
+  it("keeps an apostrophe inside a single-quoted title, straight or curly, in any language", () => {
+    assert.deepStrictEqual(named("Trouve des articles pour 'L'attention multi-tête'"), ["L'attention multi-tête"])
+    assert.deepStrictEqual(named("Trouve des articles pour ma note ‘Réseaux d’attention’."), ["Réseaux d’attention"])
+    assert.deepStrictEqual(named("my 'Apprentissage à partir de très peu d'exemples' note"), ["Apprentissage à partir de très peu d'exemples"])
+    assert.deepStrictEqual(named("Знайди статті до 'Зв'язки в графах'"), ["Зв'язки в графах"])
+    assert.deepStrictEqual(named("Find papers related to my 'Hinton's dropout' note"), ["Hinton's dropout"])
+    assert.deepStrictEqual(named("Find papers related to ‘Hinton’s dropout’"), ["Hinton’s dropout"])
+  })
+
+  it("an apostrophe after a word's last letter may close the quote: both titles, the longer first", () => {
+    assert.deepStrictEqual(named("Find papers related to my 'Bayes' rule' note"), ["Bayes' rule", "Bayes"])
+    assert.deepStrictEqual(named("Find papers related to my 'Bayes' note, it's short"), ["Bayes"])
+    assert.deepStrictEqual(named("Compare 'Attention' and 'Memory'"), ["Attention"])
+  })
+
   it("finds a [[wikilink]], with an alias, heading or .md suffix", () => {
     assert.deepStrictEqual(named("Related papers for [[Transformers Concept Note]]"), ["Transformers Concept Note"])
     assert.deepStrictEqual(named("Related papers for [[Transformers Concept Note|transformers]]"), ["Transformers Concept Note"])
@@ -125,6 +140,22 @@ describe("matchNote", () => {
     const m = match("Find papers related to my Transformers Concept note")
     assert.strictEqual(m._tag, "Found")
     if (m._tag === "Found") assert.strictEqual(m.note.title, "Transformers Concept Note")
+  })
+
+  it("a single-quoted title with an apostrophe: the whole title, or the word before it when only that note exists", () => {
+    const notes = [
+      new NoteRef({ title: "Bayes' rule", path: "Bayes' rule.md" }),
+      new NoteRef({ title: "Bayes", path: "Bayes.md" }),
+      new NoteRef({ title: "Réseaux d'attention", path: "Réseaux d'attention.md" }),
+      new NoteRef({ title: "Réseaux d", path: "Réseaux d.md" })
+    ]
+    const path = (prompt: string, vault = notes) => {
+      const m = matchNote(parseNoteReference(prompt)!, vault)
+      return m._tag === "Found" ? m.note.path : m._tag
+    }
+    assert.strictEqual(path("my 'Bayes' rule' note"), "Bayes' rule.md")
+    assert.strictEqual(path("my 'Bayes' rule' note", notes.slice(1)), "Bayes.md")
+    assert.strictEqual(path("ma note ‘Réseaux d’attention’"), "Réseaux d'attention.md")
   })
 
   it("prefers the shallowest of two notes with the same title", () => {

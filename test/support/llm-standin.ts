@@ -105,6 +105,12 @@ export interface LlmStandInOptions {
    * of all such answers, drawn from a seeded generator (reproducible).
    */
   readonly malformedQueries?: { readonly rate: number; readonly seed: number }
+  /**
+   * Recorded readings: a note's title (the `Title:` line of the reading request) → the answer content sent back
+   * as it is, e.g. a reader's `{"language": "uk", "terms": [...]}` written under the same instructions without
+   * seeing the companion (eval/retrieval/multilingual/readings/). A note with none gets the scripted reader.
+   */
+  readonly readings?: ReadonlyMap<string, string>
 }
 
 /** A running stand-in. */
@@ -413,6 +419,8 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
         if (fault?._tag === "Terms") return send(200, completion(fault.answer))
         if (fault?._tag === "InvalidJson") return send(200, completion("This note is about GANs; good terms would be generator and discriminator."))
         const note = body.messages.find((m) => m.role === "user")?.content ?? ""
+        const recorded = options.readings?.get(/^Title: (.*)$/m.exec(note)?.[1] ?? "")
+        if (recorded !== undefined) return send(200, completion(recorded))
         return send(200, completion(JSON.stringify(scriptedConceptTerms(note))))
       }
       let json: string

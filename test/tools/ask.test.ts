@@ -51,7 +51,8 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.include(r.cited_query, "generative adversarial")
       assert.deepEqual([r.builder, r.fell_back, r.notes], ["rules", false, []])
       assert.strictEqual(r.papers.length, 3)
-      assert.isAtLeast(r.candidates, Math.min(1000, r.total))
+      // the whole pool is judged: the default 300 papers (or every match, when fewer), and what the other channels add
+      assert.isAtLeast(r.candidates, Math.min(300, r.total))
       for (const p of r.papers) assert.isAbove(p.rationale.length, 10)
       for (const p of r.papers) {
         assert.match(p.title, /generative adversarial|GAN/i)

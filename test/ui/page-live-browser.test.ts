@@ -119,7 +119,9 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     // same answer) until ARXIV_TIMEOUT, holding arXiv's one connection; then the retry answers this run
     await page.getByRole("heading", { name: "Results", exact: true }).waitFor({ timeout: 60_000 })
     expect(await page.locator("#cards article").count()).toBeGreaterThan(0)
-    expect(arxiv.requests.length).toBe(before + 2)
+    // the hung request and the retry's pool, then the retry's title search: a question's pool (300 papers) does not
+    // hold every match of the stand-in's corpus, so the second request of the search runs
+    expect(arxiv.requests.length).toBe(before + 3)
     await page.close()
   }, 120_000)
 
@@ -132,8 +134,10 @@ describe.skipIf(!chromiumAvailable())("the local page, live against loopback sta
     expect(await waiting.textContent()).toMatch(/^arXiv: its rate limit was reached \(it answered "Rate exceeded\."\); trying again in [23] s \(attempt 2 of \d+\)$/)
     await page.getByRole("heading", { name: "Results", exact: true }).waitFor({ timeout: 60_000 })
     expect(await page.locator("#cards article").count()).toBeGreaterThan(0)
-    expect(arxiv.requests.length).toBe(before + 2)
+    // the 429, the pool asked again, and the title search (the pool of 300 does not hold every match)
+    expect(arxiv.requests.length).toBe(before + 3)
     expect(arxiv.requests[before]!.status).toBe(429)
+    expect(arxiv.requests[before + 1]!.status).toBe(200)
     await page.close()
   }, 120_000)
 

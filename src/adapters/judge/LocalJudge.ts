@@ -15,6 +15,7 @@ import { JudgeFailed } from "../../core/errors.js"
 import { Judgement } from "../../core/models.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
 import { arxivDfTable } from "./dfTable.js"
+import type { Ranker } from "./ranker.js"
 import {
   type DfTable,
   defaultParams,
@@ -25,6 +26,9 @@ import {
   type TermVectors
 } from "./score.js"
 import { arxivTermVectors } from "./termVectors.js"
+
+/** The learned relevance fitted on the graded tuning notes (data/judge/ranker.json), for `makeWith({ ranker })`. */
+export { arxivRanker, type Ranker } from "./ranker.js"
 
 /** The judge's name in reports. */
 export const name = "local (BM25F + arXiv IDF)"
@@ -37,6 +41,12 @@ export interface LocalJudgeOptions {
   readonly table?: DfTable | undefined
   /** Override the term vectors (tests, other corpora). */
   readonly vectors?: TermVectors | undefined
+  /**
+   * A learned relevance (./ranker.ts; the one fitted on the graded tuning notes is `arxivRanker()`): relevance is
+   * then its probability that a student of the note should read the paper. Absent or null: the fixed map (the
+   * default, which keeps CSFCube's figure; eval/precision/README.md says what the learned one measured).
+   */
+  readonly ranker?: Ranker | null | undefined
 }
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`
@@ -84,7 +94,7 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
         const v = vectors()
         const prepared = prepareConcept(concept, t, params, v)
         return papers.map((paper) => {
-          const s = scorePaper(prepared, paper, t, params, v)
+          const s = scorePaper(prepared, paper, t, params, v, options.ranker)
           return new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
         })
       },

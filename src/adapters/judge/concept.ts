@@ -58,6 +58,8 @@ export interface ConceptUnit {
   readonly forms: ReadonlyMap<string, number>
   /** the long forms of an acronym the corpus defines ("text-to-speech" for TTS), matched in the paper's text */
   readonly phrases?: ReadonlyArray<RegExp>
+  /** whether the unit is of the words after "with", "in", "for", … (how or where, not what) */
+  readonly modifier?: boolean
 }
 
 /** The concept, prepared once per note. */
@@ -191,7 +193,7 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
       // only where the stem weighs nothing: a family is narrower than its stem ("normalization" is not "normalized")
       if (family !== undefined && stemWeight <= 0 && familyWeight > 0 && !seen.has(family)) {
         seen.add(family)
-        units.push({ key: family, weight: familyWeight * scale, part, forms: new Map([[family, 1]]) })
+        units.push({ key: family, weight: familyWeight * scale, part, forms: new Map([[family, 1]]), modifier: scale !== 1 })
       } else if (df !== undefined && !seen.has(t.stem)) {
         // a stem no abstract uses (a name, the student's shorthand) cannot be required of a paper
         seen.add(t.stem)
@@ -202,6 +204,7 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
             weight,
             part,
             forms: formsOf(t),
+            modifier: scale !== 1,
             ...(spelled.length === 0 ? {} : { phrases: spelled.map(phrasePattern) })
           })
         }
@@ -228,7 +231,7 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
         // the two words written as one ("non-convex" → "nonconvex", "multi-task" → "multitask")
         const joined = stemOf(`${t.word}${u.word}`)
         if (j === i + 1 && table.unigrams.has(joined)) forms.set(joined, 1)
-        units.push({ key, weight, part, forms })
+        units.push({ key, weight, part, forms, modifier: i > heads[part]! })
       }
     }
   })
@@ -254,18 +257,37 @@ const mentions = (re: RegExp, text: string): number => {
   return n
 }
 
+/** How much of the concept a paper is about ({@link conceptMatch}), and how much its title alone names. */
+export interface ConceptMatchParts {
+  readonly match: number
+  /** the same share from the paper's title alone (the title naming a unit earns it whole; the abstract nothing) */
+  readonly title: number
+  /** the share of the title's head (its words before "with", "in", "for", …) the paper is about */
+  readonly head: number
+  /** the share of the title's modifier words (after "with", "in", …) the paper is about; undefined when it has none */
+  readonly modifier: number | undefined
+}
+
 /**
  * How much of the concept a paper is about, in [0, 1]: each unit's best credit (the title naming it earns 1, the
  * abstract a share growing with its mentions), weighted by the unit's informativeness; for a title of
  * alternatives, the better of the whole and its best alternative alone (at `conceptAlternative`). A note whose
  * title holds no informative term has no concept to require: 1.
  */
-export const conceptMatch = (concept: CentralConcept, paper: ConceptEvidence, p: ConceptParams): number => {
+export const conceptMatch = (concept: CentralConcept, paper: ConceptEvidence, p: ConceptParams): number =>
+  conceptMatchParts(concept, paper, p).match
+
+/** {@link conceptMatch}, with the share the paper's title alone earns. */
+export const conceptMatchParts = (concept: CentralConcept, paper: ConceptEvidence, p: ConceptParams): ConceptMatchParts => {
   const sum = new Array<number>(concept.parts).fill(0)
+  const inTitle = new Array<number>(concept.parts).fill(0)
   const total = new Array<number>(concept.parts).fill(0)
+  const side = { head: 0, headTotal: 0, modifier: 0, modifierTotal: 0 }
   for (const u of concept.units) {
     let best = 0
+    let title = 0
     for (const [s, credit] of u.forms) {
+      if (paper.title.has(s)) title = Math.max(title, credit)
       if (credit <= best) continue
       if (paper.title.has(s)) best = credit
       else {
@@ -275,7 +297,7 @@ export const conceptMatch = (concept: CentralConcept, paper: ConceptEvidence, p:
     }
     if (best < 1 && u.phrases !== undefined && paper.text !== undefined) {
       for (const re of u.phrases) {
-        if (mentions(re, paper.text.title) > 0) best = 1
+        if (mentions(re, paper.text.title) > 0) best = title = 1
         else {
           const n = mentions(re, paper.text.abstract)
           if (n > 0) best = Math.max(best, Math.min(1, p.conceptAbstractCredit + p.conceptRepeatCredit * (n - 1)))
@@ -283,13 +305,26 @@ export const conceptMatch = (concept: CentralConcept, paper: ConceptEvidence, p:
       }
     }
     sum[u.part]! += u.weight * best
+    inTitle[u.part]! += u.weight * title
     total[u.part]! += u.weight
+    if (u.modifier === true) side.modifier += u.weight * best, side.modifierTotal += u.weight
+    else side.head += u.weight * best, side.headTotal += u.weight
   }
   const whole = total.reduce((a, b) => a + b, 0)
-  if (whole === 0) return 1
+  if (whole === 0) return { match: 1, title: 1, head: 1, modifier: undefined }
   let best = sum.reduce((a, b) => a + b, 0) / whole
+  let title = inTitle.reduce((a, b) => a + b, 0) / whole
   if (concept.parts > 1) {
-    for (let i = 0; i < concept.parts; i++) if (total[i]! > 0) best = Math.max(best, p.conceptAlternative * (sum[i]! / total[i]!))
+    for (let i = 0; i < concept.parts; i++) {
+      if (total[i]! === 0) continue
+      best = Math.max(best, p.conceptAlternative * (sum[i]! / total[i]!))
+      title = Math.max(title, p.conceptAlternative * (inTitle[i]! / total[i]!))
+    }
   }
-  return best
+  return {
+    match: best,
+    title,
+    head: side.headTotal > 0 ? side.head / side.headTotal : 1,
+    modifier: side.modifierTotal > 0 ? side.modifier / side.modifierTotal : undefined
+  }
 }

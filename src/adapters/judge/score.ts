@@ -27,7 +27,8 @@
  *
  * @since 0.1.0
  */
-import { type CentralConcept, centralConcept, type ConceptParams, conceptMatch, familyKey } from "./concept.js"
+import { type CentralConcept, centralConcept, type ConceptParams, conceptMatchParts, familyKey } from "./concept.js"
+import { type Ranker, rankerScore } from "./ranker.js"
 import { bigrams, type Token, tokenize } from "./tokenize.js"
 
 /** Document frequencies from a reference corpus. */
@@ -198,6 +199,36 @@ export interface PaperScore {
   readonly matches: ReadonlyArray<Match>
   /** the paper's salient words the note does not use, most salient first */
   readonly additions: ReadonlyArray<string>
+  /** the signals the rule computed, by name (what a learned ranker reads; ./ranker.ts) */
+  readonly features: PaperFeatures
+}
+
+/** The signals of one paper's score, each a plain number (see {@link scorePaper}). */
+export interface PaperFeatures {
+  /** the log-odds of the fixed map: slope · (coverage + semanticWeight · similarity + concept term − midpoint) */
+  readonly fixed: number
+  /** BM25F coverage of the note's weighted terms, in [0, 1] */
+  readonly coverage: number
+  /** cosine of the note's and the paper's SIF text vectors (0 without term vectors) */
+  readonly similarity: number
+  /** concept strength · (concept match − conceptCentre): what the concept requirement adds */
+  readonly concept: number
+  /** concept strength · the share of the concept the paper's title alone names */
+  readonly conceptTitle: number
+  /** concept strength · (the share of the title's head the paper is about − conceptCentre) */
+  readonly conceptHead: number
+  /** concept strength · (the share of the title's modifier words the paper is about − ½); 0 without modifier words */
+  readonly conceptModifier: number
+  /** the concept strength of the note (0: a title that names no concept) */
+  readonly strength: number
+  /** the share of the most the note's terms could earn that the paper's title matches, at most 1 */
+  readonly titleCoverage: number
+  /** the share of the note's query terms the paper matches */
+  readonly matchedShare: number
+  /** novelty: the share of the paper's salient stems the note never uses */
+  readonly novelty: number
+  /** log of the paper's length over the corpus's average length */
+  readonly length: number
 }
 
 const qtf = (n: number, p: ScoringParams): number =>
@@ -275,13 +306,20 @@ export const prepareConcept = (
   return { terms, vocabulary: new Set(tf.keys()), maxScore, reach: whole > 0 ? maxScore / whole : 1, vector, central }
 }
 
-/** Score one paper against a prepared concept. Depends on nothing but the two and the table. */
+/**
+ * Score one paper against a prepared concept. Depends on nothing but the two and the table (and the model).
+ * With a learned model (./ranker.ts) the relevance is its probability that the paper is worth a student's reading,
+ * and `score` is midpoint + log-odds ÷ slope (so the fixed logistic map of the score still gives the relevance);
+ * without one (null or absent), or for a title that names no concept (concept strength 0), the fixed logistic map
+ * of coverage + similarity + concept; in between, the two scores weighted by the concept strength.
+ */
 export const scorePaper = (
   concept: PreparedConcept,
   paper: PaperInput,
   table: DfTable,
   p: ScoringParams,
-  vectors?: TermVectors
+  vectors?: TermVectors,
+  ranker?: Ranker | null
 ): PaperScore => {
   const title = tokenize(paper.title)
   const abstract = tokenize(paper.abstract)
@@ -294,10 +332,14 @@ export const scorePaper = (
 
   const norm = 1 - p.b + p.b * (length / table.averageLength)
   let bm25 = 0
+  let inTitle = 0
   const matches: Array<Match> = []
+  const titleKeys = new Set<string>(bigrams(title))
+  for (const t of title) if (t !== null) titleKeys.add(t.stem)
   for (const t of concept.terms) {
     const f = tf.get(t.key)
     if (f === undefined) continue
+    if (titleKeys.has(t.key)) inTitle += t.idf * t.weight * (t.pair ? p.bigramWeight : 1) * (p.k1 + 1)
     const tfn = f / norm
     const c = t.idf * t.weight * (t.pair ? p.bigramWeight : 1) * ((tfn * (p.k1 + 1)) / (tfn + p.k1))
     bm25 += c
@@ -309,8 +351,7 @@ export const scorePaper = (
   if (concept.vector !== undefined && vectors !== undefined) {
     similarity = cosine(concept.vector, textVector([title, abstract], vectors))
   }
-  const titleTerms = new Set<string>(bigrams(title))
-  for (const t of title) if (t !== null) titleTerms.add(t.stem)
+  const titleTerms = new Set<string>(titleKeys)
   const abstractCounts = new Map<string, number>()
   for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
   for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
@@ -324,14 +365,13 @@ export const scorePaper = (
       if (k !== undefined) count(abstractCounts, k, 1)
     }
   }
-  const about = conceptMatch(
+  const parts = conceptMatchParts(
     concept.central,
     { title: titleTerms, abstract: abstractCounts, text: { title: paper.title, abstract: paper.abstract } },
     p
   )
-  const score = (similarity === undefined ? coverage : coverage + p.semanticWeight * similarity) +
-    p.conceptWeight * concept.central.strength * (about - p.conceptCentre)
-  const relevance = 1 / (1 + Math.exp(-p.slope * (score - p.midpoint)))
+  const about = parts.match
+  const strength = concept.central.strength
 
   // novelty: the paper's own salient stems (tf·idf), and how much of that weight the note never uses
   const surface = surfaceForms([...title, null, ...abstract])
@@ -344,6 +384,28 @@ export const scorePaper = (
   const total = salient.reduce((s, x) => s + x.w, 0)
   const outside = salient.filter((x) => !concept.vocabulary.has(x.k))
   const novelty = total > 0 ? outside.reduce((s, x) => s + x.w, 0) / total : 0
+  const fixed = (similarity === undefined ? coverage : coverage + p.semanticWeight * similarity) +
+    p.conceptWeight * strength * (about - p.conceptCentre)
+  const features: PaperFeatures = {
+    fixed: p.slope * (fixed - p.midpoint),
+    coverage,
+    similarity: similarity ?? 0,
+    concept: strength * (about - p.conceptCentre),
+    conceptTitle: strength * parts.title,
+    conceptHead: strength * (parts.head - p.conceptCentre),
+    conceptModifier: parts.modifier === undefined ? 0 : strength * (parts.modifier - 0.5),
+    strength,
+    titleCoverage: concept.maxScore > 0 ? Math.min(inTitle / concept.maxScore, 1) : 0,
+    matchedShare: concept.terms.length > 0 ? matches.length / concept.terms.length : 0,
+    novelty: clamp01(novelty),
+    length: Math.log(Math.max(length, 1) / table.averageLength)
+  }
+  // the model was fitted on notes whose title names a concept; a title as long as a paper's (strength 0, a CSFCube
+  // query) keeps the fixed map chosen for it, and one in between gets the two in proportion
+  const score = ranker == null || strength === 0
+    ? fixed
+    : (1 - strength) * fixed + strength * (p.midpoint + rankerScore(ranker, features) / p.slope)
+  const relevance = 1 / (1 + Math.exp(-p.slope * (score - p.midpoint)))
   return {
     bm25,
     coverage,
@@ -353,7 +415,8 @@ export const scorePaper = (
     relevance: clamp01(relevance),
     novelty: clamp01(novelty),
     matches,
-    additions: outside.map((x) => surface.get(x.k) ?? x.k)
+    additions: outside.map((x) => surface.get(x.k) ?? x.k),
+    features
   }
 }
 

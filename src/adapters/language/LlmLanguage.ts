@@ -106,7 +106,7 @@ export const make = Effect.fn("LlmLanguage.make")(function*(options: LlmLanguage
   })
 
   const read = Effect.fn("NoteLanguagePort.read")(function*(note: { readonly title: string; readonly text: string }) {
-    const offline = readNote(note, "offline")
+    const offline = yield* readNote(note, "offline")
     // an English note has nothing to translate: no request
     if (offline.reading.dictionary === "none") return offline
     const conversation: Array<ChatMessage> = [

@@ -11,11 +11,14 @@ import { readNote } from "./reading.js"
 /** The reader's name in reports. */
 export const name = "offline"
 
-/** Build the service (the glossary, the vocabulary and the detector's tables are read on the first note). */
+/**
+ * Build the service (the glossary, the vocabulary and the detector's tables are read on the first note that needs them;
+ * a note surely English needs none).
+ */
 export const makeWith = (): NoteLanguageService => ({
   name,
   read: Effect.fn("NoteLanguagePort.read")(function*(note) {
-    return yield* Effect.sync(() => readNote(note, name))
+    return yield* readNote(note, name)
   })
 })
 

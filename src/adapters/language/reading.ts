@@ -23,6 +23,7 @@
  *
  * @since 0.1.0
  */
+import { Effect } from "effect"
 import {
   type DetectedLanguage,
   type EnglishNote,
@@ -38,7 +39,7 @@ import { arxivDfTable } from "../judge/dfTable.js"
 import type { DfTable } from "../judge/score.js"
 import { FUNCTION_WORDS } from "../../core/text.js"
 import { cognate, MIN_SAME_SPELLING } from "./cognates.js"
-import { detectLines, detectShort } from "./detect.js"
+import { detectLines, detectShort, englishWithoutDetector, type LanguageDetector, languageDetector, MIXED_NOTE_SHARE } from "./detect.js"
 import { arxivVocabulary, fold, isCyrillic, type Lexicon, lexicon, lightStem, stopWords, type Vocabulary, WORD } from "./lexicon.js"
 
 /** What a line's reading needs. */
@@ -251,12 +252,14 @@ const withoutStopWordsOf = (raw: string, context: Context): string => {
   }).join("") + rest
 }
 
-/** The share of an English note's words in other languages from which its other-language lines are read. */
-const MIXED_NOTE_SHARE = 0.15
-
 /** A title in English words (its own language's when the note's is not clear from it). */
-const readTitle = (title: string, language: string, context: Omit<Context, "language" | "lexicon" | "stop">): string => {
-  const own = title.trim() === "" ? language : detectShort(title)
+const readTitle = (
+  title: string,
+  language: string,
+  context: Omit<Context, "language" | "lexicon" | "stop">,
+  detector: LanguageDetector
+): string => {
+  const own = title.trim() === "" ? language : detectShort(title, detector)
   // a title of English words reads as English even in a note of another language ("Transformers")
   const titleLanguage = own === "en" || language === "en" ? own : language
   if (titleLanguage === "en") return title
@@ -270,22 +273,43 @@ const contextFor = (language: string, shared: Omit<Context, "language" | "lexico
   stop: stopWords(language)
 })
 
-/** The note's reading: its language, its English text and title, the terms read and the words left unread. */
+/**
+ * The note's reading: its language, its English text and title, the terms read and the words left unread. A note
+ * that is surely English (detect.ts, `englishWithoutDetector`) is searched as it is without loading the detector;
+ * any other loads it, once per process.
+ */
 export const readNote = (
+  note: { readonly title: string; readonly text: string },
+  reader = "offline",
+  vocabulary?: Vocabulary,
+  table: () => DfTable = arxivDfTable
+): Effect.Effect<EnglishNote> => {
+  const english = englishWithoutDetector(note.text)
+  if (english !== undefined) return Effect.succeed(asItIs(note, english.detected, reader))
+  return Effect.map(languageDetector, (detector) => readNoteWith(detector, note, reader, vocabulary, table))
+}
+
+const asItIs = (note: { readonly title: string; readonly text: string }, detected: DetectedLanguage, reader: string): EnglishNote => ({
+  text: note.text,
+  title: note.title,
+  reading: new NoteReading({ detected, reader, dictionary: "none", terms: [], unread: [], notes: [] })
+})
+
+/** `readNote` with the detector given: every note goes through it (the English check aside). */
+export const readNoteWith = (
+  detector: LanguageDetector,
   note: { readonly title: string; readonly text: string },
   reader = "offline",
   vocabulary: Vocabulary = arxivVocabulary(),
   table: () => DfTable = arxivDfTable
 ): EnglishNote => {
-  const { lines, detected } = detectLines(note.text)
-  const shared = { vocabulary, table, terms: new Map<string, ReadTerm>(), unread: new Set<string>() }
+  const { lines, detected } = detectLines(note.text, detector)
   // an English note is searched as it is, unless another language holds a real part of it (a mixed note): a few
   // lines of names and terms the detector calls Dutch or French (29 of the 96 English evaluation notes have some,
   // at most 10 % of their words) must not change what an English note is searched on
   const foreignShare = detected.shares.filter((s) => s.language !== "en").reduce((a, s) => a + s.share, 0)
-  if (detected.language === "en" && foreignShare < MIXED_NOTE_SHARE) {
-    return { text: note.text, title: note.title, reading: reading(detected, reader, "none", shared, []) }
-  }
+  if (detected.language === "en" && foreignShare < MIXED_NOTE_SHARE) return asItIs(note, detected, reader)
+  const shared = { vocabulary, table, terms: new Map<string, ReadTerm>(), unread: new Set<string>() }
   const contexts = new Map<string, Context>()
   const context = (language: string) => {
     const hit = contexts.get(language)
@@ -321,7 +345,7 @@ export const readNote = (
   const dictionary = hasGlossary(detected.language) ? "glossary" : detected.language === "en" ? "glossary" : "english-only"
   return {
     text: frontmatter + out.join("\n"),
-    title: readTitle(note.title, detected.language, shared),
+    title: readTitle(note.title, detected.language, shared, detector),
     reading: reading(detected, reader, dictionary, shared, notes)
   }
 }

@@ -298,6 +298,40 @@ const renderDigest = (view) => {
   $("results-title").focus()
 }
 
+/** Text in the note's language, marked so (a screen reader reads it in that language). */
+const inLanguage = (code, text) => el("span", { lang: code, text })
+
+/**
+ * How a note in another language was read, as the CLI and the note say it: the detected language, who read it
+ * (the offline glossary or a model), the English terms and the words that had no English reading.
+ */
+const renderLanguage = (language) => {
+  const box = $("language")
+  box.hidden = language === undefined
+  if (language === undefined) return
+  $("language-line").textContent = language.line
+  const facts = [
+    ["Detected", [language.detected]],
+    ["Read", [language.reader.text]]
+  ]
+  if (language.terms.length > 0) {
+    facts.push(["English terms", language.terms.flatMap((t, i) => [
+      ...(i === 0 ? [] : ["; "]),
+      ...(t.via === "model" ? [] : [inLanguage(language.code, t.source), " → "]),
+      t.english,
+      t.via === "model" ? "" : ` (${t.via})`
+    ])])
+  }
+  facts.push([
+    "No English reading",
+    language.unread.length === 0
+      ? [language.reader.kind === "model" ? "— (the model read the whole note)" : "none"]
+      : language.unread.flatMap((w, i) => [...(i === 0 ? [] : [", "]), inLanguage(language.code, w)])
+  ])
+  $("language-facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", {}, ...v)]))
+  $("language-notes").replaceChildren(...language.notes.map((n) => el("li", { text: oneLine(n) })))
+}
+
 const render = (id, view) => {
   result = { id, view }
   $("heard").hidden = view.heard === undefined
@@ -305,6 +339,7 @@ const render = (id, view) => {
   $("read-aloud").hidden = view.kind !== "ask"
   $("read-aloud").disabled = false
   resetSpoken()
+  renderLanguage(view.kind === "note" ? view.language : undefined)
   if (view.kind === "digest") return renderDigest(view)
   const n = view.papers.length
   const named = view.kind === "note" && view.alreadyInNote.length > 0

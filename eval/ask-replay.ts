@@ -1,0 +1,249 @@
+/**
+ * `node --import tsx eval/ask-replay.ts` — the ask eval's diagnosis and replay, on the TUNING questions only
+ * (eval/ask/questions.jsonl; the held-out set is never read here).
+ *
+ * 1. Runs `askArxivTraced` once per question (rules, offline corpus, local judge, top 10) and keeps every
+ *    candidate's features: the judge's relevance, its fit to the question, the channels that found it, and
+ *    its recorded citation count whether or not the pipeline looked it up.
+ * 2. Prints, for every expected paper not in the top 10, why: not a candidate, or its place, the judge's
+ *    relevance, the question's relevance, its count (and whether it was looked up), the keep rule's decision.
+ * 3. Replays the ranking (the same `decideAll` and keep rule as ask.ts) under the settings given by
+ *    `--grid` and prints top 3 / top 10 for each, so a setting can be chosen on tuning questions alone.
+ *
+ * `--cache FILE` keeps the features between runs (JSON).
+ */
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
+import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
+import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
+import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
+import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
+import { askArxivTraced, AskOptions } from "../src/core/ask.js"
+import type { Channel, MergedCandidates } from "../src/core/channels.js"
+import { CompanionOptions, Impact, ImpactSource, Judgement, Paper } from "../src/core/models.js"
+import { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
+import { type QuestionFit, questionFit } from "../src/core/question.js"
+import { keepBest, keepOrder } from "../src/core/rules.js"
+import * as Stages from "../src/core/stages.js"
+import { bootstrapMean, repoRoot } from "./retrieval-data.js"
+
+interface Question {
+  readonly question: string
+  readonly expected: ReadonlyArray<string>
+}
+
+interface Candidate {
+  readonly id: string
+  readonly title: string
+  readonly published: string
+  readonly judge: number
+  readonly fit: QuestionFit
+  readonly foundBy: ReadonlyArray<Channel>
+  /** 1-based rank in the pool's arXiv results (absent: another channel alone found it). */
+  readonly poolRank?: number | undefined
+  readonly count?: { readonly citations: number; readonly source: { name: string; recordedOn?: string | undefined; detail?: string | undefined } } | undefined
+}
+
+interface Dumped {
+  readonly question: string
+  readonly expected: ReadonlyArray<string>
+  readonly top10: ReadonlyArray<string>
+  readonly candidates: ReadonlyArray<Candidate>
+  readonly lookupSource: { name: string; recordedOn?: string | undefined; detail?: string | undefined } | undefined
+  readonly asOf: string | undefined
+}
+
+const argument = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i < 0 ? undefined : process.argv[i + 1]
+}
+
+const questions: ReadonlyArray<Question> = readFileSync(join(repoRoot, "eval", "ask", "questions.jsonl"), "utf8")
+  .split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Question)
+
+const dump = Effect.gen(function*() {
+  const openalex = yield* OpenAlexPort
+  const out: Array<Dumped> = []
+  for (const q of questions) {
+    const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10 }))
+    const fitOf = questionFit(trace.concept)
+    const ids = trace.order.map((s) => s.paper.arxivId)
+    const lookup = yield* openalex.worksByArxivIds(ids)
+    const counts = new Map(lookup.impacts.map((i) => [i.arxivId, i] as const))
+    out.push({
+      question: q.question,
+      expected: q.expected,
+      top10: trace.answer.papers.map((p) => p.paper.arxivId),
+      candidates: trace.order.map((s) => {
+        const c = counts.get(s.paper.arxivId)
+        return {
+          id: s.paper.arxivId,
+          title: s.paper.title.replace(/\s+/g, " "),
+          published: s.paper.published,
+          judge: trace.judgeRelevance.get(s.paper.arxivId)!,
+          fit: fitOf(s.paper),
+          foundBy: s.foundBy ?? ["arxiv-search"],
+          poolRank: trace.poolRank.get(s.paper.arxivId),
+          ...(c === undefined ? {} : { count: { citations: c.citationCount, source: { ...c.source } } })
+        }
+      }),
+      lookupSource: lookup.source === undefined ? undefined : { ...lookup.source },
+      asOf: lookup.asOf
+    })
+    process.stderr.write(".")
+  }
+  process.stderr.write("\n")
+  return out
+}).pipe(
+  Effect.provide(
+    Layer.mergeAll(RuleQueryBuilder.layer, LocalJudge.layer, ArxivTermStats.layer, CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(
+      Layer.provideMerge(NodeContext.layer)
+    )
+  )
+)
+
+/** A ranking setting to replay. */
+interface Setting {
+  /** The question's relevance of a candidate from the judge's and its fit. */
+  readonly relevance: (judge: number, fit: QuestionFit) => number
+  /** How many relevant candidates get their impact looked up. */
+  readonly lookups: number
+  /** The pool's size: pool papers past it are left out unless another channel found them too (default: all). */
+  readonly pool?: number | undefined
+}
+
+const thresholds = new CompanionOptions({})
+
+/** The pipeline's answer order (ask.ts) under a setting: the top `top` ids. */
+const replay = (all: Dumped, s: Setting, top: number): ReadonlyArray<string> => {
+  const d: Dumped = s.pool === undefined ? all : {
+    ...all,
+    candidates: all.candidates.filter((c) => c.poolRank === undefined || c.poolRank <= s.pool! || c.foundBy.some((ch) => ch !== "arxiv-search"))
+  }
+  const papers = d.candidates.map((c) => new Paper({ arxivId: c.id, title: c.title, abstract: "", authors: [], published: c.published, categories: [] }, true))
+  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, c.fit), novelty: 0, rationale: "" }, true)] as const))
+  const impactOf = (c: Candidate) =>
+    c.count === undefined ? undefined : new Impact({ arxivId: c.id, citationCount: c.count.citations, source: new ImpactSource(c.count.source, true) }, true)
+  const cited = new Map<string, Impact>()
+  for (const c of d.candidates) {
+    const i = impactOf(c)
+    if (c.foundBy.includes("most-cited") && i !== undefined) cited.set(c.id, i)
+  }
+  const looked = d.candidates
+    .filter((c) => judgements.get(c.id)!.relevance >= thresholds.relevanceThreshold)
+    .sort((a, b) => judgements.get(b.id)!.relevance - judgements.get(a.id)!.relevance || a.id.localeCompare(b.id))
+    .map((c) => c.id).filter((id) => !cited.has(id)).slice(0, s.lookups)
+  const impacts = new Map(cited)
+  const byId = new Map(d.candidates.map((c) => [c.id, c] as const))
+  for (const id of looked) {
+    const i = impactOf(byId.get(id)!)
+    if (i !== undefined) impacts.set(id, i)
+  }
+  const found: Stages.Impacts = {
+    impacts,
+    looked,
+    source: d.lookupSource === undefined ? undefined : new ImpactSource(d.lookupSource, true),
+    asOf: d.asOf
+  }
+  const judged: Stages.Judged = { judge: "replay", candidates: papers, judgements }
+  const merged: MergedCandidates = { papers, impacts: cited, channels: new Map(d.candidates.map((c) => [c.id, c.foundBy] as const)) }
+  const scored = Stages.decideAll(judged, merged, found, "2026-12-01", thresholds)
+  const outcome = keepBest(scored, { maxResults: top, relevanceThreshold: thresholds.relevanceThreshold })
+  const first = [...outcome.kept, ...outcome.unrecordedAmongKept]
+  const shown = new Set(first.map((x) => x.paper.arxivId))
+  return [...first, ...keepOrder(outcome.candidates.filter((x) => !shown.has(x.paper.arxivId)))].slice(0, top).map((x) => x.paper.arxivId)
+}
+
+const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`
+const withInterval = (xs: ReadonlyArray<number>) => {
+  const [lo, hi] = bootstrapMean(xs, 12)
+  return `${pct(mean(xs))} [${pct(lo)}, ${pct(hi)}]`
+}
+
+const recall = (data: ReadonlyArray<Dumped>, s: Setting) => {
+  const at3: Array<number> = []
+  const at10: Array<number> = []
+  for (const d of data) {
+    const ids = replay(d, s, 10)
+    at3.push(d.expected.filter((e) => ids.slice(0, 3).includes(e)).length / d.expected.length)
+    at10.push(d.expected.filter((e) => ids.includes(e)).length / d.expected.length)
+  }
+  return { at3, at10 }
+}
+
+const COVERAGE = 0.05
+const SPREAD = 0.05
+/** ask.ts's relevance today (question.ts relevanceOfFit), with its knobs open. */
+const current = (coverage = COVERAGE, spread = SPREAD, compress = 1) => (judge: number, fit: QuestionFit) => {
+  const j = 1 - compress * (1 - judge)
+  return j * (1 - coverage * (1 - fit.covered)) * (0.99 - spread * (1 - fit.centrality) + 0.01 * fit.density)
+}
+
+const main = async () => {
+  const cache = argument("--cache")
+  const data: ReadonlyArray<Dumped> = cache !== undefined && existsSync(cache)
+    ? JSON.parse(readFileSync(cache, "utf8"))
+    : await Effect.runPromise(dump)
+  if (cache !== undefined && !existsSync(cache)) writeFileSync(cache, JSON.stringify(data))
+
+  // the replay must reproduce the pipeline before any setting is compared
+  const same = data.filter((d) => replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, 10).join() === d.top10.join()).length
+  console.log(`replay reproduces the pipeline's top 10 on ${same} of ${data.length} questions`)
+
+  if (process.argv.includes("--diagnose")) {
+    console.log("\n| question | expected paper | candidate? | channels | place | judge | question's relevance | band top | count (citations) | looked up |")
+    console.log("|---|---|---|---|---|---|---|---|---|---|")
+    for (const d of data) {
+      const base = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, 1000)
+      for (const e of d.expected) {
+        if (d.top10.includes(e)) continue
+        const c = d.candidates.find((x) => x.id === e)
+        if (c === undefined) {
+          console.log(`| ${d.question} | ${e} | no | | | | | | | |`)
+          continue
+        }
+        const rel = current()(c.judge, c.fit)
+        const topRel = Math.max(...d.candidates.map((x) => current()(x.judge, x.fit)))
+        const relevant = d.candidates.filter((x) => current()(x.judge, x.fit) >= thresholds.relevanceThreshold)
+          .sort((a, b) => current()(b.judge, b.fit) - current()(a.judge, a.fit) || a.id.localeCompare(b.id))
+        const relRank = relevant.findIndex((x) => x.id === e) + 1
+        const lookedUp = c.foundBy.includes("most-cited") || (relRank > 0 && relRank <= Stages.IMPACT_LOOKUPS)
+        console.log(
+          `| ${d.question} | ${e} ${c.title.slice(0, 40)} | yes | ${c.foundBy.join("+")} | ${base.indexOf(e) + 1} | ${c.judge.toFixed(3)} | ${rel.toFixed(3)} (#${relRank} by relevance) | ${topRel.toFixed(3)} | ${c.count === undefined ? "none recorded" : c.count.citations} | ${lookedUp ? "yes" : "no"} |`
+        )
+      }
+    }
+  }
+
+  const grid: Array<readonly [string, Setting]> = [["current", { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }]]
+  const spec = argument("--grid")
+  if (spec !== undefined) {
+    // "compress=0.5,0.25;lookups=50,1000;coverage=0.05;spread=0.05"
+    const axes = Object.fromEntries(spec.split(";").map((a) => {
+      const [k, v] = a.split("=")
+      return [k!, v!.split(",").map(Number)]
+    })) as Record<string, Array<number>>
+    for (const pool of axes.pool ?? [1000]) {
+    for (const compress of axes.compress ?? [1]) {
+      for (const lookups of axes.lookups ?? [Stages.IMPACT_LOOKUPS]) {
+        for (const coverage of axes.coverage ?? [COVERAGE]) {
+          for (const spread of axes.spread ?? [SPREAD]) {
+            grid.push([`pool ${pool} compress ${compress} lookups ${lookups} coverage ${coverage} spread ${spread}`, { relevance: current(coverage, spread, compress), lookups, pool }])
+          }
+        }
+      }
+    }
+    }
+  }
+  console.log("\n| setting | top 3 | top 10 |\n|---|---|---|")
+  for (const [name, s] of grid) {
+    const r = recall(data, s)
+    console.log(`| ${name} | ${withInterval(r.at3)} | ${withInterval(r.at10)} |`)
+  }
+}
+
+await main()

@@ -1,0 +1,54 @@
+/** The recorded judge pools (eval/judge-pools.ts `record`) and the keep rule simulated over them. */
+import type { Concept } from "../src/index.js"
+import { NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
+import type { Split } from "./retrieval-data.js"
+
+export interface Pool {
+  readonly note: string
+  readonly split: Split
+  readonly landmarks: ReadonlyArray<{ readonly id: string; readonly title: string }>
+  readonly concept: Concept
+  readonly papers: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly abstract: string }>
+  /**
+   * Per pool paper: whether it passes the impact bar as recorded offline (every paper looked up, so a judge
+   * that calls other papers relevant can be simulated), its citations a year, and whether the most-cited
+   * channel brought it with its count (the workflow looks up only the 50 most relevant of the others).
+   */
+  readonly impact?: Readonly<Record<string, { readonly pass: boolean; readonly perYear: number | undefined; readonly cited: boolean }>>
+}
+
+/** The papers of a pool that are relevant (≥ 0.5) and whose impact the workflow looks up, most relevant first. */
+export const relevantOf = (pool: Pool, relevance: ReadonlyMap<string, number>) => {
+  const impact = pool.impact ?? {}
+  const relevant = pool.papers.map((p) => p.arxivId).filter((id) => relevance.get(id)! >= 0.5)
+    .sort((a, b) => relevance.get(b)! - relevance.get(a)! || a.localeCompare(b))
+  // the workflow looks up the 50 most relevant papers the most-cited channel did not bring a count for
+  const looked = new Set(relevant.filter((id) => !impact[id]?.cited).slice(0, 50))
+  const survivors = relevant.filter((id) => (impact[id]?.cited || looked.has(id)) && impact[id]?.pass)
+  return { relevant, looked, survivors }
+}
+
+/**
+ * keepOrder of src/core/rules.ts over plain ids: the papers that clear both bars, by relevance, citations per year
+ * inside a run of near-equal relevance (`near(top, x)`, by default within NEAR_EQUAL_RELEVANCE of the run's top).
+ */
+export const bandCleared = (
+  pool: Pool,
+  relevance: ReadonlyMap<string, number>,
+  near: (top: number, x: number) => boolean = (top, x) => top - x < NEAR_EQUAL_RELEVANCE
+): ReadonlyArray<string> => {
+  const impact = pool.impact ?? {}
+  const { survivors } = relevantOf(pool, relevance)
+  const perYear = (id: string) => impact[id]?.perYear ?? -1
+  const ordered: Array<string> = []
+  for (let start = 0; start < survivors.length;) {
+    const top = relevance.get(survivors[start]!)!
+    let end = start + 1
+    while (end < survivors.length && near(top, relevance.get(survivors[end]!)!)) end++
+    ordered.push(...survivors.slice(start, end).sort((a, b) =>
+      perYear(b) - perYear(a) || relevance.get(b)! - relevance.get(a)! || a.localeCompare(b)
+    ))
+    start = end
+  }
+  return ordered
+}
