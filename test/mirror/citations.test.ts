@@ -13,12 +13,12 @@ import { spawn } from "node:child_process"
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { NO_KEY_MESSAGE } from "../../src/adapters/arxiv/mirror/CitationSync.js"
+import { matchCounts, NO_KEY_MESSAGE } from "../../src/adapters/arxiv/mirror/CitationSync.js"
 import * as Mirror from "../../src/adapters/arxiv/mirror/Mirror.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { CLI, runCli } from "../support/cli.js"
 import { metadataRecords, recordedRecords, startStandIn } from "../support/oai-standin.js"
-import { arxivWorkLike, Fault, type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
+import { arxivWorkLike, Fault, loadPool, type OpenAlexStandIn, startOpenAlexStandIn } from "../support/openalex-standin.js"
 
 const KEY = "test-key-7f3a"
 const root = mkdtempSync(join(tmpdir(), "arxiv-mirror-citations-"))
@@ -296,6 +296,21 @@ describe("mirror sync --citations", () => {
     const s = await status(dir)
     assert.strictEqual(s.citations.counted + s.citations.notFound, 150)
   }, 180_000)
+})
+
+describe("matching OpenAlex's records back to the mirror's ids", () => {
+  it("a merged record (recorded: word2vec, another DOI and year 2025) is matched through its arXiv locations, its date not taken", () => {
+    const merged = loadPool().get("W2153579005")!
+    const own = loadPool().get("W2525778437")!
+    const [word2vec, gnmt, none] = matchCounts(["1310.4546", "1609.08144", "1706.03762"], [merged, own] as unknown as Parameters<typeof matchCounts>[1], "2026-12-01T00:00:00.000Z")
+    assert.strictEqual(word2vec?.openalexId, "W2153579005")
+    assert.strictEqual(word2vec?.citedByCount, merged["cited_by_count"])
+    assert.isUndefined(word2vec?.publicationDate, "a merged record's date can be another version's")
+    assert.strictEqual(gnmt?.openalexId, "W2525778437")
+    assert.strictEqual(gnmt?.publicationDate, "2016-09-26")
+    assert.isUndefined(none?.citedByCount, "no record: OpenAlex had no work for it")
+    assert.strictEqual(none?.fetchedAt, "2026-12-01T00:00:00.000Z")
+  })
 })
 
 describe("--citations mirror", () => {
