@@ -6,7 +6,9 @@
  *
  * - arXiv: live (the API, polite, cached) | corpus (the recorded corpus) |
  *   mirror[:DIR] (a local mirror);
- * - citations: openalex (the API, cached) | recorded;
+ * - citations: openalex (the API, cached) | recorded | mirror (the counts a
+ *   mirror stores; chosen by default when the arXiv backend is a mirror,
+ *   folder or PostgreSQL, holding counts);
  * - judge: local | llm (by default the LLM when one is configured:
  *   OPENROUTER_API_KEY or LLM_BASE_URL);
  * - vault: a folder | mcp (an Obsidian MCP server: OBSIDIAN_MCP_URL or
@@ -106,7 +108,10 @@ export const CompanionSetup = Schema.Struct({
   vault: Schema.optional(VaultBackend),
   /** Where arXiv's papers come from. Default: "corpus" when offline, else "live". */
   arxiv: Schema.optional(ArxivBackend),
-  /** Where citation data comes from. Default: "recorded" when offline, else "openalex". */
+  /**
+   * Where citation data comes from. Default: "mirror" when arXiv is a mirror (folder or PostgreSQL) that holds counts
+   * (`mirror sync --citations`), else "recorded" when offline, else "openalex".
+   */
   citations: Schema.optional(CitationsBackend),
   /** A preset: arXiv from the recorded corpus, recorded citations, the local judge; each still overridable. */
   offline: Schema.optional(Schema.Boolean),
@@ -232,6 +237,8 @@ const Modules = {
   MirrorArxiv: () => import("./adapters/arxiv/mirror/MirrorArxiv.js"),
   PgArxiv: () => import("./adapters/arxiv/mirror/PgArxiv.js"),
   Mirror: () => import("./adapters/arxiv/mirror/Mirror.js"),
+  CitationSync: () => import("./adapters/arxiv/mirror/CitationSync.js"),
+  MirrorOpenAlex: () => import("./adapters/arxiv/mirror/MirrorOpenAlex.js"),
   LiveOpenAlex: () => import("./adapters/openalex/LiveOpenAlex.js"),
   LiveOpenAlexCitations: () => import("./adapters/openalex/LiveOpenAlexCitations.js"),
   LiveFullText: () => import("./adapters/fulltext/LiveFullText.js"),
@@ -419,18 +426,69 @@ export const languageLayer = (setup: CompanionSetup): Layer.Layer<NoteLanguagePo
 /** The arXiv term statistics the keywords are ranked by (the shipped document-frequency table). */
 const termStatsLayer: Layer.Layer<TermStatsPort> = lazyLayer(() => Effect.map(load(Modules.ArxivTermStats), (m) => m.layer))
 
-/** Citation data alone: the recorded counts, or OpenAlex over HTTP (cached), as the setup's `citations` says. */
+/** The folder of a folder mirror backend (`mirror`: the default one, undefined), or none when arXiv is not a folder mirror. */
+const mirrorFolderOf = (arxiv: ArxivBackend): { readonly dir: string | undefined } | undefined =>
+  arxiv === "mirror" ? { dir: undefined } : arxiv.startsWith("mirror:") ? { dir: arxiv.slice("mirror:".length) || undefined } : undefined
+
+/**
+ * Where citation data comes from for this setup, the mirror's counts
+ * included: asked for (`--citations mirror`, which needs a mirror as the
+ * arXiv backend: a folder or postgres://…), or, when nothing is said, the
+ * mirror of `--arxiv` when it holds counts; else `backendsOf`'s default.
+ */
+export const citationsBackendOf = (
+  setup: CompanionSetup
+): Effect.Effect<
+  | { readonly _tag: "mirror"; readonly dir: string | undefined }
+  | { readonly _tag: "pg-mirror"; readonly url: string }
+  | { readonly _tag: "openalex" | "recorded" },
+  InvalidArgument
+> =>
+  Effect.gen(function*() {
+    const backends = backendsOf(setup)
+    const folder = mirrorFolderOf(backends.arxiv)
+    const pg = backends.arxiv.startsWith("postgres") ? backends.arxiv : undefined
+    if (setup.citations === "mirror") {
+      if (folder !== undefined) return { _tag: "mirror", dir: folder.dir } as const
+      if (pg !== undefined) return { _tag: "pg-mirror", url: pg } as const
+      const errors = yield* load(Modules.errors)
+      return yield* new errors.InvalidArgument({
+        argument: "citations",
+        reason: "--citations mirror reads the counts of a mirror: add --arxiv mirror[:DIR] or postgres://… (counted with `mirror sync --citations`)"
+      })
+    }
+    if (setup.citations === undefined && (folder !== undefined || pg !== undefined)) {
+      const MirrorOpenAlex = yield* load(Modules.MirrorOpenAlex)
+      if (pg !== undefined) {
+        if (yield* MirrorOpenAlex.pgHasCounts(pg)) return { _tag: "pg-mirror", url: pg } as const
+      } else {
+        const [dirs, NodeContext] = yield* Effect.all([load(() => import("./adapters/arxiv/mirror/mirrorDir.js")), load(Modules.NodeContext)])
+        const dir = folder?.dir ?? (yield* dirs.defaultMirrorDir.pipe(Effect.provide(NodeContext.layer)))
+        if (MirrorOpenAlex.hasCounts(dir)) return { _tag: "mirror", dir } as const
+      }
+    }
+    return { _tag: backends.citations === "recorded" ? "recorded" : "openalex" } as const
+  })
+
+/** The mirror's stored counts as OpenAlexPort and CitationsPort. */
+const mirrorCitationsLayer = (choice: { readonly _tag: "mirror"; readonly dir: string | undefined } | { readonly _tag: "pg-mirror"; readonly url: string }): Layer.Layer<OpenAlexPort | CitationsPort> =>
+  lazyLayer(() =>
+    Effect.map(load(Modules.MirrorOpenAlex), (m) => choice._tag === "pg-mirror" ? m.pgLayer(choice.url) : m.layer(choice.dir).pipe(Layer.provide(nodeContextLayer)))
+  )
+
+/** Citation data alone: the recorded counts, the mirror's, or OpenAlex over HTTP (cached), as the setup's `citations` says. */
 export const openAlexLayer = (
   setup: CompanionSetup,
   cache = responseCacheLayer(setup)
 ): Layer.Layer<OpenAlexPort, InvalidArgument> =>
-  backendsOf(setup).citations === "recorded"
+  Layer.unwrapEffect(Effect.map(citationsBackendOf(setup), (choice) =>
+    choice._tag === "mirror" || choice._tag === "pg-mirror" ? mirrorCitationsLayer(choice) as Layer.Layer<OpenAlexPort> : choice._tag === "recorded"
     ? lazyLayer(() =>
       Effect.map(load(Modules.RecordedOpenAlex), (RecordedOpenAlex) =>
       RecordedOpenAlex.layer({ citations: setup.offlineCitations ?? "all" }).pipe(Layer.provide(nodeContextLayer))))
     : lazyLayer((errors) =>
       Effect.map(load(Modules.LiveOpenAlex), (LiveOpenAlex) => LiveOpenAlex.layerConfig().pipe(Layer.mapError(configProblem(errors))))
-    ).pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer))
+    ).pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer))))
 
 /** arXiv over HTTP (ARXIV_API_URL), through the given response cache. */
 const liveArxivLayer = (cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>) =>
@@ -463,10 +521,15 @@ export const arxivLayer = (
   return mirrorArxivLayer(dir === "" ? undefined : dir)
 }
 
-/** The mirror's commands (`mirror sync`, `mirror status`), loaded when used, with Node's file system and HTTP client. */
-export const mirrorCommands = Effect.map(load(Modules.Mirror), (Mirror) => ({
+/** The mirror's commands (`mirror sync`, `mirror sync --citations`, `mirror status`), loaded when used, with Node's file system and HTTP client. */
+export const mirrorCommands = Effect.map(Effect.all([load(Modules.Mirror), load(Modules.CitationSync)]), ([Mirror, CitationSync]) => ({
   sync: (request: Parameters<typeof Mirror.sync>[0]) =>
     Effect.flatMap(Mirror.clientConfig, (fromEnv) => Mirror.sync({ ...fromEnv, ...request })).pipe(
+      Effect.catchTag("ConfigError", (e) => Effect.flatMap(load(Modules.errors), (errors) => Effect.fail(configProblem(errors)(e)))),
+      Effect.provide(Layer.merge(nodeContextLayer, httpClientLayer))
+    ),
+  citations: (request: Parameters<typeof CitationSync.syncCitations>[0]) =>
+    CitationSync.syncCitations(request).pipe(
       Effect.catchTag("ConfigError", (e) => Effect.flatMap(load(Modules.errors), (errors) => Effect.fail(configProblem(errors)(e)))),
       Effect.provide(Layer.merge(nodeContextLayer, httpClientLayer))
     ),
@@ -587,12 +650,14 @@ const fullTextLayer = (
         LiveFullText.layerConfig().pipe(Layer.provide(cache), Layer.provide(httpClientLayer), Layer.provide(nodeContextLayer)))
     )
 
-/** Citing works: recorded, or OpenAlex (cached), as the setup's `citations` says. */
+/** Citing works: recorded, the mirror's (none: it says so), or OpenAlex (cached), as the setup's `citations` says. */
 const citingWorksLayer = (
   setup: CompanionSetup,
   cache: Layer.Layer<ResponseCache.ResponseCache, never, FileSystem.FileSystem | Path.Path>
 ): Layer.Layer<CitationsPort> =>
-  backendsOf(setup).citations === "recorded"
+  // a refused choice is reported by openAlexLayer, built beside this one
+  Layer.unwrapEffect(Effect.map(Effect.orElseSucceed(citationsBackendOf(setup), () => ({ _tag: "openalex" }) as const), (choice) =>
+    choice._tag === "mirror" || choice._tag === "pg-mirror" ? mirrorCitationsLayer(choice) as Layer.Layer<CitationsPort> : choice._tag === "recorded"
     ? lazyLayer(() => Effect.map(load(Modules.RecordedCitations), (m) => m.layer()))
     : lazyLayer(() =>
       Effect.map(load(Modules.LiveOpenAlexCitations), (LiveOpenAlexCitations) =>
@@ -602,7 +667,7 @@ const citingWorksLayer = (
           Layer.provide(httpClientLayer),
           Layer.provide(nodeContextLayer)
         ))
-    )
+    )))
 
 /** Full text and citing works, each from its backend. */
 const extrasLayer = (

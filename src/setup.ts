@@ -20,7 +20,7 @@ export type ArxivBackendText =
   | `postgres://${string}`
   | `postgresql://${string}`
 /** Where citation data comes from. */
-export const CITATIONS_BACKENDS = ["openalex", "recorded"] as const
+export const CITATIONS_BACKENDS = ["openalex", "recorded", "mirror"] as const
 /** Who judges relevance. */
 export const JUDGE_BACKENDS = ["local", "llm"] as const
 /** Who writes `ask`'s arXiv query. */
@@ -86,11 +86,13 @@ export const SETUP = {
   },
   citations: {
     flag: "citations",
-    pseudoName: "openalex|recorded",
+    pseudoName: "openalex|recorded|mirror",
     env: "ARXIV_COMPANION_CITATIONS",
-    allowed: "openalex or recorded",
-    description: "Where citation counts, references and citing works come from: openalex (the API) or recorded (the recorded " +
-      "data; see --offline-citations); env ARXIV_COMPANION_CITATIONS. Default: recorded with --offline, else openalex.",
+    allowed: "openalex, recorded or mirror",
+    description: "Where citation counts, references and citing works come from: openalex (the API), recorded (the recorded " +
+      "data; see --offline-citations) or mirror (the counts `mirror sync --citations` stored in the --arxiv mirror[:DIR] or postgres://… " +
+      "mirror, as of the day each was fetched); env ARXIV_COMPANION_CITATIONS. Default: mirror when --arxiv is a mirror holding counts, " +
+      "else recorded with --offline, else openalex.",
     parse: oneOf(CITATIONS_BACKENDS),
     choices: CITATIONS_BACKENDS
   },

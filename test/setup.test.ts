@@ -89,7 +89,7 @@ describe("a backend per port", () => {
       const bad = yield* read({ ARXIV_COMPANION_CITATIONS: "scholar" })
       assert.isTrue(Either.isLeft(bad))
       if (Either.isLeft(bad)) {
-        assert.strictEqual(describeConfigError(bad.left), 'ARXIV_COMPANION_CITATIONS: Expected openalex or recorded, got "scholar"')
+        assert.strictEqual(describeConfigError(bad.left), 'ARXIV_COMPANION_CITATIONS: Expected openalex, recorded or mirror, got "scholar"')
       }
     }))
 })
@@ -115,7 +115,7 @@ describe("the CLI's per-port choice reaches the adapters", { timeout: 180_000 },
       for (const c of report.candidates) expect(c.paper.published <= "2017-04-30", c.paper.published).toBe(true)
       const bad = await runCli(["run", PROMPT, "--vault", vault, "--offline"], { ARXIV_COMPANION_CITATIONS: "scholar" })
       expect(bad.code).toBe(1)
-      expect(bad.stderr.trim()).toBe(`Invalid ARXIV_COMPANION_CITATIONS: got "scholar"; use openalex or recorded.`)
+      expect(bad.stderr.trim()).toBe(`Invalid ARXIV_COMPANION_CITATIONS: got "scholar"; use openalex, recorded or mirror.`)
     } finally {
       rmSync(vault, { recursive: true, force: true })
       await standIn.close()
@@ -134,7 +134,7 @@ describe("the MCP bin takes its setup flags from the same table", { timeout: 120
   it("a bad --citations is one line saying what to use; --help lists every setting's flag and variable", async () => {
     const bad = await bin(["--citations", "scholar"])
     expect(bad.code).toBe(2)
-    expect(bad.stderr.split("\n")[0]).toBe("--citations must be openalex or recorded, got scholar")
+    expect(bad.stderr.split("\n")[0]).toBe("--citations must be openalex, recorded or mirror, got scholar")
     const help = await bin(["--help"])
     expect(help.code).toBe(0)
     for (const s of Object.values(SETUP).filter((s) => s !== SETUP.queryBuilder)) {

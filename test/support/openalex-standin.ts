@@ -97,6 +97,8 @@ export interface OpenAlexStandInOptions {
   readonly keylessBudget?: number
   /** A fault for every request this picks (e.g. every references lookup), before the queued ones. */
   readonly failWhen?: (request: { readonly path: string; readonly params: Readonly<Record<string, string>> }) => OpenAlexFault | undefined
+  /** More work records for this stand-in's pool (e.g. records of the papers a test mirror holds, see `arxivWorkLike`). */
+  readonly works?: ReadonlyArray<Json>
 }
 
 /** A running stand-in. */
@@ -243,9 +245,35 @@ const matchesSearch = (record: Json, search: string): boolean => {
   })
 }
 
+/**
+ * The work record OpenAlex would have for another arXiv preprint, shaped from
+ * a recorded one: the recorded record of arXiv 1609.08144 (W2525778437: its
+ * arXiv DOI, ids, arXiv locations, counts_by_year, referenced works), with
+ * its arXiv id, W id, date and counts replaced. For tests that need records
+ * of papers the recordings do not hold (a test mirror's).
+ */
+export const arxivWorkLike = (arxivId: string, work: { readonly w: number; readonly citedByCount: number; readonly published: string }): Json => {
+  const template = loadPool().get("W2525778437")
+  if (template === undefined) throw new Error("the recorded record W2525778437 is missing from the OpenAlex recordings")
+  const text = JSON.stringify(template).split("1609.08144").join(arxivId).split("W2525778437").join(`W${work.w}`)
+    .split("2525778437").join(String(work.w))
+  const record = JSON.parse(text) as Json
+  const years = (template["counts_by_year"] as Array<{ year: number; cited_by_count: number }>)
+  const total = years.reduce((a, y) => a + y.cited_by_count, 0)
+  return {
+    ...record,
+    publication_date: work.published,
+    publication_year: Number(work.published.slice(0, 4)),
+    cited_by_count: work.citedByCount,
+    counts_by_year: years.map((y) => ({ year: y.year, cited_by_count: Math.round((y.cited_by_count * work.citedByCount) / total) }))
+  }
+}
+
 /** Start the stand-in on 127.0.0.1 with an OS-chosen port. */
 export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {}): Promise<OpenAlexStandIn> => {
-  const pool = loadPool()
+  const pool = options.works === undefined
+    ? loadPool()
+    : new Map([...loadPool(), ...options.works.map((w): [string, Json] => [shortId(w["id"] as string), w])])
   const replays = loadReplays()
   const select = validSelectFields()
   const faults: Array<OpenAlexFault> = []

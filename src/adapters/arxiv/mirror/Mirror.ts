@@ -21,7 +21,7 @@ import {
   type SyncReport,
   withSyncLock
 } from "./Harvester.js"
-import { type HarvestState, INDEX_FILE, IndexUnavailable, MirrorIndex } from "./MirrorIndex.js"
+import { type CitationStatus, type HarvestState, INDEX_FILE, IndexUnavailable, MirrorIndex } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
 import { isPostgresUrl } from "./MirrorStore.js"
 import { DEFAULT_OAI_URL, limiterFor, make as makeClient, type OaiClientOptions } from "./OaiClient.js"
@@ -58,6 +58,8 @@ export interface MirrorStatus {
   readonly newestDatestamp: string | undefined
   readonly sizeBytes: number
   readonly harvests: ReadonlyArray<HarvestState>
+  /** The OpenAlex counts stored by `mirror sync --citations` (a folder mirror's; absent for PostgreSQL). */
+  readonly citations?: CitationStatus | undefined
 }
 
 /** ARXIV_OAI_URL and ARXIV_COMPANION_CONTACT. */
@@ -160,7 +162,7 @@ export const status = (dir?: string | undefined): Effect.Effect<MirrorStatus, Up
       }),
       (index) =>
         Effect.try({
-          try: () => index.status(),
+          try: () => ({ ...index.status(), citations: index.citationStatus() }),
           catch: (e) => new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: `cannot read the index: ${String(e)}` })
         }),
       (index) => Effect.sync(() => index.close())
@@ -169,7 +171,7 @@ export const status = (dir?: string | undefined): Effect.Effect<MirrorStatus, Up
       Effect.map((info) => Number(info.size)),
       Effect.orElseSucceed(() => 0)
     )
-    return { dir: d, records: s.records, categories: s.categories, newestDatestamp: s.newestDatestamp, sizeBytes: size, harvests: s.harvests }
+    return { dir: d, records: s.records, categories: s.categories, newestDatestamp: s.newestDatestamp, sizeBytes: size, harvests: s.harvests, citations: s.citations }
   })
 
 

@@ -11,7 +11,11 @@
  *   ranked by `bm25()` with a weight per column;
  * - `paper_categories`: the categories of each paper (counts, filters);
  * - `harvest`: where each harvest stands (its resumption token, pages, the
- *   datestamp the next one starts from).
+ *   datestamp the next one starts from);
+ * - `citations`: OpenAlex's count for a paper (`mirror sync --citations`),
+ *   with the date it was fetched; a row with no count says OpenAlex had no
+ *   work for the paper on that date. Kept beside the records (a paper's newer
+ *   version keeps its count); created in older indexes by the next sync.
  *
  * Opening reads nothing but the schema: queries page the file in through
  * SQLite's own cache (2 MB by default), so a mirror of all arXiv is opened as
@@ -319,6 +323,16 @@ CREATE TABLE IF NOT EXISTS harvest(
   list_size INTEGER,
   newest TEXT
 );
+CREATE TABLE IF NOT EXISTS citations(
+  id TEXT PRIMARY KEY,
+  cited_by_count INTEGER,
+  counts_by_year TEXT,
+  openalex_id TEXT,
+  referenced_works TEXT,
+  publication_date TEXT,
+  fetched_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS citations_fetched ON citations(fetched_at);
 `
 
 const BM25 = `bm25(papers_fts, ${FTS_COLUMNS.map((c) => FTS_WEIGHTS[c]).join(", ")})`
@@ -352,6 +366,48 @@ const ftsCells = (r: MirrorRecord): Array<string> => [
   r.reportNo ?? "",
   r.id
 ]
+
+/** One paper's OpenAlex count as the mirror keeps it (`citedByCount` undefined: OpenAlex had no work for it). */
+export interface StoredCount {
+  readonly id: string
+  readonly citedByCount?: number | undefined
+  /** OpenAlex's counts per year, newest first, as it answers them. */
+  readonly countsByYear?: ReadonlyArray<{ readonly year: number; readonly citedByCount: number }> | undefined
+  readonly openalexId?: string | undefined
+  /** OpenAlex ids of the works the paper cites; undefined when OpenAlex listed none. */
+  readonly referencedWorks?: ReadonlyArray<string> | undefined
+  /** The work's publication date when the record is the preprint's own. */
+  readonly publicationDate?: string | undefined
+  /** When the count was fetched (ISO date-time, UTC). */
+  readonly fetchedAt: string
+}
+
+/** How far the mirror's counts go. */
+export interface CitationStatus {
+  /** Papers held with a count. */
+  readonly counted: number
+  /** Papers held that OpenAlex had no work for when asked. */
+  readonly notFound: number
+  /** Papers held never asked about. */
+  readonly uncounted: number
+  /** When the oldest and the newest counts of papers held were fetched. */
+  readonly oldest: string | undefined
+  readonly newest: string | undefined
+}
+
+const countOf = (row: Row): StoredCount => {
+  const years = str(row["counts_by_year"])
+  const refs = str(row["referenced_works"])
+  return {
+    id: String(row["id"]),
+    citedByCount: row["cited_by_count"] === null || row["cited_by_count"] === undefined ? undefined : num(row["cited_by_count"]),
+    countsByYear: years === undefined ? undefined : JSON.parse(years) as StoredCount["countsByYear"],
+    openalexId: str(row["openalex_id"]),
+    referencedWorks: refs === undefined ? undefined : JSON.parse(refs) as Array<string>,
+    publicationDate: str(row["publication_date"]),
+    fetchedAt: String(row["fetched_at"])
+  }
+}
 
 /** An open index. Not safe to share between threads; one per process and directory is plenty. */
 export class MirrorIndex {
@@ -715,6 +771,95 @@ export class MirrorIndex {
         [top, upTo, top, top]
       )
       return num((this.db.get("SELECT count(*) AS c FROM papers WHERE n > ?", [top]) as Row)["c"])
+    })
+  }
+
+  /** Whether this index has the citations table (an index made before it has none until its next sync). */
+  private hasCitations(): boolean {
+    return this.db.get("SELECT 1 AS y FROM sqlite_master WHERE type = 'table' AND name = 'citations'") !== null
+  }
+
+  /**
+   * Up to `limit` ids of papers held whose count is due: never asked about
+   * first (oldest first by their number), then counts fetched before
+   * `staleBefore` (ISO), oldest fetched first. And how many are due in all.
+   */
+  dueForCounting(limit: number, staleBefore: string): { readonly ids: ReadonlyArray<string>; readonly due: number } {
+    return this.read(() => {
+      if (!this.hasCitations()) {
+        const ids = (this.db.all("SELECT id FROM papers ORDER BY n LIMIT ?", [limit]) as Array<Row>).map((r) => String(r["id"]))
+        return { ids, due: num((this.db.get("SELECT count(*) AS c FROM papers") as Row)["c"]) }
+      }
+      const from = "FROM papers p LEFT JOIN citations c ON c.id = p.id WHERE c.id IS NULL OR c.fetched_at < ?"
+      const ids = (this.db.all(
+        `SELECT p.id AS id ${from} ORDER BY c.fetched_at IS NOT NULL, c.fetched_at, p.n LIMIT ?`,
+        [staleBefore, limit]
+      ) as Array<Row>).map((r) => String(r["id"]))
+      return { ids, due: num((this.db.get(`SELECT count(*) AS c ${from}`, [staleBefore]) as Row)["c"]) }
+    })
+  }
+
+  /** Store one batch of counts in one transaction: all of them, or none. */
+  commitCounts(counts: ReadonlyArray<StoredCount>): void {
+    this.transaction(() => {
+      for (const c of counts) {
+        this.db.run(
+          `INSERT INTO citations(id, cited_by_count, counts_by_year, openalex_id, referenced_works, publication_date, fetched_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET cited_by_count = excluded.cited_by_count, counts_by_year = excluded.counts_by_year,
+             openalex_id = excluded.openalex_id, referenced_works = excluded.referenced_works,
+             publication_date = excluded.publication_date, fetched_at = excluded.fetched_at`,
+          [
+            c.id,
+            c.citedByCount ?? null,
+            c.countsByYear === undefined ? null : JSON.stringify(c.countsByYear),
+            c.openalexId ?? null,
+            c.referencedWorks === undefined ? null : JSON.stringify(c.referencedWorks),
+            c.publicationDate ?? null,
+            c.fetchedAt
+          ]
+        )
+      }
+    })
+  }
+
+  /** The stored counts of these ids (those asked about), by id. */
+  countsByIds(ids: ReadonlyArray<string>): ReadonlyMap<string, StoredCount> {
+    if (ids.length === 0) return new Map()
+    return this.read(() => {
+      if (!this.hasCitations()) return new Map()
+      const rows = this.db.all(`SELECT * FROM citations WHERE id IN (${ids.map(() => "?").join(",")})`, [...ids]) as Array<Row>
+      return new Map(rows.map((r) => [String(r["id"]), countOf(r)]))
+    })
+  }
+
+  /** Papers held whose stored count has one of these OpenAlex ids (a reference that is itself in the mirror). */
+  countsByOpenAlexIds(openalexIds: ReadonlyArray<string>): ReadonlyArray<StoredCount & { readonly title: string; readonly published: string }> {
+    if (openalexIds.length === 0) return []
+    return this.read(() => {
+      if (!this.hasCitations()) return []
+      const rows = this.db.all(
+        `SELECT c.*, p.title AS title, p.published AS published FROM citations c JOIN papers p ON p.id = c.id
+         WHERE c.openalex_id IN (${openalexIds.map(() => "?").join(",")}) AND c.cited_by_count IS NOT NULL`,
+        [...openalexIds]
+      ) as Array<Row>
+      return rows.map((r) => ({ ...countOf(r), title: String(r["title"]), published: String(r["published"]) }))
+    })
+  }
+
+  /** How many papers held have a count, how many OpenAlex did not know, and the dates of the oldest and newest counts. */
+  citationStatus(): CitationStatus {
+    return this.read(() => {
+      const records = num((this.db.get("SELECT count(*) AS c FROM papers") as Row)["c"])
+      if (!this.hasCitations()) return { counted: 0, notFound: 0, uncounted: records, oldest: undefined, newest: undefined }
+      const row = this.db.get(
+        `SELECT count(c.cited_by_count) AS counted, count(c.id) - count(c.cited_by_count) AS unknown,
+           min(c.fetched_at) AS oldest, max(c.fetched_at) AS newest
+         FROM citations c JOIN papers p ON p.id = c.id`
+      ) as Row
+      const counted = num(row["counted"])
+      const notFound = num(row["unknown"])
+      return { counted, notFound, uncounted: records - counted - notFound, oldest: str(row["oldest"]), newest: str(row["newest"]) }
     })
   }
 

@@ -56,7 +56,7 @@ export const RANK_WEIGHTS = [1 / 6, 1 / 3, 1 / 3, 1] as const
 const RANK_NORMALIZATION = 1
 
 /** The advisory lock of the harvest (the two-key form: pg_locks shows classid, objid, objsubid 2). */
-const LOCK_KEYS = [0x61727869, 0x6d697272] as const // "arxi", "mirr"
+export const LOCK_KEYS = [0x61727869, 0x6d697272] as const // "arxi", "mirr"
 
 /** The URL without its password, for messages. */
 export const redactUrl = (url: string): string => {

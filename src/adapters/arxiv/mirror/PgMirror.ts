@@ -11,7 +11,8 @@ import type { HttpClient } from "@effect/platform"
 import { Effect } from "effect"
 import type { UpstreamUnavailable } from "../../../core/errors.js"
 import { harvest, plan, type SyncOptions, type SyncPlan, type SyncProgress, type SyncReport } from "./Harvester.js"
-import type { HarvestState } from "./MirrorIndex.js"
+import type { CitationStatus, HarvestState } from "./MirrorIndex.js"
+import { openCountReader } from "./PgCitations.js"
 import { limiterFor, make as makeClient, type OaiClientOptions } from "./OaiClient.js"
 import { openReader, openWriter, redactUrl } from "./PgIndex.js"
 import { setOfCategory } from "./sets.js"
@@ -26,13 +27,17 @@ export interface PgStatus {
   readonly newestDatestamp: string | undefined
   readonly sizeBytes: number
   readonly harvests: ReadonlyArray<HarvestState>
+  /** The OpenAlex counts stored by `mirror sync --citations --to …`. */
+  readonly citations: CitationStatus
 }
 
-/** Records, categories, newest datestamp, harvests and the tables' size (indexes included) of the mirror in `url`. */
+/** Records, categories, newest datestamp, harvests, the tables' size (indexes included) and the citation counts of the mirror in `url`. */
 export const status = (url: string): Effect.Effect<PgStatus, UpstreamUnavailable> =>
   Effect.scoped(
     Effect.flatMap(openReader(url, { connections: 1 }), (reader) => reader.status).pipe(
-      Effect.map((s) => ({
+      Effect.zip(Effect.scoped(Effect.flatMap(openCountReader(url, 1), (counts) => counts.status))),
+      Effect.map(([s, citations]) => ({
+        citations,
         dir: redactUrl(url),
         records: s.records,
         categories: s.categories,
