@@ -17,7 +17,7 @@ const [mode, ...rest] = process.argv.slice(2)
 
 /**
  * Queries over distinct words (each a new term in this process), in arXiv
- * syntax, as the companion and the search tool send them.
+ * syntax, as a person types them into the search tool.
  */
 const QUERIES = [
   "(all:attention OR all:\"neural machine translation\" OR all:sequence OR all:transformer) AND (cat:cs.LG OR cat:cs.CL)",
@@ -41,8 +41,13 @@ if (mode === "import") {
   const run = (effect) => Effect.runPromise(Effect.provide(effect, NodeContext.layer))
   const port = await run((Adapters.CorpusArxiv ?? Adapters.FixtureArxiv).make())
   // the port's calls need no services of their own (the layer's were given to `make`): run them as they are
+  // the port takes a structured query: the strings are read as a person's typed query is, by the query port's
+  // parser (a checkout from before the structured query takes the string itself)
+  const reader = Adapters.RuleQueryBuilder?.makeWith?.()
+  const structured = (query) => (reader?.read === undefined ? Effect.succeed(query) : reader.read(query))
   const search = (query) =>
-    Effect.runPromise(port.search({ query, categories: ["cs.LG", "cs.AI", "cs.CL", "stat.ML"], maxResults: 10 }))
+    Effect.runPromise(Effect.flatMap(structured(query), (q) =>
+      port.search({ query: q, categories: ["cs.LG", "cs.AI", "cs.CL", "stat.ML"], maxResults: 10 })))
   // the first call loads the corpus; a lookup by id does no term search
   const t0 = performance.now()
   await Effect.runPromise(port.getPapers(["1706.03762"]))

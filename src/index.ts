@@ -48,5 +48,7 @@ export * as Tools from "./tools/index.js"
 export * as Bibtex from "./core/bibtex.js"
 /** The arXiv category taxonomy. */
 export * as Categories from "./core/categories.js"
+/** The structured query `ArxivPort.search` takes: `term`, `phrase`, `range`, `and`, `or`, `andNot`, `not`, and `render` (arXiv's syntax). */
+export * as ArxivQuery from "./core/arxivQuery.js"
 /** The adapters behind the ports (offline, live, vaults), each with `make` and `layer`. */
 export * as Adapters from "./adapters/index.js"
