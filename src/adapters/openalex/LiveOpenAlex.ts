@@ -52,6 +52,7 @@ import {
   type OpenAlexClientOptions,
   optionsConfig,
   shortWorkId,
+  wantedWorkIds,
   titleOf,
   WorkList,
   type WorkRecord
@@ -191,14 +192,7 @@ export const make = Effect.fn("LiveOpenAlex.make")(function*(options: LiveOpenAl
   })
 
   const worksByIds = Effect.fn("OpenAlexPort.worksByIds")(function*(openalexIds: ReadonlyArray<string>) {
-    const wanted = new Map<string, string>()
-    for (const raw of openalexIds) {
-      const id = shortWorkId(raw)
-      if (id === undefined) {
-        return yield* new InvalidArgument({ argument: "OpenAlex work id", reason: `"${raw}" is not an OpenAlex work id (e.g. W2525778437)` })
-      }
-      if (!wanted.has(id)) wanted.set(id, raw.trim())
-    }
+    const wanted = yield* wantedWorkIds(openalexIds)
     const pages = yield* Effect.forEach(
       chunk([...wanted.keys()], batchSize),
       (batch) => listWorks(`openalex:${batch.join("|")}`, WORK_FIELDS),

@@ -168,6 +168,22 @@ export const shortWorkId = (id: string): string | undefined => {
   return m === null ? undefined : `W${m[1]!.slice(1)}`
 }
 
+/**
+ * The OpenAlex work ids asked for, each once: short id → the id as given (trimmed), in the order asked; the first
+ * id that is not a work id fails the whole call, saying which.
+ */
+export const wantedWorkIds = (openalexIds: ReadonlyArray<string>): Either.Either<Map<string, string>, InvalidArgument> => {
+  const wanted = new Map<string, string>()
+  for (const raw of openalexIds) {
+    const id = shortWorkId(raw)
+    if (id === undefined) {
+      return Either.left(new InvalidArgument({ argument: "OpenAlex work id", reason: `"${raw}" is not an OpenAlex work id (e.g. W2525778437)` }))
+    }
+    if (!wanted.has(id)) wanted.set(id, raw.trim())
+  }
+  return Either.right(wanted)
+}
+
 /** A DOI without its resolver prefix, lower-cased. */
 export const bareDoi = (doi: string): string => doi.trim().replace(/^https?:\/\/(?:dx\.)?doi\.org\//i, "").replace(/^doi:/i, "").toLowerCase()
 

@@ -24,7 +24,7 @@ import { DataNotRecorded, InvalidArgument, UpstreamUnavailable } from "../../../
 import { Impact, ImpactSource, Work } from "../../../core/models.js"
 import { CitationsPort, type CitationsService } from "../../../core/ports/CitationsPort.js"
 import { type ImpactLookup, OpenAlexPort, type OpenAlexService, type WorkLookup } from "../../../core/ports/OpenAlexPort.js"
-import { shortWorkId } from "../../openalex/openalexClient.js"
+import { wantedWorkIds } from "../../openalex/openalexClient.js"
 import { MIRROR_SERVICE } from "./Harvester.js"
 import { failureReason, IndexUnavailable, MirrorIndex } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
@@ -120,14 +120,7 @@ export const makeWith = (reader: CountReader, where: string): { readonly openale
   })
 
   const worksByIds = Effect.fn("OpenAlexPort.worksByIds")(function*(openalexIds: ReadonlyArray<string>) {
-    const wanted = new Map<string, string>()
-    for (const raw of openalexIds) {
-      const id = shortWorkId(raw)
-      if (id === undefined) {
-        return yield* new InvalidArgument({ argument: "OpenAlex work id", reason: `"${raw}" is not an OpenAlex work id (e.g. W2525778437)` })
-      }
-      if (!wanted.has(id)) wanted.set(id, raw.trim())
-    }
+    const wanted = yield* wantedWorkIds(openalexIds)
     if (wanted.size === 0) return { works: [], missing: [] } satisfies WorkLookup
     const rows = yield* reader.countsByOpenAlexIds([...wanted.keys()])
     const found = new Map(rows.map((r) => [r.openalexId!, r]))
