@@ -382,6 +382,21 @@ export interface StoredCount {
   readonly fetchedAt: string
 }
 
+/**
+ * A stored count as the citations table's row, in its columns' order (id, cited_by_count, counts_by_year,
+ * openalex_id, referenced_works, publication_date, fetched_at): the lists as JSON text. The same row for the
+ * SQLite and the PostgreSQL mirror.
+ */
+export const citationRow = (c: StoredCount): Array<string | number | null> => [
+  c.id,
+  c.citedByCount ?? null,
+  c.countsByYear === undefined ? null : JSON.stringify(c.countsByYear),
+  c.openalexId ?? null,
+  c.referencedWorks === undefined ? null : JSON.stringify(c.referencedWorks),
+  c.publicationDate ?? null,
+  c.fetchedAt
+]
+
 /** How far the mirror's counts go. */
 export interface CitationStatus {
   /** Papers held with a count. */
@@ -809,15 +824,7 @@ export class MirrorIndex {
            ON CONFLICT(id) DO UPDATE SET cited_by_count = excluded.cited_by_count, counts_by_year = excluded.counts_by_year,
              openalex_id = excluded.openalex_id, referenced_works = excluded.referenced_works,
              publication_date = excluded.publication_date, fetched_at = excluded.fetched_at`,
-          [
-            c.id,
-            c.citedByCount ?? null,
-            c.countsByYear === undefined ? null : JSON.stringify(c.countsByYear),
-            c.openalexId ?? null,
-            c.referencedWorks === undefined ? null : JSON.stringify(c.referencedWorks),
-            c.publicationDate ?? null,
-            c.fetchedAt
-          ]
+          citationRow(c)
         )
       }
     })

@@ -11,7 +11,7 @@
 import { Effect, type Scope } from "effect"
 import pg from "pg"
 import { UpstreamUnavailable } from "../../../core/errors.js"
-import type { CitationStatus, StoredCount } from "./MirrorIndex.js"
+import { type CitationStatus, citationRow, type StoredCount } from "./MirrorIndex.js"
 import { LOCK_KEYS, PG_SERVICE, pgFailure, redactUrl } from "./PgIndex.js"
 
 const DDL = [
@@ -114,15 +114,7 @@ export const openCountWriter = (url: string): Effect.Effect<CountStore, Upstream
                  ON CONFLICT(id) DO UPDATE SET cited_by_count = excluded.cited_by_count, counts_by_year = excluded.counts_by_year,
                    openalex_id = excluded.openalex_id, referenced_works = excluded.referenced_works,
                    publication_date = excluded.publication_date, fetched_at = excluded.fetched_at`,
-                [
-                  c.id,
-                  c.citedByCount ?? null,
-                  c.countsByYear === undefined ? null : JSON.stringify(c.countsByYear),
-                  c.openalexId ?? null,
-                  c.referencedWorks === undefined ? null : JSON.stringify(c.referencedWorks),
-                  c.publicationDate ?? null,
-                  c.fetchedAt
-                ]
+                citationRow(c)
               )
             }
             await client.query("COMMIT")
