@@ -15,7 +15,7 @@
  */
 import type { Path } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { lookupIds, queryText, validateSearch } from "../../../core/arxiv.js"
+import { type LookupId, lookupIds, queryText, validateSearch } from "../../../core/arxiv.js"
 import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
 import { Paper } from "../../../core/models.js"
 import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult } from "../../../core/ports/ArxivPort.js"
@@ -46,6 +46,23 @@ export const paperOf = (row: PaperRow): Paper => {
     ...(row.journal_ref === null ? {} : { journalRef: row.journal_ref }),
     ...(row.comments === null ? {} : { comment: row.comments })
   })
+}
+
+/**
+ * The lookup's answer from the stored rows of the ids asked for: each paper once, in the order asked; an id the
+ * mirror does not hold is missing, as it was asked. The mirror holds the current version: any version of a
+ * mirrored paper is that paper.
+ */
+export const lookupOf = (wanted: ReadonlyArray<LookupId>, rows: ReadonlyArray<PaperRow>): ArxivLookup => {
+  const byId = new Map(rows.map((r) => [r.id, paperOf(r)]))
+  const papers: Array<Paper> = []
+  const missing: Array<string> = []
+  for (const w of wanted) {
+    const paper = byId.get(w.bare)
+    if (paper === undefined) missing.push(w.asked)
+    else if (!papers.includes(paper)) papers.push(paper)
+  }
+  return { papers, missing }
 }
 
 /** Indexes opened by this process, one per directory, shared by every layer. */
@@ -114,16 +131,7 @@ export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxiv
     if (wanted.length === 0) return { papers: [], missing: [] } satisfies ArxivLookup
     const idx = yield* index
     const rows = yield* Effect.try({ try: () => idx.byIds([...new Set(wanted.map((w) => w.bare))]), catch: readFailure(options.dir) })
-    const byId = new Map(rows.map((r) => [r.id, paperOf(r)]))
-    const papers: Array<Paper> = []
-    const missing: Array<string> = []
-    for (const w of wanted) {
-      // the mirror holds the current version: any version of a mirrored paper is that paper
-      const paper = byId.get(w.bare)
-      if (paper === undefined) missing.push(w.asked)
-      else if (!papers.includes(paper)) papers.push(paper)
-    }
-    return { papers, missing } satisfies ArxivLookup
+    return lookupOf(wanted, rows)
   })
 
   return ArxivPort.of({ search, getPapers })

@@ -16,9 +16,8 @@
 import { Effect, Layer } from "effect"
 import { lookupIds, queryText, validateSearch } from "../../../core/arxiv.js"
 import { InvalidArgument } from "../../../core/errors.js"
-import type { Paper } from "../../../core/models.js"
 import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult } from "../../../core/ports/ArxivPort.js"
-import { paperOf } from "./MirrorArxiv.js"
+import { lookupOf, paperOf } from "./MirrorArxiv.js"
 import { openReader, type PgReader } from "./PgIndex.js"
 import { toPgQuery, UnsupportedQuery } from "./pgQuery.js"
 
@@ -62,16 +61,7 @@ export const fromReader = (reader: PgReader): ArxivPort["Type"] => {
     const wanted = yield* lookupIds(ids)
     if (wanted.length === 0) return { papers: [], missing: [] } satisfies ArxivLookup
     const rows = yield* reader.byIds([...new Set(wanted.map((w) => w.bare))])
-    const byId = new Map(rows.map((r) => [r.id, paperOf(r)]))
-    const papers: Array<Paper> = []
-    const missing: Array<string> = []
-    for (const w of wanted) {
-      // the mirror holds the current version: any version of a mirrored paper is that paper
-      const paper = byId.get(w.bare)
-      if (paper === undefined) missing.push(w.asked)
-      else if (!papers.includes(paper)) papers.push(paper)
-    }
-    return { papers, missing } satisfies ArxivLookup
+    return lookupOf(wanted, rows)
   })
 
   return ArxivPort.of({ search, getPapers })
