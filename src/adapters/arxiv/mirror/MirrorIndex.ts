@@ -100,6 +100,25 @@ export interface HarvestState {
   readonly newest?: string | undefined
 }
 
+/**
+ * A harvest's state as the harvest table's row, in its columns' order (key, set_spec, categories, done_until,
+ * token, token_expires, list_from, pages, records, list_size, newest): the same row for the SQLite and the
+ * PostgreSQL mirror.
+ */
+export const harvestRow = (s: HarvestState): Array<string | number | null> => [
+  s.key,
+  s.set,
+  s.categories.join(","),
+  s.doneUntil ?? null,
+  s.token ?? null,
+  s.tokenExpires ?? null,
+  s.listFrom ?? null,
+  s.pages,
+  s.records,
+  s.listSize ?? null,
+  s.newest ?? null
+]
+
 /** What a committed page changed. */
 export interface PageChanges {
   readonly added: number
@@ -520,19 +539,7 @@ export class MirrorIndex {
        ON CONFLICT(key) DO UPDATE SET done_until = excluded.done_until, token = excluded.token,
          token_expires = excluded.token_expires, list_from = excluded.list_from, pages = excluded.pages,
          records = excluded.records, list_size = excluded.list_size, newest = excluded.newest`,
-      [
-        s.key,
-        s.set,
-        s.categories.join(","),
-        s.doneUntil ?? null,
-        s.token ?? null,
-        s.tokenExpires ?? null,
-        s.listFrom ?? null,
-        s.pages,
-        s.records,
-        s.listSize ?? null,
-        s.newest ?? null
-      ]
+      harvestRow(s)
     )
   }
 

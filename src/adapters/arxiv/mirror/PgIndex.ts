@@ -36,7 +36,7 @@ import { Effect, type Scope } from "effect"
 import { hostname } from "node:os"
 import pg from "pg"
 import { UpstreamUnavailable } from "../../../core/errors.js"
-import type { HarvestState, IndexStatus, PageChanges, PaperRow } from "./MirrorIndex.js"
+import { type HarvestState, harvestRow, type IndexStatus, type PageChanges, type PaperRow } from "./MirrorIndex.js"
 import type { HarvestStore } from "./MirrorStore.js"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
 import { categoryLexeme, foldAccents, idLexeme, type PgQuery, renderTsQuery, reportLexemes, UnsupportedQuery, wordsOf } from "./pgQuery.js"
@@ -187,19 +187,7 @@ const writeState = (db: pg.ClientBase, s: HarvestState) =>
      ON CONFLICT(key) DO UPDATE SET done_until = excluded.done_until, token = excluded.token,
        token_expires = excluded.token_expires, list_from = excluded.list_from, pages = excluded.pages,
        records = excluded.records, list_size = excluded.list_size, newest = excluded.newest`,
-    [
-      s.key,
-      s.set,
-      s.categories.join(","),
-      s.doneUntil ?? null,
-      s.token ?? null,
-      s.tokenExpires ?? null,
-      s.listFrom ?? null,
-      s.pages,
-      s.records,
-      s.listSize ?? null,
-      s.newest ?? null
-    ]
+    harvestRow(s)
   )
 
 /** The columns a page's records are sent in, one array each (`unnest`). */
