@@ -25,8 +25,9 @@ import { askArxivTraced, AskOptions } from "../src/core/ask.js"
 import type { Channel, MergedCandidates } from "../src/core/channels.js"
 import { CompanionOptions, Impact, ImpactSource, Judgement, Paper } from "../src/core/models.js"
 import { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
-import { type QuestionFit, questionFit } from "../src/core/question.js"
+import { type QuestionConcept, type QuestionFit, questionFit } from "../src/core/question.js"
 import { keepBest, keepOrder } from "../src/core/rules.js"
+import type { ScoredPaper } from "../src/core/models.js"
 import * as Stages from "../src/core/stages.js"
 import { bootstrapMean, repoRoot } from "./retrieval-data.js"
 
@@ -38,6 +39,8 @@ interface Question {
 interface Candidate {
   readonly id: string
   readonly title: string
+  /** The abstract (for replaying features read from it). */
+  readonly abstract: string
   readonly published: string
   readonly judge: number
   readonly fit: QuestionFit
@@ -51,6 +54,8 @@ interface Dumped {
   readonly question: string
   readonly expected: ReadonlyArray<string>
   readonly top10: ReadonlyArray<string>
+  /** The question's concept (its key terms), for features replayed from the candidates' text. */
+  readonly concept: QuestionConcept
   readonly candidates: ReadonlyArray<Candidate>
   readonly lookupSource: { name: string; recordedOn?: string | undefined; detail?: string | undefined } | undefined
   readonly asOf: string | undefined
@@ -77,11 +82,13 @@ const dump = Effect.gen(function*() {
       question: q.question,
       expected: q.expected,
       top10: trace.answer.papers.map((p) => p.paper.arxivId),
+      concept: trace.concept,
       candidates: trace.order.map((s) => {
         const c = counts.get(s.paper.arxivId)
         return {
           id: s.paper.arxivId,
           title: s.paper.title.replace(/\s+/g, " "),
+          abstract: s.paper.abstract,
           published: s.paper.published,
           judge: trace.judgeRelevance.get(s.paper.arxivId)!,
           fit: fitOf(s.paper),
@@ -113,18 +120,45 @@ interface Setting {
   readonly lookups: number
   /** The pool's size: pool papers past it are left out unless another channel found them too (default: all). */
   readonly pool?: number | undefined
+  /**
+   * Where a relevant paper without a recorded count goes in the answer: "after" the kept ones (main's rule), at the
+   * "rank" its relevance gives it among those that cleared both bars, or in its "band" like a new paper (losing
+   * only near-ties to counted papers).
+   */
+  readonly unrecorded?: "after" | "rank" | "band" | undefined
+  /** How much a paper that introduces no named method of its own loses (0: nothing). */
+  readonly introduce?: number | undefined
+  readonly introduceKind?: string | undefined
 }
+
+const CONTRIB = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(?:propose|introduce|present|develop|describe)(?:s|d)?\b/i
+/** Whether a paper introduces a named method (prototype of the feature). */
+const introducesNamed = (title: string, abstract: string): boolean => {
+  const flat = abstract.replace(/\s+/g, " ")
+  if (/^[^\s:]+(?:\s[^\s:]+)?:\s/.test(title.trim())) return true
+  if (/\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|a\s+)?["“']?[A-Z]/.test(flat)) return true
+  for (const sentence of flat.split(/(?<=[.!?])\s+(?=[A-Z])/)) {
+    if (!CONTRIB.test(sentence)) continue
+    if (/\((?:[A-Z][\w-]*\s?){1,3}\)/.test(sentence)) return true
+    if (/\bwe\s+(?:introduce|propose|present)\s+(?:the\s+)?["“]?[A-Z][\w-]*\b/.test(sentence.replace(/^We\b/, "we"))) return true
+  }
+  return false
+}
+const introducesKind = (kind: string, c: { title: string; abstract: string }): number =>
+  kind === "named" ? (introducesNamed(c.title, c.abstract) ? 1 : 0)
+  : kind === "contrib" ? (c.abstract.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=[A-Z])/).some((x) => CONTRIB.test(x)) ? 1 : 0)
+  : 0
 
 const thresholds = new CompanionOptions({})
 
 /** The pipeline's answer order (ask.ts) under a setting: the top `top` ids. */
-const replay = (all: Dumped, s: Setting, top: number): ReadonlyArray<string> => {
+const replay = (all: Dumped, s: Setting, top: number, listed = false): ReadonlyArray<string> => {
   const d: Dumped = s.pool === undefined ? all : {
     ...all,
     candidates: all.candidates.filter((c) => c.poolRank === undefined || c.poolRank <= s.pool! || c.foundBy.some((ch) => ch !== "arxiv-search"))
   }
   const papers = d.candidates.map((c) => new Paper({ arxivId: c.id, title: c.title, abstract: "", authors: [], published: c.published, categories: [] }, true))
-  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, c.fit), novelty: 0, rationale: "" }, true)] as const))
+  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, c.fit) * (1 - (s.introduce ?? 0) * (1 - introducesKind(s.introduceKind ?? "named", c))), novelty: 0, rationale: "" }, true)] as const))
   const impactOf = (c: Candidate) =>
     c.count === undefined ? undefined : new Impact({ arxivId: c.id, citationCount: c.count.citations, source: new ImpactSource(c.count.source, true) }, true)
   const cited = new Map<string, Impact>()
@@ -151,10 +185,30 @@ const replay = (all: Dumped, s: Setting, top: number): ReadonlyArray<string> => 
   const judged: Stages.Judged = { judge: "replay", candidates: papers, judgements }
   const merged: MergedCandidates = { papers, impacts: cited, channels: new Map(d.candidates.map((c) => [c.id, c.foundBy] as const)) }
   const scored = Stages.decideAll(judged, merged, found, "2026-12-01", thresholds)
-  const outcome = keepBest(scored, { maxResults: top, relevanceThreshold: thresholds.relevanceThreshold })
-  const first = [...outcome.kept, ...outcome.unrecordedAmongKept]
+  if (listed) {
+    // the relevant papers without a recorded count that the answer lists right after its top (ask.ts), at most `top`
+    const shown = new Set(answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "after").slice(0, top).map((x) => x.paper.arxivId))
+    return keepBest(scored, { maxResults: top, relevanceThreshold: thresholds.relevanceThreshold }).unrecordedAmongKept
+      .filter((x) => !shown.has(x.paper.arxivId)).slice(0, top).map((x) => x.paper.arxivId)
+  }
+  return answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "after").slice(0, top).map((x) => x.paper.arxivId)
+}
+
+/** The answer order of ask.ts under each rule for relevant papers without a recorded count. */
+const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band"): ReadonlyArray<ScoredPaper> => {
+  if (mode === "band") {
+    const lead = keepOrder(scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded"))
+    const shown = new Set(lead.map((x) => x.paper.arxivId))
+    return [...lead, ...keepOrder(scored.filter((x) => !shown.has(x.paper.arxivId)))]
+  }
+  const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
+  let first: Array<ScoredPaper>
+  if (mode === "rank") {
+    first = [...outcome.kept]
+    for (const u of outcome.unrecordedAmongKept) first.splice(Math.min(first.length, u.decision.rank! - 1 + first.filter((x) => x.decision.kind === "impact-not-recorded").length), 0, u)
+  } else first = [...outcome.kept, ...outcome.unrecordedAmongKept]
   const shown = new Set(first.map((x) => x.paper.arxivId))
-  return [...first, ...keepOrder(outcome.candidates.filter((x) => !shown.has(x.paper.arxivId)))].slice(0, top).map((x) => x.paper.arxivId)
+  return [...first, ...keepOrder(outcome.candidates.filter((x) => !shown.has(x.paper.arxivId)))]
 }
 
 const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
@@ -167,12 +221,18 @@ const withInterval = (xs: ReadonlyArray<number>) => {
 const recall = (data: ReadonlyArray<Dumped>, s: Setting) => {
   const at3: Array<number> = []
   const at10: Array<number> = []
+  const listed3: Array<number> = []
+  const listed10: Array<number> = []
   for (const d of data) {
     const ids = replay(d, s, 10)
     at3.push(d.expected.filter((e) => ids.slice(0, 3).includes(e)).length / d.expected.length)
     at10.push(d.expected.filter((e) => ids.includes(e)).length / d.expected.length)
+    const with3 = [...ids.slice(0, 3), ...replay(d, s, 3, true)]
+    const with10 = [...ids, ...replay(d, s, 10, true)]
+    listed3.push(d.expected.filter((e) => with3.includes(e)).length / d.expected.length)
+    listed10.push(d.expected.filter((e) => with10.includes(e)).length / d.expected.length)
   }
-  return { at3, at10 }
+  return { at3, at10, listed3, listed10 }
 }
 
 const COVERAGE = 0.05
@@ -219,6 +279,20 @@ const main = async () => {
     }
   }
 
+  if (process.argv.includes("--show-unrecorded")) {
+    // the top 3 of each question with relevant papers without a count after the kept ones, and at their rank
+    for (const d of data) {
+      const after = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, 10).slice(0, 3)
+      const rank = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS, unrecorded: "rank" }, 10).slice(0, 3)
+      if (after.join() === rank.join()) continue
+      const label = (id: string) => {
+        const c = d.candidates.find((x) => x.id === id)!
+        return `${d.expected.includes(id) ? "*" : ""}${id} ${c.title.slice(0, 36)} (${current()(c.judge, c.fit).toFixed(3)}, ${c.count === undefined ? "no count" : c.count.citations})`
+      }
+      console.log(`${d.question}\n  after: ${after.map(label).join(" | ")}\n  rank:  ${rank.map(label).join(" | ")}`)
+    }
+  }
+
   const grid: Array<readonly [string, Setting]> = [["current", { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }]]
   const spec = argument("--grid")
   if (spec !== undefined) {
@@ -227,22 +301,28 @@ const main = async () => {
       const [k, v] = a.split("=")
       return [k!, v!.split(",").map(Number)]
     })) as Record<string, Array<number>>
+    for (const introKind of (argument("--intro-kind") ?? "named").split(",")) {
+    for (const introduce of axes.introduce ?? [0]) {
+    for (const mode of (argument("--unrecorded") ?? "after").split(",") as Array<"after" | "rank" | "band">) {
     for (const pool of axes.pool ?? [1000]) {
     for (const compress of axes.compress ?? [1]) {
       for (const lookups of axes.lookups ?? [Stages.IMPACT_LOOKUPS]) {
         for (const coverage of axes.coverage ?? [COVERAGE]) {
           for (const spread of axes.spread ?? [SPREAD]) {
-            grid.push([`pool ${pool} compress ${compress} lookups ${lookups} coverage ${coverage} spread ${spread}`, { relevance: current(coverage, spread, compress), lookups, pool }])
+            grid.push([`intro ${introKind} ${introduce} unrecorded ${mode} pool ${pool} compress ${compress} lookups ${lookups} coverage ${coverage} spread ${spread}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind }])
           }
         }
       }
     }
     }
+    }
+    }
+    }
   }
-  console.log("\n| setting | top 3 | top 10 |\n|---|---|---|")
+  console.log("\n| setting | top 3 | top 10 | top 3 and the papers listed after it | top 10 and those listed after it |\n|---|---|---|---|---|")
   for (const [name, s] of grid) {
     const r = recall(data, s)
-    console.log(`| ${name} | ${withInterval(r.at3)} | ${withInterval(r.at10)} |`)
+    console.log(`| ${name} | ${withInterval(r.at3)} | ${withInterval(r.at10)} | ${withInterval(r.listed3)} | ${withInterval(r.listed10)} |`)
   }
 }
 

@@ -8,6 +8,7 @@
 import { absUrl } from "./arxiv.js"
 import type { AskAnswer } from "./ask.js"
 import { type GeneratedNote, LINE_BREAKS, sanitizeTitle, yamlString } from "./compose.js"
+import { ordinal } from "./rules.js"
 import { wellFormed } from "./text.js"
 
 /** A run of text, optionally a link or code. */
@@ -67,6 +68,25 @@ export const answerDocument = (answer: AskAnswer): ReadonlyArray<DocBlock> => {
     if (p.summary !== undefined && p.summary !== "") blocks.push({ kind: "bullet", spans: [text(`Summary: ${p.summary}`)] })
     blocks.push({ kind: "bullet", spans: [text(`Judge: ${p.rationale}`)] })
   })
+  if (answer.unrecorded.length > 0) {
+    blocks.push({ kind: "heading", spans: [text("Relevant, impact not recorded")] })
+    blocks.push({
+      kind: "paragraph",
+      spans: [text(
+        `Relevant enough to rank among the top ${answer.papers.length}, but no citation count is recorded, so a paper as relevant with a count came first. Worth a look.`
+      )]
+    })
+    for (const p of answer.unrecorded) {
+      const id = p.paper.arxivId
+      blocks.push({
+        kind: "bullet",
+        spans: [
+          { text: flat(p.paper.title), url: absUrl(id) },
+          text(` · first version ${p.paper.published} · relevance ${num(p.relevance)}${p.place === undefined ? "" : ` · by relevance ${ordinal(p.place)}`} · why it answers: ${p.why}`)
+        ]
+      })
+    }
+  }
   return blocks
 }
 

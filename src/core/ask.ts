@@ -38,7 +38,7 @@ import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { plainlyEnglish, type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
-import { keepBest, keepOrder } from "./rules.js"
+import { clearedBothBars, keepBest, keepOrder } from "./rules.js"
 import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
 import { fitTo } from "./text.js"
@@ -80,6 +80,8 @@ export interface AskedPaper {
   readonly kept: boolean
   /** The keep rule's decision: kept, cut by the cap, impact not recorded (relevant, no count) or dropped. */
   readonly decision: ScoredPaper["decision"]["kind"]
+  /** For a paper listed after the answer (impact not recorded): the place its relevance alone gives it, 1-based. */
+  readonly place?: number | undefined
   /** The channels that found it. */
   readonly foundBy: ReadonlyArray<Channel>
   /** A short summary of the paper (whole sentences of its abstract). */
@@ -109,6 +111,12 @@ export interface AskAnswer {
   readonly judge: string
   /** The top papers by the keep rule. */
   readonly papers: ReadonlyArray<AskedPaper>
+  /**
+   * Relevant papers without a recorded citation count whose relevance alone places them among the top, but that a
+   * counted paper of near-equal relevance preceded: listed right after the top (at most `top`), each with its place,
+   * so none is lost silently. Empty when there are none.
+   */
+  readonly unrecorded: ReadonlyArray<AskedPaper>
   /** arXiv requests made for this question (0 when every answer came from the cache). */
   readonly arxivRequests: number
   /** Said when the answer is empty: why, and what to try. */
@@ -134,21 +142,28 @@ const admitsQuestion = (concept: QuestionConcept) => (paper: Paper): boolean => 
 const CITED_PHRASES = 4
 
 /**
- * The papers of an answer, by the keep rule (rules.ts `keepBest`, `top`
- * places): those kept (relevance first, impact breaking near-ties), then the
- * relevant papers without a recorded count whose relevance places them among
- * the kept, then the others in keep order (every candidate: the answer is the
- * first `top`), and how many lead by the keep rule. Never by the upstream's order.
+ * The papers of an answer, by the keep rule (rules.ts): those that cleared both bars and the relevant papers whose
+ * citation count is not recorded, in keep order (relevance first; impact breaks near-ties only, and a paper without
+ * a count loses only a near tie, as a new paper does: a missing count is never read as a low one, so a clearly more
+ * relevant paper is never placed below a counted one), then the others in keep order (every candidate: the answer
+ * is the first `top`); how many lead; and the relevant papers without a count whose relevance alone places them
+ * among the first `top` but who lost their place by a near tie (`keepBest`'s "listed right after them", at most
+ * `top`), so none is lost silently. Never by the upstream's order.
  */
 const answerOrder = (
   scored: ReadonlyArray<ScoredPaper>,
   top: number,
   relevanceThreshold: number
-): { readonly order: ReadonlyArray<ScoredPaper>; readonly leading: number } => {
+): { readonly order: ReadonlyArray<ScoredPaper>; readonly leading: number; readonly listed: ReadonlyArray<ScoredPaper> } => {
   const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
-  const first = [...outcome.kept, ...outcome.unrecordedAmongKept]
-  const shown = new Set(first.map((s) => s.paper.arxivId))
-  return { order: [...first, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))], leading: first.length }
+  const lead = keepOrder(outcome.candidates.filter((s) => clearedBothBars(s) || s.decision.kind === "impact-not-recorded"))
+  const shown = new Set(lead.map((s) => s.paper.arxivId))
+  const answered = new Set(lead.slice(0, top).map((s) => s.paper.arxivId))
+  return {
+    order: [...lead, ...keepOrder(outcome.candidates.filter((s) => !shown.has(s.paper.arxivId)))],
+    leading: lead.length,
+    listed: outcome.unrecordedAmongKept.filter((s) => !answered.has(s.paper.arxivId)).slice(0, top)
+  }
 }
 
 /** The least a question's weight leaves of a judge's relevance (a paper naming none of its terms). */
@@ -281,20 +296,23 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
   const order = answered.order
   const central = new Map([...fits].map(([id, f]) => [id, f.centrality] as const))
   const poolRank = new Map(searched.pool.papers.map((p, i) => [p.arxivId, i + 1]))
-  const ranked: ReadonlyArray<AskedPaper> = order.slice(0, options.top).map((s) => ({
+  const askedPaper = (s: ScoredPaper): AskedPaper => ({
     paper: s.paper,
     searchRank: poolRank.get(s.paper.arxivId),
     relevance: s.judgement.relevance,
     centrality: central.get(s.paper.arxivId) ?? 0,
     rationale: s.judgement.rationale,
-    why: whyItAnswers(s.paper, concept, s.impact.citationsPerYear),
+    why: whyItAnswers(s.paper, concept, s.impact.citationsPerYear, s.decision.kind === "impact-not-recorded"),
     ...(s.impact.citationsPerYear === undefined ? {} : { citationsPerYear: s.impact.citationsPerYear }),
     kept: s.decision.kept,
     decision: s.decision.kind,
+    ...(s.decision.kind === "impact-not-recorded" && s.decision.rank !== undefined ? { place: s.decision.rank } : {}),
     foundBy: s.foundBy ?? ["arxiv-search"],
     // the shared extractive summariser: whole sentences of the abstract, chosen with the question's key terms
     summary: extractiveSummary(s.paper, built.keywords).text
-  }))
+  })
+  const ranked: ReadonlyArray<AskedPaper> = order.slice(0, options.top).map(askedPaper)
+  const unrecorded: ReadonlyArray<AskedPaper> = answered.listed.map(askedPaper)
 
   const { fallback: _fallback, query: _query, concept: _concept, ...how } = built
   const answer = {
@@ -312,6 +330,7 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     candidates: judged.candidates.length,
     judge: judged.judge,
     papers: ranked,
+    unrecorded,
     arxivRequests,
     ...(ranked.length === 0
       ? { message: "arXiv has no paper matching this query. Try fewer or broader terms, or drop an author or a date." }

@@ -91,7 +91,8 @@ export const SYNONYMS: ReadonlyArray<ReadonlyArray<string>> = [
   ["seq2seq", "sequence to sequence", "sequence-to-sequence"],
   ["vit", "vision transformer"],
   ["asr", "automatic speech recognition"],
-  ["word2vec", "word embeddings", "word vectors"]
+  ["word2vec", "word embeddings", "word vectors", "word representations"],
+  ["few-shot", "one-shot", "low-shot"]
 ]
 
 /** Words that ask rather than say what about: never a key term. */
@@ -573,16 +574,10 @@ export const questionFit = (concept: Pick<QuestionConcept, "terms">) => {
   }
 }
 
-/** How much of each key term a text names (its best form), in the concept's order. */
-const termShares = (concept: Pick<QuestionConcept, "terms">, text: string): ReadonlyArray<number> => {
+/** The key terms a text names whole, most informative first, each as the form it names ("convolutional network", not "cnn"). */
+const namedTerms = (concept: Pick<QuestionConcept, "terms">, text: string): ReadonlyArray<string> => {
   const stems = new Set(tokenStems(text))
-  return concept.terms.map((t) => Math.max(...t.forms.map((f) => formShare(formStems(f), stems))))
-}
-
-/** The key terms (first forms) a text names whole, most informative first. */
-const namedTerms = (concept: Pick<QuestionConcept, "terms">, text: string): ReadonlyArray<KeyTerm> => {
-  const shares = termShares(concept, text)
-  return concept.terms.filter((_, i) => shares[i] === 1)
+  return concept.terms.flatMap((t) => t.forms.find((f) => formShare(formStems(f), stems) === 1) ?? [])
 }
 
 /**
@@ -658,13 +653,16 @@ const clause = (text: string, max: number): string => {
 /**
  * One line saying why a paper answers a question: what it contributes, from
  * its abstract's contribution sentence ("introduced a residual learning
- * framework …"), the question's terms its title names, and how cited it is.
+ * framework …"), the question's terms its title names, and how cited it is
+ * ("impact not recorded" when `notRecorded`: a relevant paper older than the
+ * exemption with no citation count, never read as an uncited one).
  * Words of the abstract only: nothing is invented.
  */
 export const whyItAnswers = (
   paper: { readonly title: string; readonly abstract: string },
   concept: Pick<QuestionConcept, "terms">,
-  citationsPerYear?: number | undefined
+  citationsPerYear?: number | undefined,
+  notRecorded = false
 ): string => {
   const flat = paper.abstract.replace(/\s+/g, " ").trim()
   let what: string | undefined
@@ -674,9 +672,11 @@ export const whyItAnswers = (
     what = `${VERB[m[1]!.toLowerCase()] ?? "introduced"} ${clause(m[2]!, 14)}`
     break
   }
-  const titled = namedTerms(concept, paper.title).map((t) => t.forms[0]!)
+  const titled = namedTerms(concept, paper.title)
   const on = titled.length === 0 ? undefined : `on ${titled.slice(0, 3).join(", ")}`
-  const cited = citationsPerYear === undefined || citationsPerYear < 1 ? undefined : `cited ${Math.round(citationsPerYear).toLocaleString("en-US")} times a year`
+  const cited = notRecorded
+    ? "impact not recorded (no citation count)"
+    : citationsPerYear === undefined || citationsPerYear < 1 ? undefined : `cited ${Math.round(citationsPerYear).toLocaleString("en-US")} times a year`
   const parts = [what ?? (on === undefined ? "related to the question's terms" : `about ${titled.slice(0, 3).join(", ")}`), what === undefined ? undefined : on, cited]
   return parts.filter((p): p is string => p !== undefined).join("; ")
 }

@@ -10,6 +10,7 @@ import { ASK_POOL_SIZE, type AskAnswer, askArxiv, AskOptions, type Saved, saveAn
 import { absUrl } from "../core/arxiv.js"
 import { categoriesArg, dateArg, intArg, promptArg, textArg } from "./arguments.js"
 import { MAX_PROMPT_CHARS } from "../core/limits.js"
+import { ordinal } from "../core/rules.js"
 
 /** Arguments of {@link askArxivTool} (snake_case, as MCP hosts send them). */
 export interface AskInput {
@@ -44,6 +45,13 @@ export const AskedPaper = Schema.Struct({
   pdf_url: Schema.String
 })
 
+/** A relevant paper without a recorded citation count, listed right after the answer's papers. */
+export const UnrecordedPaper = Schema.Struct({
+  ...AskedPaper.fields,
+  /** The place its relevance alone gives it among the answer's papers (1-based); a counted paper of near-equal relevance came first. */
+  place: Schema.Int
+})
+
 /** The answer to a question: the query sent and who wrote it, and the top papers. */
 export const AskResult = Schema.Struct({
   question: Schema.String,
@@ -63,6 +71,11 @@ export const AskResult = Schema.Struct({
   candidates: Schema.NonNegativeInt,
   judge: Schema.String,
   papers: Schema.Array(AskedPaper),
+  /**
+   * Relevant papers whose citation count is not recorded but whose relevance places them among the top: listed
+   * right after it (at most `top`), each with that place, so none is lost silently; impact not recorded, never zero.
+   */
+  unrecorded: Schema.Array(UnrecordedPaper),
   message: Schema.optional(Schema.String),
   /** The vault note written: path and created/updated/unchanged/kept-user-edits. */
   note: Schema.optional(Schema.Struct({ path: Schema.String, status: Schema.String })),
@@ -71,6 +84,18 @@ export const AskResult = Schema.Struct({
 export type AskResult = typeof AskResult.Type
 
 const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
+
+const paperOf = ({ paper, relevance, summary, why }: AskAnswer["papers"][number]): typeof AskedPaper.Type => ({
+  arxiv_id: paper.arxivId,
+  title: oneLine(paper.title),
+  authors: paper.authors,
+  published_date: paper.published,
+  relevance: Math.round(relevance * 1000) / 1000,
+  summary: summary ?? "",
+  rationale: why,
+  abs_url: absUrl(paper.arxivId),
+  pdf_url: `https://arxiv.org/pdf/${paper.arxivId}`
+})
 
 /** The answer as tool data. */
 export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => ({
@@ -84,17 +109,8 @@ export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => 
   total: answer.total,
   candidates: answer.candidates,
   judge: answer.judge,
-  papers: answer.papers.map(({ paper, relevance, summary, why }) => ({
-    arxiv_id: paper.arxivId,
-    title: oneLine(paper.title),
-    authors: paper.authors,
-    published_date: paper.published,
-    relevance: Math.round(relevance * 1000) / 1000,
-    summary: summary ?? "",
-    rationale: why,
-    abs_url: absUrl(paper.arxivId),
-    pdf_url: `https://arxiv.org/pdf/${paper.arxivId}`
-  })),
+  papers: answer.papers.map(paperOf),
+  unrecorded: answer.unrecorded.map((p) => ({ ...paperOf(p), place: p.place ?? answer.papers.length })),
   ...(answer.message === undefined ? {} : { message: answer.message }),
   ...(saved.note === undefined ? {} : { note: { path: saved.note.path, status: saved.note.status } }),
   ...(saved.page === undefined ? {} : { notion_url: saved.page.url })
@@ -144,6 +160,13 @@ export const renderAnswer = (r: AskResult): string => {
     if (p.rationale !== "") lines.push(`   Why: ${oneLine(p.rationale)}`)
     if (p.summary !== "") lines.push(`   ${oneLine(p.summary)}`)
   })
+  if (r.unrecorded.length > 0) {
+    lines.push("", `Relevant, impact not recorded (by relevance among the top ${r.papers.length}; no citation count to check, so a paper as relevant with a count came first):`)
+    for (const p of r.unrecorded) {
+      lines.push(`- ${oneLine(p.title)} (${p.published_date}) · by relevance ${ordinal(p.place)} · relevance ${p.relevance.toFixed(2)} · ${p.abs_url}`)
+      if (p.rationale !== "") lines.push(`  Why: ${oneLine(p.rationale)}`)
+    }
+  }
   if (r.note !== undefined || r.notion_url !== undefined) lines.push("")
   if (r.note !== undefined) {
     const verb = ({ created: "Wrote", updated: "Updated", unchanged: "Unchanged (no rewrite):" } as Record<string, string>)[r.note.status] ??

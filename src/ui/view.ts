@@ -99,6 +99,8 @@ export interface AskView {
   readonly judge: string
   readonly message?: string | undefined
   readonly papers: ReadonlyArray<PaperCard>
+  /** Relevant papers without a recorded count whose relevance places them among the top (listed after it). */
+  readonly unrecorded: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly relevance: number; readonly place: number }>
 }
 
 const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
@@ -236,5 +238,6 @@ export const askView = (answer: AskResult): AskView => ({
     rationale: p.rationale,
     summary: p.summary,
     links: { abs: p.abs_url, pdf: p.pdf_url }
-  }))
+  })),
+  unrecorded: answer.unrecorded.map((p) => ({ arxivId: p.arxiv_id, title: p.title, relevance: p.relevance, place: p.place }))
 })

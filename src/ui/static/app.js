@@ -223,6 +223,13 @@ const cancel = async () => {
 
 // ---- results as cards
 
+/** "1st", "2nd", "3rd", "11th" (as the CLI and the note say a place). */
+const ordinalOf = (n) => {
+  const tens = n % 100
+  const suffix = tens >= 11 && tens <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th"
+  return `${n}${suffix}`
+}
+
 const authorsLine = (authors) =>
   authors.length <= 4 ? authors.join(", ") : `${authors.slice(0, 3).join(", ")} et al.`
 
@@ -349,10 +356,14 @@ const render = (id, view) => {
     ? ` Relevant, impact not recorded (their relevance places them among the kept; no citation count to check): ${
       view.unrecorded.map((p) => `${p.title} (arXiv:${p.arxivId}, relevance ${p.relevance.toFixed(2)})`).join("; ")
     }.`
+    : view.kind === "ask" && view.unrecorded.length > 0
+    ? ` Relevant, impact not recorded (by relevance among the top; no citation count to check, so a paper as relevant with a count came first): ${
+      view.unrecorded.map((p) => `${p.title} (arXiv:${p.arxivId}, relevance ${p.relevance.toFixed(2)}, by relevance ${ordinalOf(p.place)})`).join("; ")
+    }.`
     : ""
   $("summary").textContent = view.kind === "note"
     ? `${n} of ${view.candidates} candidates kept for “${view.note.title}”: ${view.counts}.${unrecorded} Keywords: ${view.keywords.join(", ")}.${named}`
-    : `${n} paper${n === 1 ? "" : "s"} for “${view.question}” (${view.candidates} of ${view.total} matches re-ranked by ${view.judge}). arXiv query: ${view.query}${view.message === undefined ? "" : `. ${view.message}`}`
+    : `${n} paper${n === 1 ? "" : "s"} for “${view.question}” (${view.candidates} of ${view.total} matches re-ranked by ${view.judge}). arXiv query: ${view.query}${view.message === undefined ? "" : `. ${view.message}`}${unrecorded}`
   $("cards").replaceChildren(...view.papers.map(card))
   $("action-status").textContent = ""
   $("bibtex-text").hidden = $("bibtex-label").hidden = true
