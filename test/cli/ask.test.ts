@@ -47,6 +47,16 @@ describe("arxiv-companion ask (offline corpus)", () => {
     expect(r.stdout).toMatch(/^ {3}Why: introduced /m)
   })
 
+  it("a relevant paper whose citation count is not recorded is listed right after the top, with its place and why", async () => {
+    const r = await run(["ask", "semantic segmentation with fully convolutional networks", "--offline"])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^Relevant, impact not recorded \(by relevance among the top 3; /m)
+    expect(r.stdout).toMatch(/^- Fully Convolutional Networks for Semantic Segmentation \(2014-11-14\) · by relevance (?:1st|2nd|3rd) · relevance \d\.\d\d · https:\/\/arxiv\.org\/abs\/1411\.4038$/m)
+    expect(r.stdout).toMatch(/^ {2}Why: .*impact not recorded \(no citation count\)$/m)
+    const json = JSON.parse((await run(["ask", "semantic segmentation with fully convolutional networks", "--offline", "--json"])).stdout)
+    expect(json.unrecorded.map((p: { arxiv_id: string }) => p.arxiv_id)).toContain("1411.4038")
+  }, 240_000)
+
   it("a one-word question exits 2 with what to add", async () => {
     const r = await run(["ask", "transformers", "--offline"])
     expect(r.code).toBe(2)

@@ -126,6 +126,28 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
     }))
 
+  it.effect("a relevant paper without a recorded count keeps its place: in the answer, or listed right after it with that place, never silently cut", () =>
+    Effect.gen(function*() {
+      // the offline citation counts record none for Long et al.'s FCN (1411.4038), the paper this question names
+      const r = yield* askArxivTool({ question: "semantic segmentation with fully convolutional networks" })
+      const fcn = [...r.papers, ...r.unrecorded].find((p) => p.arxiv_id === "1411.4038")
+      assert.isDefined(fcn, [...r.papers, ...r.unrecorded].map((p) => p.title).join(" | "))
+      assert.match(fcn!.rationale, /impact not recorded \(no citation count\)$/)
+      assert.notMatch(fcn!.rationale, /cited \d/)
+      assert.isAtMost(r.unrecorded.length, r.papers.length)
+      for (const u of r.unrecorded) {
+        // listed after the answer because its relevance places it among the top: only a near tie (within the keep
+        // rule's 0.05) with a counted paper put that paper first
+        assert.isAtMost(u.place, r.papers.length)
+        assert.notInclude(r.papers.map((p) => p.arxiv_id), u.arxiv_id)
+        for (const p of r.papers) assert.isAbove(p.relevance, u.relevance - 0.05, `${p.title} before ${u.title}`)
+        assert.match(u.rationale, /impact not recorded/)
+      }
+      // an answer with more places answers with them or lists them again: never drops them
+      const wider = yield* askArxivTool({ question: "semantic segmentation with fully convolutional networks", top: 10 })
+      for (const u of r.unrecorded) assert.include([...wider.papers, ...wider.unrecorded].map((p) => p.arxiv_id), u.arxiv_id)
+    }))
+
   it.effect("an empty or one-word question is NotEnoughInformation saying what to add", () =>
     Effect.gen(function*() {
       const one = yield* Effect.flip(askArxivTool({ question: "transformers?" }))
@@ -217,6 +239,22 @@ describe("saving an answer", () => {
       assert.strictEqual(edited.note!.status, "kept-user-edits")
       assert.match(edited.note!.path, /^LSTM \.\. \.\. escape \(\d{4}-\d{2}-\d{2}\)\.md$/)
       assert.include(readFileSync(join(dir, "LSTM .. .. escape.md"), "utf8"), "(my pick)")
+    }), { timeout: 60_000 })
+
+  it.effect("--save carries the why line of every paper and the relevant papers whose impact is not recorded", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "ask-vault-"))
+      const vault = FileSystemVault.layer({ root: dir }).pipe(Layer.provide(NodeContext.layer))
+      const r = yield* askArxivTool({ question: "semantic segmentation with fully convolutional networks", save_as: "FCN" })
+        .pipe(Effect.provide(Layer.merge(base, vault)))
+      const text = readFileSync(join(dir, "FCN.md"), "utf8")
+      for (const p of r.papers) assert.include(text, `- Why it answers: ${p.rationale}`)
+      assert.isAbove(r.unrecorded.length, 0)
+      assert.include(text, "## Relevant, impact not recorded")
+      for (const u of r.unrecorded) {
+        assert.include(text, `[${u.title}](${u.abs_url})`)
+        assert.include(text, `why it answers: ${u.rationale}`)
+      }
     }), { timeout: 60_000 })
 
   it.effect("--save of a question with half an emoji (valid in MCP's JSON) is unchanged on the next ask, not taken for an edit", () =>

@@ -189,6 +189,25 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.close()
   }, 120_000)
 
+  it("an answer shows each paper's why line and the relevant papers whose impact is not recorded, as the CLI's `ask` does", async () => {
+    const question = "semantic segmentation with fully convolutional networks"
+    const cli = await new Promise<{ papers: Array<{ title: string; rationale: string }>; unrecorded: Array<{ title: string; arxiv_id: string }> }>((resolve, reject) =>
+      execFile(process.execPath, [join(root, "dist", "cli.js"), "ask", question, "--offline", "--json"], { cwd: root }, (e, out) =>
+        e === null ? resolve(JSON.parse(out)) : reject(e))
+    )
+    expect(cli.unrecorded.length).toBeGreaterThan(0)
+    const { page, errors } = await openPage(browser.context)
+    await page.getByLabel("Your question").fill(question)
+    await page.getByRole("button", { name: "Ask arXiv" }).click()
+    await resultsShown(page)
+    expect(await page.locator("#cards article .rationale").allTextContents()).toEqual(cli.papers.map((p) => p.rationale))
+    const summary = await page.locator("#summary").textContent()
+    expect(summary).toContain("Relevant, impact not recorded")
+    for (const u of cli.unrecorded) expect(summary).toContain(`${u.title} (arXiv:${u.arxiv_id}, relevance `)
+    expect(errors).toEqual([])
+    await page.close()
+  }, 120_000)
+
   it("says what went wrong in plain words: the CLI's typed error and its hint", async () => {
     const { page } = await openPage(browser.context)
     await page.getByLabel("Search your notes by title").fill("quick")
