@@ -47,9 +47,12 @@ export const AskedPaper = Schema.Struct({
 
 /** A relevant paper without a recorded citation count, listed right after the answer's papers. */
 export const UnrecordedPaper = Schema.Struct({
-  ...AskedPaper.fields,
-  /** The place its relevance alone gives it among the answer's papers (1-based); a counted paper of near-equal relevance came first. */
-  place: Schema.Int
+  arxiv_id: Schema.String,
+  title: Schema.String,
+  relevance: Schema.Number,
+  /** Its place by relevance alone (1-based); a counted paper of near-equal relevance came first. */
+  place: Schema.Int,
+  rationale: Schema.String
 })
 
 /** The answer to a question: the query sent and who wrote it, and the top papers. */
@@ -71,10 +74,7 @@ export const AskResult = Schema.Struct({
   candidates: Schema.NonNegativeInt,
   judge: Schema.String,
   papers: Schema.Array(AskedPaper),
-  /**
-   * Relevant papers whose citation count is not recorded but whose relevance places them among the top: listed
-   * right after it (at most `top`), each with that place, so none is lost silently; impact not recorded, never zero.
-   */
+  /** Relevant papers, impact not recorded, whose relevance places them among the top: listed after it. */
   unrecorded: Schema.Array(UnrecordedPaper),
   message: Schema.optional(Schema.String),
   /** The vault note written: path and created/updated/unchanged/kept-user-edits. */
@@ -110,7 +110,10 @@ export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => 
   candidates: answer.candidates,
   judge: answer.judge,
   papers: answer.papers.map(paperOf),
-  unrecorded: answer.unrecorded.map((p) => ({ ...paperOf(p), place: p.place ?? answer.papers.length })),
+  unrecorded: answer.unrecorded.map((p) => {
+    const { arxiv_id, title, relevance, rationale } = paperOf(p)
+    return { arxiv_id, title, relevance, place: p.place ?? answer.papers.length, rationale }
+  }),
   ...(answer.message === undefined ? {} : { message: answer.message }),
   ...(saved.note === undefined ? {} : { note: { path: saved.note.path, status: saved.note.status } }),
   ...(saved.page === undefined ? {} : { notion_url: saved.page.url })
@@ -163,7 +166,7 @@ export const renderAnswer = (r: AskResult): string => {
   if (r.unrecorded.length > 0) {
     lines.push("", `Relevant, impact not recorded (by relevance among the top ${r.papers.length}; no citation count to check, so a paper as relevant with a count came first):`)
     for (const p of r.unrecorded) {
-      lines.push(`- ${oneLine(p.title)} (${p.published_date}) · by relevance ${ordinal(p.place)} · relevance ${p.relevance.toFixed(2)} · ${p.abs_url}`)
+      lines.push(`- ${oneLine(p.title)} · by relevance ${ordinal(p.place)} · relevance ${p.relevance.toFixed(2)} · ${absUrl(p.arxiv_id)}`)
       if (p.rationale !== "") lines.push(`  Why: ${oneLine(p.rationale)}`)
     }
   }

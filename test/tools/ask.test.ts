@@ -252,7 +252,7 @@ describe("saving an answer", () => {
       assert.isAbove(r.unrecorded.length, 0)
       assert.include(text, "## Relevant, impact not recorded")
       for (const u of r.unrecorded) {
-        assert.include(text, `[${u.title}](${u.abs_url})`)
+        assert.include(text, `[${u.title}](https://arxiv.org/abs/${u.arxiv_id})`)
         assert.include(text, `why it answers: ${u.rationale}`)
       }
     }), { timeout: 60_000 })
