@@ -8,7 +8,10 @@
  * 2. Prints, for every expected paper not in the top 10, why: not a candidate, or its place, the judge's
  *    relevance, the question's relevance, its count (and whether it was looked up), the keep rule's decision.
  * 3. Replays the ranking (the same `decideAll` and keep rule as ask.ts) under the settings given by
- *    `--grid` and prints top 3 / top 10 for each, so a setting can be chosen on tuning questions alone.
+ *    `--grid` (and `--unrecorded band,after,rank`, `--intro-kind named,contrib,terms` with `introduce=` in the grid)
+ *    and prints top 3 / top 10 for each, and the same counting the papers ask lists right after its top (relevant,
+ *    impact not recorded), so a setting can be chosen on tuning questions alone. `--show-unrecorded` prints the
+ *    top 3 of each question where placing those papers at their relevance's rank would change it.
  *
  * `--cache FILE` keeps the features between runs (JSON).
  */
@@ -121,9 +124,9 @@ interface Setting {
   /** The pool's size: pool papers past it are left out unless another channel found them too (default: all). */
   readonly pool?: number | undefined
   /**
-   * Where a relevant paper without a recorded count goes in the answer: "after" the kept ones (main's rule), at the
-   * "rank" its relevance gives it among those that cleared both bars, or in its "band" like a new paper (losing
-   * only near-ties to counted papers).
+   * Where a relevant paper without a recorded count goes in the answer: in its "band" like a new paper, losing only
+   * near-ties to counted papers (ask.ts since the fourth round, the default), "after" the kept ones (before it), or
+   * at the "rank" its relevance alone gives it among those that cleared both bars.
    */
   readonly unrecorded?: "after" | "rank" | "band" | undefined
   /** How much a paper that introduces no named method of its own loses (0: nothing). */
@@ -144,8 +147,14 @@ const introducesNamed = (title: string, abstract: string): boolean => {
   }
   return false
 }
-const introducesKind = (kind: string, c: { title: string; abstract: string }): number =>
-  kind === "named" ? (introducesNamed(c.title, c.abstract) ? 1 : 0)
+/** The share of the question's key-term weight the abstract's contribution sentences ("we propose …") name. */
+const introducesTerms = (concept: QuestionConcept, c: { title: string; abstract: string }): number => {
+  const said = c.abstract.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=[A-Z])/).filter((x) => CONTRIB.test(x)).join(" ")
+  return said === "" ? 0 : questionFit(concept)({ title: said, abstract: "" }).title
+}
+const introducesKind = (kind: string, c: { title: string; abstract: string }, concept?: QuestionConcept): number =>
+  kind === "terms" ? introducesTerms(concept!, c)
+  : kind === "named" ? (introducesNamed(c.title, c.abstract) ? 1 : 0)
   : kind === "contrib" ? (c.abstract.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=[A-Z])/).some((x) => CONTRIB.test(x)) ? 1 : 0)
   : 0
 
@@ -158,7 +167,7 @@ const replay = (all: Dumped, s: Setting, top: number, listed = false): ReadonlyA
     candidates: all.candidates.filter((c) => c.poolRank === undefined || c.poolRank <= s.pool! || c.foundBy.some((ch) => ch !== "arxiv-search"))
   }
   const papers = d.candidates.map((c) => new Paper({ arxivId: c.id, title: c.title, abstract: "", authors: [], published: c.published, categories: [] }, true))
-  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, c.fit) * (1 - (s.introduce ?? 0) * (1 - introducesKind(s.introduceKind ?? "named", c))), novelty: 0, rationale: "" }, true)] as const))
+  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, c.fit) * (1 - (s.introduce ?? 0) * (1 - introducesKind(s.introduceKind ?? "named", c, d.concept))), novelty: 0, rationale: "" }, true)] as const))
   const impactOf = (c: Candidate) =>
     c.count === undefined ? undefined : new Impact({ arxivId: c.id, citationCount: c.count.citations, source: new ImpactSource(c.count.source, true) }, true)
   const cited = new Map<string, Impact>()
@@ -187,11 +196,11 @@ const replay = (all: Dumped, s: Setting, top: number, listed = false): ReadonlyA
   const scored = Stages.decideAll(judged, merged, found, "2026-12-01", thresholds)
   if (listed) {
     // the relevant papers without a recorded count that the answer lists right after its top (ask.ts), at most `top`
-    const shown = new Set(answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "after").slice(0, top).map((x) => x.paper.arxivId))
+    const shown = new Set(answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band").slice(0, top).map((x) => x.paper.arxivId))
     return keepBest(scored, { maxResults: top, relevanceThreshold: thresholds.relevanceThreshold }).unrecordedAmongKept
       .filter((x) => !shown.has(x.paper.arxivId)).slice(0, top).map((x) => x.paper.arxivId)
   }
-  return answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "after").slice(0, top).map((x) => x.paper.arxivId)
+  return answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band").slice(0, top).map((x) => x.paper.arxivId)
 }
 
 /** The answer order of ask.ts under each rule for relevant papers without a recorded count. */
@@ -282,7 +291,7 @@ const main = async () => {
   if (process.argv.includes("--show-unrecorded")) {
     // the top 3 of each question with relevant papers without a count after the kept ones, and at their rank
     for (const d of data) {
-      const after = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, 10).slice(0, 3)
+      const after = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS, unrecorded: "after" }, 10).slice(0, 3)
       const rank = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS, unrecorded: "rank" }, 10).slice(0, 3)
       if (after.join() === rank.join()) continue
       const label = (id: string) => {
@@ -303,7 +312,7 @@ const main = async () => {
     })) as Record<string, Array<number>>
     for (const introKind of (argument("--intro-kind") ?? "named").split(",")) {
     for (const introduce of axes.introduce ?? [0]) {
-    for (const mode of (argument("--unrecorded") ?? "after").split(",") as Array<"after" | "rank" | "band">) {
+    for (const mode of (argument("--unrecorded") ?? "band").split(",") as Array<"after" | "rank" | "band">) {
     for (const pool of axes.pool ?? [1000]) {
     for (const compress of axes.compress ?? [1]) {
       for (const lookups of axes.lookups ?? [Stages.IMPACT_LOOKUPS]) {
