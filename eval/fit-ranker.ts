@@ -9,6 +9,7 @@
  *
  *   node --import tsx eval/fit-ranker.ts cv  [--features a,b,a*b] [--lambda 1] [--free fixed] [--pairwise 1|2|0] [--shift 1] [--folds]
  *                                            [--splits tune,tune2,tune3,tune4] [--cv split|K] [--seed 22]
+ *   node --import tsx eval/fit-ranker.ts grid --grid settings.json [--cv …]   # many settings cross-validated, one line each
  *   node --import tsx eval/fit-ranker.ts csfcube [same flags] [--rows]   # CSFCube nDCG@10 (all 50) of the model fitted on every note
  *   node --import tsx eval/fit-ranker.ts fit [same flags]                # fit on every note → data/judge/ranker.json
  *
@@ -194,7 +195,19 @@ const solve = (h: ReadonlyArray<ReadonlyArray<number>>, g: ReadonlyArray<number>
   return x
 }
 
-const fitOn = (notes: ReadonlyArray<Note>, features: ReadonlyArray<string>, lambda: number): Ranker => {
+/** What `cv`, `csfcube` and `fit` fit: the features, the regularisation, the fitting method and the shift. */
+interface Setting {
+  readonly features: ReadonlyArray<string>
+  readonly lambda: number
+  /** features lambda does not penalise */
+  readonly free: ReadonlyArray<string>
+  /** "" plain logistic, "1" pairs of any two grades, "2" pairs with a 2 */
+  readonly pairwise: string
+  readonly shift: number
+}
+
+const fitOn = (notes: ReadonlyArray<Note>, setting: Setting): Ranker => {
+  const { features, lambda, free: FREE, pairwise: PAIRWISE, shift: SHIFT } = setting
   const xs: Array<Array<number>> = []
   const ys: Array<number> = []
   const byNote: Array<Array<{ x: Array<number>; y: number }>> = []
@@ -333,11 +346,16 @@ const summary = (label: string, rows: ReadonlyArray<NoteResult>): string => {
     `2v1 ${mean(rows.map((r) => r.auc21))}; log-loss ${(sum((r) => r.logLoss) / Math.max(1, sum((r) => r.pairs))).toFixed(3)}`
 }
 
-const PAIRWISE = flag("pairwise", CHOSEN.pairwise) === "0" ? "" : flag("pairwise", CHOSEN.pairwise)
-const SHIFT = Number(flag("shift", String(CHOSEN.shift)))
-const features = flag("features", CHOSEN.features.join(",")).split(",").filter((f) => f !== "")
-const lambda = Number(flag("lambda", String(CHOSEN.lambda)))
-const FREE: ReadonlyArray<string> = flag("free", "").split(",").filter((f) => f !== "")
+const given: Setting = {
+  features: flag("features", CHOSEN.features.join(",")).split(",").filter((f) => f !== ""),
+  lambda: Number(flag("lambda", String(CHOSEN.lambda))),
+  free: flag("free", "").split(",").filter((f) => f !== ""),
+  pairwise: flag("pairwise", CHOSEN.pairwise) === "0" ? "" : flag("pairwise", CHOSEN.pairwise),
+  shift: Number(flag("shift", String(CHOSEN.shift)))
+}
+const describe = (s: Setting) =>
+  `features ${s.features.join(",")} lambda ${s.lambda}${s.free.length > 0 ? ` free ${s.free.join(",")}` : ""} ` +
+  `pairwise ${s.pairwise || "0"} shift ${s.shift}`
 const notes = loadNotes(defaultParams)
 
 /** The cross-validation folds: one per split (`--cv split`), or K folds of whole notes drawn with `--seed`. */
@@ -356,30 +374,47 @@ const foldsOf = (ns: ReadonlyArray<Note>): ReadonlyArray<{ readonly name: string
   }))
 }
 
-if (mode === "cv") {
+/** Cross-validated: every note judged by a model fitted without its fold; beside the shipped judge on the same notes. */
+const crossValidate = (setting: Setting, verbose: boolean) => {
   const shipped: Array<NoteResult> = []
   const learned: Array<NoteResult> = []
   for (const { name: fold, test: held } of foldsOf(notes)) {
     const train = notes.filter((n) => !held.has(n.pool.note))
     const test = notes.filter((n) => held.has(n.pool.note))
-    const model = fitOn(train, features, lambda)
+    const model = fitOn(train, setting)
     const s = test.map((n) => evaluate(n, (r) => r.relevance))
     const l = test.map((n) => evaluate(n, (r) => 1 / (1 + Math.exp(-rankerScore(model, r.features)))))
     shipped.push(...s)
     learned.push(...l)
-    if (argv.includes("--folds")) {
+    if (verbose) {
       console.log(`fit without ${fold} (${train.length} notes): ${model.features.map((f) => `${f.name} ${f.weight.toFixed(2)}`).join(", ")}, bias ${model.bias.toFixed(2)}`)
       console.log(summary(`  ${fold} shipped judge`, s))
       console.log(summary(`  ${fold} learned`, l))
     }
   }
-  console.log(`${notes.length} notes (${SPLITS.join(", ")}), cv ${flag("cv", "split")}; features ${features.join(",")} lambda ${lambda}` +
-    `${FREE.length > 0 ? ` free ${FREE.join(",")}` : ""} pairwise ${PAIRWISE || "0"} shift ${SHIFT}`)
+  return { shipped, learned }
+}
+
+if (mode === "cv") {
+  const { shipped, learned } = crossValidate(given, argv.includes("--folds"))
+  console.log(`${notes.length} notes (${SPLITS.join(", ")}), cv ${flag("cv", "split")}; ${describe(given)}`)
   console.log(summary("shipped judge", shipped))
   console.log(summary("learned (cv)", learned))
+} else if (mode === "grid") {
+  // --grid FILE: a JSON array of settings ({label?, features?, lambda?, free?, pairwise?, shift?} over the flags), each cross-validated
+  const grid = JSON.parse(readFileSync(flag("grid", ""), "utf8")) as ReadonlyArray<Partial<Setting> & { label?: string }>
+  console.log(`${notes.length} notes (${SPLITS.join(", ")}), cv ${flag("cv", "split")}`)
+  let first = true
+  for (const g of grid) {
+    const setting: Setting = { ...given, ...g, pairwise: g.pairwise === undefined ? given.pairwise : g.pairwise === "0" ? "" : g.pairwise }
+    const { shipped, learned } = crossValidate(setting, false)
+    if (first) console.log(summary("shipped judge", shipped)), first = false
+    console.log(`# ${g.label ?? ""} ${describe(setting)}`)
+    console.log(summary("learned (cv)", learned))
+  }
 } else if (mode === "csfcube") {
   // nDCG@10 on all 50 CSFCube queries, ranked by relevance: the model fitted on all tuning notes against the fixed map
-  const model = fitOn(notes, features, lambda)
+  const model = fitOn(notes, given)
   const bench = loadBenchmark(benchmarkRoot())
   const table = arxivDfTable()
   const vectors = arxivTermVectors()
@@ -396,11 +431,11 @@ if (mode === "cv") {
     })
   }
 } else if (mode === "fit") {
-  const model = fitOn(notes, features, lambda)
+  const model = fitOn(notes, given)
   const file = join(repoRoot, "data", "judge", "ranker.json")
   writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`)
   console.log(`${model.features.map((f) => `${f.name} ${f.weight}`).join(", ")}, bias ${model.bias} → ${file}`)
   console.log(summary("fitted on all (in-sample)", notes.map((n) => evaluate(n, (r) => 1 / (1 + Math.exp(-rankerScore(model, r.features)))))))
 } else {
-  throw new Error(`unknown mode ${mode}: cv or fit`)
+  throw new Error(`unknown mode ${mode}: cv, grid, csfcube or fit`)
 }
