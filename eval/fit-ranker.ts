@@ -62,7 +62,7 @@ export const CHOSEN = {
   ],
   lambda: 1,
   pairwise: "1",
-  shift: 1
+  shift: 0.5
 } as const
 
 const gradesDir = join(repoRoot, "eval", "precision", "grades")
@@ -96,8 +96,10 @@ interface Note {
 /** Every tuning pool's papers with their signals under the shipped scoring knobs (cached: the scoring takes a minute). */
 const loadNotes = (p: ScoringParams): ReadonlyArray<Note> => {
   if (!existsSync(poolsFile)) throw new Error(`no recorded pools: run node --import tsx eval/judge-pools.ts record --split tuning`)
-  const pools = (JSON.parse(readFileSync(poolsFile, "utf8")) as ReadonlyArray<Pool>).filter((x) => tuningNotes.has(x.note))
-  const stamp = `${readFileSync(poolsFile).length}:${JSON.stringify(p)}`
+  const recorded = JSON.parse(readFileSync(poolsFile, "utf8")) as ReadonlyArray<Pool>
+  const pools = recorded.filter((x) => tuningNotes.has(x.note))
+  // the signals of every recorded pool, so a cache serves any choice of --splits
+  const stamp = `${readFileSync(poolsFile).length}:${recorded.length}:${JSON.stringify(p)}`
   let cached: Record<string, ReadonlyArray<Row>> | undefined
   if (existsSync(cacheFile)) {
     const c = JSON.parse(readFileSync(cacheFile, "utf8")) as { stamp: string; rows: Record<string, ReadonlyArray<Row>> }
@@ -108,7 +110,7 @@ const loadNotes = (p: ScoringParams): ReadonlyArray<Note> => {
     const table = arxivDfTable()
     const vectors = arxivTermVectors()
     cached = {}
-    for (const pool of pools) {
+    for (const pool of recorded) {
       const c = prepareConcept(pool.concept, table, p, vectors)
       cached[pool.note] = pool.papers.map((paper) => {
         const s = scorePaper(c, paper, table, p, vectors, null)

@@ -295,6 +295,7 @@ const grades = () => {
   const vectors = arxivTermVectors()
   const rule = (process.env.RULE ?? "band") as Rule
   const t = { kept: 0, graded: 0, twos: 0, zeros: 0, ungraded: 0, lm: 0, lmKept: 0, above: [0, 0, 0], count: [0, 0, 0] }
+  const perNoteCounts: Array<{ graded: number; twos: number; zeros: number; lm: number; lmKept: number }> = []
   const aucs: Array<[number | undefined, number | undefined]> = []
   const rows: Array<string> = []
   const ungraded: Array<string> = []
@@ -316,6 +317,7 @@ const grades = () => {
     const zeros = kept.filter((id) => g(id) === 0).length
     const gradedKept = kept.filter((id) => g(id) !== undefined).length
     t.kept += kept.length
+    perNoteCounts.push({ graded: gradedKept, twos, zeros, lm: pool.landmarks.length, lmKept: pool.landmarks.filter((l) => kept.includes(l.id)).length })
     t.graded += gradedKept
     t.twos += twos
     t.zeros += zeros
@@ -348,10 +350,23 @@ const grades = () => {
     const d = xs.filter((x): x is number => x !== undefined)
     return d.reduce((a, b) => a + b, 0) / Math.max(1, d.length)
   }
+  // a pooled share with its 95 % bootstrap interval over notes (2,000 resamples, seed 22, as eval/precision.ts)
+  const interval = (num: (r: (typeof perNoteCounts)[number]) => number, den: (r: (typeof perNoteCounts)[number]) => number) => {
+    const share = (rs: typeof perNoteCounts) => rs.reduce((k, r) => k + num(r), 0) / Math.max(1, rs.reduce((k, r) => k + den(r), 0))
+    const random = seededRandom(22)
+    const samples: Array<number> = []
+    for (let b = 0; b < 2000 && perNoteCounts.length > 0; b++) {
+      samples.push(share(perNoteCounts.map(() => perNoteCounts[Math.floor(random() * perNoteCounts.length)]!)))
+    }
+    samples.sort((a, b) => a - b)
+    const at = (q: number) => samples[Math.min(samples.length - 1, Math.max(0, Math.round(q * (samples.length - 1))))] ?? 0
+    return ` (${(100 * at(0.025)).toFixed(1)}–${(100 * at(0.975)).toFixed(1)})`
+  }
   const pc = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)} %`
   console.log(
-    `${notes} graded notes (${gradedSplits.join(", ")}), rule ${rule}: kept ${t.kept}, strict ${pc(t.twos, t.graded)}, off-topic ${pc(t.zeros, t.graded)}, ungraded ${t.ungraded}, ` +
-      `landmarks kept ${t.lmKept}/${t.lm}; graded ≥ 0.5: 2s ${pc(t.above[2]!, t.count[2]!)} 1s ${pc(t.above[1]!, t.count[1]!)} ` +
+    `${notes} graded notes (${gradedSplits.join(", ")}), rule ${rule}: kept ${t.kept}, strict ${pc(t.twos, t.graded)}${interval((r) => r.twos, (r) => r.graded)}, ` +
+      `off-topic ${pc(t.zeros, t.graded)}${interval((r) => r.zeros, (r) => r.graded)}, ungraded ${t.ungraded}, ` +
+      `landmarks kept ${t.lmKept}/${t.lm} ${pc(t.lmKept, t.lm)}${interval((r) => r.lmKept, (r) => r.lm)}; graded ≥ 0.5: 2s ${pc(t.above[2]!, t.count[2]!)} 1s ${pc(t.above[1]!, t.count[1]!)} ` +
       `0s ${pc(t.above[0]!, t.count[0]!)}; AUC 2v0 ${mean(aucs.map((a) => a[0])).toFixed(3)} 2v1 ${mean(aucs.map((a) => a[1])).toFixed(3)}; ` +
       `${(ms / judgedPapers).toFixed(3)} ms a paper`
   )
