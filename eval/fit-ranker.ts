@@ -3,20 +3,27 @@
  * (src/adapters/judge/score.ts `PaperFeatures`) that predicts "graded 2" (a student of the note should read it),
  * so relevance 0.5 is the line between "related" and "worth reading".
  *
- * Tuning notes only (splits tune3 and tune4; a held-out note, its grades and its figures are never read). The
- * pools are those `eval/judge-pools.ts record --split tuning` recorded (the concept and every candidate the
- * workflow judges, with the impact each has offline).
+ * Tuning notes only (the graded notes of the splits tune, tune2, tune3 and tune4; a held-out note, its grades and
+ * its figures are never read). The pools are those `eval/judge-pools.ts record --split tuning` recorded (the concept
+ * and every candidate the workflow judges, with the impact each has offline).
  *
- *   node --import tsx eval/fit-ranker.ts cv  [--features a,b,a*b] [--lambda 1] [--pairwise 1|2|0] [--shift 1] [--folds]
- *   node --import tsx eval/fit-ranker.ts csfcube [same flags] [--rows]   # CSFCube nDCG@10 (all 50) of the model fitted on both
- *   node --import tsx eval/fit-ranker.ts fit [same flags]                # fit on both folds → data/judge/ranker.json
+ *   node --import tsx eval/fit-ranker.ts cv  [--features a,b,a*b] [--lambda 1] [--free fixed] [--pairwise 1|2|0] [--shift 1] [--folds]
+ *                                            [--splits tune,tune2,tune3,tune4] [--cv split|K] [--seed 22]
+ *   node --import tsx eval/fit-ranker.ts grid --grid settings.json [--cv …]   # many settings cross-validated, one line each
+ *   node --import tsx eval/fit-ranker.ts csfcube [same flags] [--rows]   # CSFCube nDCG@10 (all 50) of the model fitted on every note
+ *   node --import tsx eval/fit-ranker.ts fit [same flags]                # fit on every note → data/judge/ranker.json
+ *
+ * `--splits` names the tuning splits whose graded notes are used (default all four: 76 notes once graded;
+ * `--splits tune3,tune4` is the first 40, as the model of 0.3 was fitted). `--cv split` (default) holds back one split
+ * at a time; `--cv K` holds back one of K folds of whole notes drawn with `--seed`. `--free a,b` leaves those
+ * features unpenalised by lambda (so a large lambda shrinks the model towards them, e.g. towards the fixed map).
  *
  * Defaults are the settings `CHOSEN` below, picked by `cv` alone. `--pairwise 1` fits the weights on pairs of one
  * note's papers with different grades (2 over 1 or 0, 1 over 0; `2`: only pairs with a 2), then one slope and
  * intercept on the pooled papers; `0` fits a plain logistic regression. `--shift` adds to the log-odds (moves the
  * line, so more or fewer papers clear it).
  *
- * `cv` prints, per fold and pooled over both held-back folds (each note judged by a model that never saw its
+ * `cv` prints, per fold and pooled over the held-back folds (each note judged by a model that never saw its
  * grades), what the keep rule keeps (src/core/rules.ts `keepOrder` over the recorded pools, as `judge-pools.ts
  * grades`): strict precision and off-topic share with 95 % bootstrap intervals over notes, ungraded kept papers,
  * landmarks kept, and how relevance orders the graded papers (AUC of 2s against 0s and 1s), beside the shipped
@@ -32,7 +39,7 @@ import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
 import { benchmarkRoot, loadBenchmark, summarize } from "./csfcube-data.js"
 import { bandCleared, type Pool } from "./pools-data.js"
 import { metrics, scoreUnits } from "./run-scorer.js"
-import { readLandmarks, repoRoot, seededRandom } from "./retrieval-data.js"
+import { readLandmarks, repoRoot, seededRandom, SPLIT_SETS } from "./retrieval-data.js"
 
 const argv = process.argv.slice(2)
 const mode = argv[0] ?? "cv"
@@ -55,15 +62,21 @@ export const CHOSEN = {
   ],
   lambda: 1,
   pairwise: "1",
-  shift: 1
+  shift: 0.5
 } as const
 
-const FOLDS = ["tune3", "tune4"] as const
-type Fold = (typeof FOLDS)[number]
-const tuningNotes = new Map(
-  readLandmarks().filter((n) => (FOLDS as ReadonlyArray<string>).includes(n.split)).map((n) => [n.note, n.split as Fold])
-)
 const gradesDir = join(repoRoot, "eval", "precision", "grades")
+const SPLITS: ReadonlyArray<string> = flag("splits", SPLIT_SETS.tuning.join(",")).split(",").filter((x) => x !== "")
+for (const s of SPLITS) {
+  if (!(SPLIT_SETS.tuning as ReadonlyArray<string>).includes(s)) throw new Error(`--splits takes tuning splits only (${SPLIT_SETS.tuning.join(", ")}), not "${s}"`)
+}
+type Fold = string
+/** The graded tuning notes of SPLITS (a note without a grade file is not yet graded and is left out). */
+const tuningNotes = new Map(
+  readLandmarks()
+    .filter((n) => SPLITS.includes(n.split) && existsSync(join(gradesDir, `${n.note}.json`)))
+    .map((n) => [n.note, n.split as Fold])
+)
 const poolsFile = join(repoRoot, "eval", ".cache", "judge-pools-tuning.json")
 const cacheFile = join(repoRoot, "eval", ".cache", "ranker-features.json")
 
@@ -83,8 +96,10 @@ interface Note {
 /** Every tuning pool's papers with their signals under the shipped scoring knobs (cached: the scoring takes a minute). */
 const loadNotes = (p: ScoringParams): ReadonlyArray<Note> => {
   if (!existsSync(poolsFile)) throw new Error(`no recorded pools: run node --import tsx eval/judge-pools.ts record --split tuning`)
-  const pools = (JSON.parse(readFileSync(poolsFile, "utf8")) as ReadonlyArray<Pool>).filter((x) => tuningNotes.has(x.note))
-  const stamp = `${readFileSync(poolsFile).length}:${JSON.stringify(p)}`
+  const recorded = JSON.parse(readFileSync(poolsFile, "utf8")) as ReadonlyArray<Pool>
+  const pools = recorded.filter((x) => tuningNotes.has(x.note))
+  // the signals of every recorded pool, so a cache serves any choice of --splits
+  const stamp = `${readFileSync(poolsFile).length}:${recorded.length}:${JSON.stringify(p)}`
   let cached: Record<string, ReadonlyArray<Row>> | undefined
   if (existsSync(cacheFile)) {
     const c = JSON.parse(readFileSync(cacheFile, "utf8")) as { stamp: string; rows: Record<string, ReadonlyArray<Row>> }
@@ -95,7 +110,7 @@ const loadNotes = (p: ScoringParams): ReadonlyArray<Note> => {
     const table = arxivDfTable()
     const vectors = arxivTermVectors()
     cached = {}
-    for (const pool of pools) {
+    for (const pool of recorded) {
       const c = prepareConcept(pool.concept, table, p, vectors)
       cached[pool.note] = pool.papers.map((paper) => {
         const s = scorePaper(c, paper, table, p, vectors, null)
@@ -126,7 +141,12 @@ const valueOf = (f: PaperFeatures, expr: string): number =>
  * L2-regularised logistic regression by Newton's method, on standardised features (lambda penalises the
  * standardised weights, not the intercept), returned on the raw features.
  */
-const fitLogistic = (xs: ReadonlyArray<ReadonlyArray<number>>, ys: ReadonlyArray<number>, lambda: number) => {
+const fitLogistic = (
+  xs: ReadonlyArray<ReadonlyArray<number>>,
+  ys: ReadonlyArray<number>,
+  lambda: number,
+  free: ReadonlyArray<boolean> = []
+) => {
   const d = xs[0]!.length
   const mean = new Array<number>(d).fill(0)
   const sd = new Array<number>(d).fill(0)
@@ -145,7 +165,7 @@ const fitLogistic = (xs: ReadonlyArray<ReadonlyArray<number>>, ys: ReadonlyArray
         for (let k = 0; k <= d; k++) h[j]![k]! += p * (1 - p) * z[j]! * z[k]!
       }
     })
-    for (let j = 1; j <= d; j++) g[j]! += lambda * w[j]!, h[j]![j]! += lambda
+    for (let j = 1; j <= d; j++) if (free[j - 1] !== true) g[j]! += lambda * w[j]!, h[j]![j]! += lambda
     const step = solve(h, g)
     for (let j = 0; j <= d; j++) w[j]! -= step[j]!
     if (step.reduce((s, v) => s + Math.abs(v), 0) < 1e-10) break
@@ -177,7 +197,19 @@ const solve = (h: ReadonlyArray<ReadonlyArray<number>>, g: ReadonlyArray<number>
   return x
 }
 
-const fitOn = (notes: ReadonlyArray<Note>, features: ReadonlyArray<string>, lambda: number): Ranker => {
+/** What `cv`, `csfcube` and `fit` fit: the features, the regularisation, the fitting method and the shift. */
+interface Setting {
+  readonly features: ReadonlyArray<string>
+  readonly lambda: number
+  /** features lambda does not penalise */
+  readonly free: ReadonlyArray<string>
+  /** "" plain logistic, "1" pairs of any two grades, "2" pairs with a 2 */
+  readonly pairwise: string
+  readonly shift: number
+}
+
+const fitOn = (notes: ReadonlyArray<Note>, setting: Setting): Ranker => {
+  const { features, lambda, free: FREE, pairwise: PAIRWISE, shift: SHIFT } = setting
   const xs: Array<Array<number>> = []
   const ys: Array<number> = []
   const byNote: Array<Array<{ x: Array<number>; y: number }>> = []
@@ -193,7 +225,7 @@ const fitOn = (notes: ReadonlyArray<Note>, features: ReadonlyArray<string>, lamb
     }
     byNote.push(rows)
   }
-  let { bias, weights } = fitLogistic(xs, ys, lambda)
+  let { bias, weights } = fitLogistic(xs, ys, lambda, features.map((f) => FREE.includes(f)))
   if (PAIRWISE) {
     // a pairwise ranker: the weights from pairs of one note's papers with different grades (which is the better),
     // then one slope and intercept on the pooled papers so the probability is calibrated
@@ -210,7 +242,7 @@ const fitOn = (notes: ReadonlyArray<Note>, features: ReadonlyArray<string>, lamb
         }
       }
     }
-    const pw = fitLogistic(px, py, lambda).weights
+    const pw = fitLogistic(px, py, lambda, features.map((f) => FREE.includes(f))).weights
     const one = fitLogistic(xs.map((x) => [x.reduce((s, v, j) => s + v * pw[j]!, 0)]), ys, 0)
     weights = pw.map((v) => v * one.weights[0]!)
     bias = one.bias
@@ -222,7 +254,15 @@ const fitOn = (notes: ReadonlyArray<Note>, features: ReadonlyArray<string>, lamb
     target: "graded 2 (a student of the note should read it) against graded 0 or 1",
     features: features.map((f, j) => ({ name: f, weight: round(weights[j]!) })),
     bias: round(bias),
-    fitted: { pairs: ys.length, twos: ys.filter((y) => y === 1).length, lambda, notes: notes.length, ...(SHIFT === 0 ? {} : { shift: SHIFT }) }
+    fitted: {
+      pairs: ys.length,
+      twos: ys.filter((y) => y === 1).length,
+      lambda,
+      ...(FREE.length === 0 ? {} : { unpenalised: FREE }),
+      notes: notes.length,
+      splits: [...new Set(notes.map((n) => n.fold))],
+      ...(SHIFT === 0 ? {} : { shift: SHIFT })
+    }
   }
 }
 
@@ -304,39 +344,79 @@ const summary = (label: string, rows: ReadonlyArray<NoteResult>): string => {
   }
   return `${label.padEnd(22)} kept ${sum((r) => r.kept)}, strict ${pooled(rows, (r) => r.twos, (r) => r.graded)}, ` +
     `off-topic ${pooled(rows, (r) => r.zeros, (r) => r.graded)}, ungraded ${sum((r) => r.ungraded)}, ` +
-    `landmarks ${sum((r) => r.landmarksKept)}/${sum((r) => r.landmarks)}; AUC 2v0 ${mean(rows.map((r) => r.auc20))} ` +
+    `landmarks ${sum((r) => r.landmarksKept)}/${sum((r) => r.landmarks)} ${pooled(rows, (r) => r.landmarksKept, (r) => r.landmarks)}; AUC 2v0 ${mean(rows.map((r) => r.auc20))} ` +
     `2v1 ${mean(rows.map((r) => r.auc21))}; log-loss ${(sum((r) => r.logLoss) / Math.max(1, sum((r) => r.pairs))).toFixed(3)}`
 }
 
-const PAIRWISE = flag("pairwise", CHOSEN.pairwise) === "0" ? "" : flag("pairwise", CHOSEN.pairwise)
-const SHIFT = Number(flag("shift", String(CHOSEN.shift)))
-const features = flag("features", CHOSEN.features.join(",")).split(",").filter((f) => f !== "")
-const lambda = Number(flag("lambda", String(CHOSEN.lambda)))
+const given: Setting = {
+  features: flag("features", CHOSEN.features.join(",")).split(",").filter((f) => f !== ""),
+  lambda: Number(flag("lambda", String(CHOSEN.lambda))),
+  free: flag("free", "").split(",").filter((f) => f !== ""),
+  pairwise: flag("pairwise", CHOSEN.pairwise) === "0" ? "" : flag("pairwise", CHOSEN.pairwise),
+  shift: Number(flag("shift", String(CHOSEN.shift)))
+}
+const describe = (s: Setting) =>
+  `features ${s.features.join(",")} lambda ${s.lambda}${s.free.length > 0 ? ` free ${s.free.join(",")}` : ""} ` +
+  `pairwise ${s.pairwise || "0"} shift ${s.shift}`
 const notes = loadNotes(defaultParams)
 
-if (mode === "cv") {
+/** The cross-validation folds: one per split (`--cv split`), or K folds of whole notes drawn with `--seed`. */
+const foldsOf = (ns: ReadonlyArray<Note>): ReadonlyArray<{ readonly name: string; readonly test: ReadonlySet<string> }> => {
+  const how = flag("cv", "split")
+  if (how === "split") {
+    return [...new Set(ns.map((n) => n.fold))].map((f) => ({ name: f, test: new Set(ns.filter((n) => n.fold === f).map((n) => n.pool.note)) }))
+  }
+  const k = Number(how)
+  if (!Number.isInteger(k) || k < 2 || k > ns.length) throw new Error(`--cv must be split or a number of folds 2..${ns.length}, not "${how}"`)
+  const random = seededRandom(Number(flag("seed", "22")))
+  const order = ns.map((n) => ({ note: n.pool.note, r: random() })).sort((a, b) => a.r - b.r || a.note.localeCompare(b.note))
+  return Array.from({ length: k }, (_, i) => ({
+    name: `fold ${i + 1}/${k}`,
+    test: new Set(order.filter((_, j) => j % k === i).map((x) => x.note))
+  }))
+}
+
+/** Cross-validated: every note judged by a model fitted without its fold; beside the shipped judge on the same notes. */
+const crossValidate = (setting: Setting, verbose: boolean) => {
   const shipped: Array<NoteResult> = []
   const learned: Array<NoteResult> = []
-  for (const fold of FOLDS) {
-    const train = notes.filter((n) => n.fold !== fold)
-    const test = notes.filter((n) => n.fold === fold)
-    const model = fitOn(train, features, lambda)
+  for (const { name: fold, test: held } of foldsOf(notes)) {
+    const train = notes.filter((n) => !held.has(n.pool.note))
+    const test = notes.filter((n) => held.has(n.pool.note))
+    const model = fitOn(train, setting)
     const s = test.map((n) => evaluate(n, (r) => r.relevance))
     const l = test.map((n) => evaluate(n, (r) => 1 / (1 + Math.exp(-rankerScore(model, r.features)))))
     shipped.push(...s)
     learned.push(...l)
-    if (argv.includes("--folds")) {
-      console.log(`fit on ${train.map((n) => n.fold)[0]}: ${model.features.map((f) => `${f.name} ${f.weight.toFixed(2)}`).join(", ")}, bias ${model.bias.toFixed(2)}`)
+    if (verbose) {
+      console.log(`fit without ${fold} (${train.length} notes): ${model.features.map((f) => `${f.name} ${f.weight.toFixed(2)}`).join(", ")}, bias ${model.bias.toFixed(2)}`)
       console.log(summary(`  ${fold} shipped judge`, s))
       console.log(summary(`  ${fold} learned`, l))
     }
   }
-  console.log(`features ${features.join(",")} lambda ${lambda}`)
+  return { shipped, learned }
+}
+
+if (mode === "cv") {
+  const { shipped, learned } = crossValidate(given, argv.includes("--folds"))
+  console.log(`${notes.length} notes (${SPLITS.join(", ")}), cv ${flag("cv", "split")}; ${describe(given)}`)
   console.log(summary("shipped judge", shipped))
-  console.log(summary("learned (two-fold)", learned))
+  console.log(summary("learned (cv)", learned))
+} else if (mode === "grid") {
+  // --grid FILE: a JSON array of settings ({label?, features?, lambda?, free?, pairwise?, shift?} over the flags), each cross-validated
+  const grid = JSON.parse(readFileSync(flag("grid", ""), "utf8")) as ReadonlyArray<Partial<Setting> & { label?: string }>
+  console.log(`${notes.length} notes (${SPLITS.join(", ")}), cv ${flag("cv", "split")}`)
+  let first = true
+  for (const g of grid) {
+    const setting: Setting = { ...given, ...g, pairwise: g.pairwise === undefined ? given.pairwise : g.pairwise === "0" ? "" : g.pairwise }
+    const { shipped, learned } = crossValidate(setting, false)
+    if (first) console.log(summary("shipped judge", shipped)), first = false
+    console.log(`# ${g.label ?? ""} ${describe(setting)}`)
+    console.log(summary("learned (cv)", learned))
+  }
 } else if (mode === "csfcube") {
   // nDCG@10 on all 50 CSFCube queries, ranked by relevance: the model fitted on all tuning notes against the fixed map
-  const model = fitOn(notes, features, lambda)
+  const model = fitOn(notes, given)
   const bench = loadBenchmark(benchmarkRoot())
   const table = arxivDfTable()
   const vectors = arxivTermVectors()
@@ -353,11 +433,11 @@ if (mode === "cv") {
     })
   }
 } else if (mode === "fit") {
-  const model = fitOn(notes, features, lambda)
+  const model = fitOn(notes, given)
   const file = join(repoRoot, "data", "judge", "ranker.json")
   writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`)
   console.log(`${model.features.map((f) => `${f.name} ${f.weight}`).join(", ")}, bias ${model.bias} → ${file}`)
   console.log(summary("fitted on all (in-sample)", notes.map((n) => evaluate(n, (r) => 1 / (1 + Math.exp(-rankerScore(model, r.features)))))))
 } else {
-  throw new Error(`unknown mode ${mode}: cv or fit`)
+  throw new Error(`unknown mode ${mode}: cv, grid, csfcube or fit`)
 }

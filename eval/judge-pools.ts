@@ -9,7 +9,7 @@
  *   node --import tsx eval/judge-pools.ts diagnose [--split tune]             # every landmark candidate: score parts, terms hit and missed
  *   PARAMS='{"titleWeight":3}' node --import tsx eval/judge-pools.ts score [--split tune] [--rows] [--csfcube]
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
- *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning  # RANKER: data/judge/ranker.json
+ *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning [--graded tune3,tune4]  # RANKER: data/judge/ranker.json
  *
  * `sample` lists, per note, a seeded sample (SAMPLE, default 6) of the papers relevant under PARAMS but not under
  * BASE, for reading whether what newly clears the bar is on the note's topic. REFIT=1 (with --csfcube) refits the
@@ -20,7 +20,7 @@
  * each pool judged relevant (median over notes) and the relevant papers per note.
  */
 import { Effect, Layer } from "effect"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
@@ -41,6 +41,18 @@ const mode = argv[0] ?? "score"
 const splitAt = argv.indexOf("--split")
 const split = (splitAt >= 0 ? argv[splitAt + 1] : "tune") as keyof typeof SPLIT_SETS
 const cacheFile = join(repoRoot, "eval", ".cache", `judge-pools-${split}.json`)
+const gradedAt = argv.indexOf("--graded")
+/**
+ * `grades` reads the grade files of these splits only: every tuning split by default (tune, tune2, tune3, tune4: the
+ * notes that have a grade file), `--graded tune3,tune4` for the first 40 graded notes. A held-out note's grades are
+ * never read.
+ */
+const gradedSplits: ReadonlyArray<string> = (gradedAt >= 0 ? argv[gradedAt + 1] ?? "" : SPLIT_SETS.tuning.join(","))
+  .split(",")
+  .filter((s) => s !== "")
+for (const s of gradedSplits) {
+  if (!(SPLIT_SETS.tuning as ReadonlyArray<string>).includes(s)) throw new Error(`--graded takes tuning splits only (${SPLIT_SETS.tuning.join(", ")}), not "${s}"`)
+}
 
 const record = async () => {
   const notes = readLandmarks().filter((n) => SPLIT_SETS[split].includes(n.split))
@@ -271,8 +283,8 @@ const auc = (hi: ReadonlyArray<number>, lo: ReadonlyArray<number>): number | und
 }
 
 /**
- * `grades`: the judge against the graded precision set (tune3 and tune4 only: a held-out note's grades are never
- * read). Per note and pooled: the simulated kept papers (strict precision, off-topic, ungraded, landmarks kept),
+ * `grades`: the judge against the graded precision set (the tuning notes of `--graded` that have a grade file: a
+ * held-out note's grades are never read). Per note and pooled: the simulated kept papers (strict precision, off-topic, ungraded, landmarks kept),
  * and over every graded paper of the pool, independent of the keep rule: the share of 2s, 1s and 0s at or above
  * the bar, and how well relevance separates 2s from 0s and from 1s (AUC).
  */
@@ -283,24 +295,29 @@ const grades = () => {
   const vectors = arxivTermVectors()
   const rule = (process.env.RULE ?? "band") as Rule
   const t = { kept: 0, graded: 0, twos: 0, zeros: 0, ungraded: 0, lm: 0, lmKept: 0, above: [0, 0, 0], count: [0, 0, 0] }
+  const perNoteCounts: Array<{ graded: number; twos: number; zeros: number; lm: number; lmKept: number }> = []
   const aucs: Array<[number | undefined, number | undefined]> = []
   const rows: Array<string> = []
   const ungraded: Array<string> = []
   const started = performance.now()
   let judgedPapers = 0
+  let notes = 0
   for (const pool of pools()) {
-    if (pool.split !== "tune3" && pool.split !== "tune4") continue
+    if (!gradedSplits.includes(pool.split)) continue
     const file = join(gradesDir, `${pool.note}.json`)
+    if (!existsSync(file)) continue
     const graded = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
     const c = prepareConcept(pool.concept, table, p, vectors)
     const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
     judgedPapers += pool.papers.length
+    notes++
     const kept = keptOf(pool, rel, rule)
     const g = (id: string) => graded[id]?.grade
     const twos = kept.filter((id) => g(id) === 2).length
     const zeros = kept.filter((id) => g(id) === 0).length
     const gradedKept = kept.filter((id) => g(id) !== undefined).length
     t.kept += kept.length
+    perNoteCounts.push({ graded: gradedKept, twos, zeros, lm: pool.landmarks.length, lmKept: pool.landmarks.filter((l) => kept.includes(l.id)).length })
     t.graded += gradedKept
     t.twos += twos
     t.zeros += zeros
@@ -333,10 +350,23 @@ const grades = () => {
     const d = xs.filter((x): x is number => x !== undefined)
     return d.reduce((a, b) => a + b, 0) / Math.max(1, d.length)
   }
+  // a pooled share with its 95 % bootstrap interval over notes (2,000 resamples, seed 22, as eval/precision.ts)
+  const interval = (num: (r: (typeof perNoteCounts)[number]) => number, den: (r: (typeof perNoteCounts)[number]) => number) => {
+    const share = (rs: typeof perNoteCounts) => rs.reduce((k, r) => k + num(r), 0) / Math.max(1, rs.reduce((k, r) => k + den(r), 0))
+    const random = seededRandom(22)
+    const samples: Array<number> = []
+    for (let b = 0; b < 2000 && perNoteCounts.length > 0; b++) {
+      samples.push(share(perNoteCounts.map(() => perNoteCounts[Math.floor(random() * perNoteCounts.length)]!)))
+    }
+    samples.sort((a, b) => a - b)
+    const at = (q: number) => samples[Math.min(samples.length - 1, Math.max(0, Math.round(q * (samples.length - 1))))] ?? 0
+    return ` (${(100 * at(0.025)).toFixed(1)}–${(100 * at(0.975)).toFixed(1)})`
+  }
   const pc = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)} %`
   console.log(
-    `rule ${rule}: kept ${t.kept}, strict ${pc(t.twos, t.graded)}, off-topic ${pc(t.zeros, t.graded)}, ungraded ${t.ungraded}, ` +
-      `landmarks kept ${t.lmKept}/${t.lm}; graded ≥ 0.5: 2s ${pc(t.above[2]!, t.count[2]!)} 1s ${pc(t.above[1]!, t.count[1]!)} ` +
+    `${notes} graded notes (${gradedSplits.join(", ")}), rule ${rule}: kept ${t.kept}, strict ${pc(t.twos, t.graded)}${interval((r) => r.twos, (r) => r.graded)}, ` +
+      `off-topic ${pc(t.zeros, t.graded)}${interval((r) => r.zeros, (r) => r.graded)}, ungraded ${t.ungraded}, ` +
+      `landmarks kept ${t.lmKept}/${t.lm} ${pc(t.lmKept, t.lm)}${interval((r) => r.lmKept, (r) => r.lm)}; graded ≥ 0.5: 2s ${pc(t.above[2]!, t.count[2]!)} 1s ${pc(t.above[1]!, t.count[1]!)} ` +
       `0s ${pc(t.above[0]!, t.count[0]!)}; AUC 2v0 ${mean(aucs.map((a) => a[0])).toFixed(3)} 2v1 ${mean(aucs.map((a) => a[1])).toFixed(3)}; ` +
       `${(ms / judgedPapers).toFixed(3)} ms a paper`
   )

@@ -217,6 +217,6 @@ if (args.json) {
     for (const u of ungraded) console.log(`  ${u}`)
   }
   console.log("")
-  console.log(`Goals on held-out notes: strict precision ≥ ${pct(GOALS.strict)}, off-topic ≤ ${pct(GOALS.offTopic)}. Tune on tune3/tune4 only.`)
+  console.log(`Goals on held-out notes: strict precision ≥ ${pct(GOALS.strict)}, off-topic ≤ ${pct(GOALS.offTopic)}. Tune on the tuning splits only (tune, tune2, tune3, tune4).`)
   console.log(`${selected.length} runs in ${seconds.toFixed(1)} s`)
 }
