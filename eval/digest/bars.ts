@@ -12,10 +12,16 @@
  * grade for their note are written as blind sheets (the precision set's format: eval/precision/README.md) to
  * `--sheets DIR`, and listed.
  *
- * Usage: node --import tsx eval/digest/bars.ts [--sheets DIR] [--json FILE]
+ * The bars in use are the local judge's `digestRelevance`: `LocalJudge.fixedDigestRelevance` for the fixed map, and
+ * `digestRelevance` in data/judge/ranker.json for the learned relevance (it belongs to those weights). After a refit
+ * of ranker.json, re-run this with `--write-ranker`: it writes the rule's pick for the learned relevance into
+ * ranker.json (the weights untouched), provided every announced paper is graded.
+ *
+ * Usage: node --import tsx eval/digest/bars.ts [--sheets DIR] [--json FILE] [--write-ranker]
  */
 import { Effect, Layer } from "effect"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
@@ -28,6 +34,10 @@ const arg = (name: string): string | undefined => {
 }
 const sheetsDir = arg("sheets")
 const jsonOut = arg("json")
+const writeRanker = process.argv.includes("--write-ranker")
+const rankerFile = join(repoRoot, "data", "judge", "ranker.json")
+const rankerText = readFileSync(rankerFile, "utf8")
+const rankerSha = createHash("sha256").update(rankerText).digest("hex")
 const SINCE = "2016-06-01"
 const BARS = [0.6, 0.65, 0.7, 0.75, 0.8, 0.85] as const
 const GOAL = 0.02
@@ -140,7 +150,8 @@ try {
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`
 const total = (rows: ReadonlyArray<Row>, f: (r: Row) => number) => rows.reduce((s, r) => s + f(r), 0)
 const splits = [...new Set(notes.map((l) => l.split))].sort().join(", ")
-console.log(`${notes.length} graded tuning notes (${splits}), offline, --since ${SINCE}, dry; ${((performance.now() - started) / 1000).toFixed(0)} s\n`)
+console.log(`${notes.length} graded tuning notes (${splits}), offline, --since ${SINCE}, dry; ${((performance.now() - started) / 1000).toFixed(0)} s`)
+console.log(`learned relevance: data/judge/ranker.json sha256 ${rankerSha}\n`)
 const chosen: Record<string, number | undefined> = {}
 for (const relevance of ["fixed", "learned"] as const) {
   console.log(`### ${relevance} relevance\n`)
@@ -154,6 +165,15 @@ for (const relevance of ["fixed", "learned"] as const) {
         `${pct(on)} (${pct(onLo)}–${pct(onHi)}) | ${v.rows.filter((r) => r.announced.length === 0).length} |`
     )
     if (chosen[relevance] === undefined && share(v.rows, (r) => r.offTopic) <= GOAL) chosen[relevance] = v.bar
+  }
+  // by split: the learned relevance's weights were fitted on some of these notes (data/judge/ranker.json "fitted")
+  console.log("\noff-topic of the graded, by split:")
+  for (const v of variants.filter((x) => x.relevance === relevance)) {
+    const by = [...new Set(notes.map((l) => l.split))].sort().map((split) => {
+      const rows = v.rows.filter((r) => notes.find((l) => l.note === r.note)!.split === split)
+      return `${split} ${total(rows, (r) => r.offTopic)}/${total(rows, (r) => r.graded)}`
+    })
+    console.log(`  ${v.bar.toFixed(2)}: ${by.join(", ")}`)
   }
   console.log(`\nthe rule (lowest bar with off-topic ≤ ${pct(GOAL)} on these notes): ${chosen[relevance]?.toFixed(2) ?? "none of the bars"}\n`)
 }
@@ -187,5 +207,27 @@ if (sheetsDir !== undefined && count > 0) {
   console.log(`sheets: ${missing.size} in ${sheetsDir}`)
 }
 if (jsonOut !== undefined) {
-  writeFileSync(jsonOut, `${JSON.stringify({ since: SINCE, notes: notes.map((l) => l.note), chosen, variants }, null, 1)}\n`)
+  writeFileSync(jsonOut, `${JSON.stringify({ since: SINCE, notes: notes.map((l) => l.note), rankerSha, chosen, variants }, null, 1)}\n`)
+}
+
+// the bars in use, beside the rule's picks
+const shipped = { fixed: LocalJudge.fixedDigestRelevance, learned: LocalJudge.arxivRanker().digestRelevance }
+for (const relevance of ["fixed", "learned"] as const) {
+  const pick = chosen[relevance]
+  const now = shipped[relevance]
+  console.log(`${relevance}: in use ${now?.toFixed(2) ?? "none (the digest's default)"}, the rule's pick ${pick?.toFixed(2) ?? "none"}${now === pick ? "" : "  ← differs"}`)
+}
+if (writeRanker) {
+  const learnedMissing = variants.some((v) => v.relevance === "learned" && v.rows.some((r) => r.graded < r.announced.length))
+  if (learnedMissing) throw new Error("--write-ranker: some papers the learned relevance announces have no grade; have them graded first")
+  if (chosen.learned === undefined) throw new Error("--write-ranker: no bar meets the rule for the learned relevance; nothing written")
+  const model = JSON.parse(rankerText) as Record<string, unknown>
+  const out = {
+    ...model,
+    digestRelevance: chosen.learned,
+    digestChosen: `eval/digest/bars.ts on ${notes.length} graded tuning notes (${splits}): the lowest bar, in steps of 0.05, whose off-topic share is at most ${pct(GOAL)}`
+  }
+  writeFileSync(`${rankerFile}.tmp`, `${JSON.stringify(out, null, 1)}\n`)
+  renameSync(`${rankerFile}.tmp`, rankerFile)
+  console.log(`wrote digestRelevance ${chosen.learned.toFixed(2)} into ${rankerFile}`)
 }
