@@ -67,9 +67,12 @@ export const PENDING_EVERY_MS = 2_000
 export const DEFAULT_WINDOW_DAYS = 7
 /**
  * The least relevance (the judge's, moved by the note's profile) a paper needs to be announced, whatever lower bar
- * the run's options set: a digest interrupts a busy student with papers they did not ask for, so it announces only
- * what is clearly about the note. Chosen on the graded tuning notes (tune3, tune4) alone: the lowest bar, in steps of
- * 0.05, whose off-topic share there is at most 2 % (eval/digest/README.md).
+ * the run's options set, for a judge that names no bar of its own (`LlmJudgeService.digestRelevance`; the local
+ * judge names one per relevance, measured on its scale): a digest interrupts a busy student with papers they did not
+ * ask for, so it announces only what is clearly about the note. 0.70 is the bar first chosen for the local judge's
+ * fixed relevance on 40 graded tuning notes (the lowest, in steps of 0.05, whose off-topic share there is at most
+ * 2 %); on 76 notes that judge's fixed relevance now names 0.80 and its learned one 0.70 (eval/digest/README.md).
+ * Other judges' scales were not measured.
  */
 export const DIGEST_RELEVANCE = 0.7
 /** How many papers' words the digest keeps read for the notes' profiles (a paper is a candidate of several notes). */
@@ -168,7 +171,7 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
   const progress = (e: DigestProgress) => hooks.onProgress?.(e) ?? Effect.void
   const options = request.options
   // announced by the run's rules, at the digest's bar (or the run's, when it is higher)
-  const announce: CompanionOptions = { ...options, relevanceThreshold: Math.max(options.relevanceThreshold, DIGEST_RELEVANCE) }
+  const announce: CompanionOptions = { ...options, relevanceThreshold: Math.max(options.relevanceThreshold, judge.digestRelevance ?? DIGEST_RELEVANCE) }
   const dryRun = request.dryRun === true
   const today = yield* Dates.today
   const target = `${digestTitle(today)}.md`

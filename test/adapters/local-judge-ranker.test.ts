@@ -74,6 +74,10 @@ describe("LocalJudge with the learned relevance", () => {
     // a model naming a signal the judge does not compute is refused, with what to fix
     assert.throws(() => validRanker({ ...file, features: [{ name: "citations", weight: 1 }] }), /not a weighted product of/)
     assert.throws(() => validRanker({ features: [], bias: "1" }), /expected \{target, features/)
+    // the digest's bar beside the weights is a relevance, or absent
+    assert.throws(() => validRanker({ ...file, digestRelevance: 1.5 }), /digestRelevance 1.5 is not a relevance/)
+    assert.throws(() => validRanker({ ...file, digestRelevance: "0.7" }), /digestRelevance "0.7" is not a relevance/)
+    assert.strictEqual(validRanker({ ...file, digestRelevance: 0.75 }).digestRelevance, 0.75)
   })
 
   it.effect("is deterministic and judges each paper on its own", () =>

@@ -33,6 +33,14 @@ export { arxivRanker, type Ranker } from "./ranker.js"
 /** The judge's name in reports. */
 export const name = "local (BM25F + arXiv IDF)"
 
+/**
+ * The least relevance of the fixed map (the default) at which a digest announces a paper, the judge's
+ * `digestRelevance`: chosen on the 76 graded tuning notes by the rule "the lowest bar, in steps of 0.05, whose
+ * off-topic share is at most 2 %" (eval/digest/bars.ts; eval/digest/README.md). The learned relevance has its own,
+ * beside its weights (`Ranker.digestRelevance` in data/judge/ranker.json).
+ */
+export const fixedDigestRelevance = 0.8
+
 /** Options of the local judge; every field has a measured default. */
 export interface LocalJudgeOptions {
   /** Override scoring knobs (see ScoringParams in ./score.ts); the defaults were tuned on one CSFCube fold. */
@@ -101,7 +109,9 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
       catch: (e) => new JudgeFailed({ model: name, reason: e instanceof Error ? e.message : String(e) })
     })
   })
-  return { name, judge }
+  // each relevance scale has its own bar for a digest; a ranker without one leaves the digest's default
+  const digestRelevance = options.ranker == null ? fixedDigestRelevance : options.ranker.digestRelevance
+  return { name, judge, digestRelevance }
 }
 
 /** The local judge with its defaults. */

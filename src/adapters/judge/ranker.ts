@@ -29,6 +29,15 @@ export interface Ranker {
   readonly bias: number
   /** what it was fitted on (for people; not read by the judge) */
   readonly fitted?: unknown
+  /**
+   * The least relevance, on this model's scale, at which a digest announces a paper (the local judge names it as
+   * its `digestRelevance`). It belongs to these weights: a refit changes the scale, so it is chosen again by
+   * re-running eval/digest/bars.ts on the graded tuning notes (`--write-ranker` writes the rule's pick here).
+   * Absent: the digest's own default bar.
+   */
+  readonly digestRelevance?: number | undefined
+  /** how the digest's bar was chosen (for people; not read by the judge) */
+  readonly digestChosen?: unknown
 }
 
 /** The signals a model may read. */
@@ -60,6 +69,9 @@ export const validRanker = (value: unknown): Ranker => {
     if (typeof t?.name !== "string" || !finite(t.weight) || !t.name.split("*").every((n: string) => known.has(n))) {
       throw new Error(`ranker: term ${JSON.stringify(t)} is not a weighted product of ${rankerFeatureNames.join(", ")}`)
     }
+  }
+  if (r.digestRelevance !== undefined && !(finite(r.digestRelevance) && r.digestRelevance > 0 && r.digestRelevance <= 1)) {
+    throw new Error(`ranker: digestRelevance ${JSON.stringify(r.digestRelevance)} is not a relevance above 0 and at most 1`)
   }
   return r
 }

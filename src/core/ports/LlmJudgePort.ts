@@ -43,6 +43,12 @@ export interface LlmJudgeService {
   /** Absent: the judge sees every candidate. */
   readonly shortlist?: Shortlist | undefined
   /**
+   * Optional: the least relevance, on this judge's own scale, at which a digest announces a paper (a digest brings
+   * papers nobody asked for, so it is stricter than a run's bar). Each scale needs its own: the local judge's fixed
+   * and learned relevances were measured apart (eval/digest/README.md). Absent: the digest's DIGEST_RELEVANCE.
+   */
+  readonly digestRelevance?: number | undefined
+  /**
    * Optional: a short summary of each paper in the model's own words (what it
    * does, its key result), from its title and abstract. Judges without a
    * language model leave it out, and the companion summarises extractively.

@@ -1,0 +1,233 @@
+/**
+ * The digest's bar for announcing, simulated on the graded tuning notes (never the held-out ones): a vault of the
+ * tuning notes of eval/retrieval (splits tune, tune2, tune3, tune4 that have grades in eval/precision/grades), each
+ * under its title, digested offline with `--since 2016-06-01` and dry (nothing written) by the real digest, once per
+ * relevance of the local judge (the fixed map; the learned one of data/judge/ranker.json) and bar. The judge's
+ * answers are cached per note and paper (the local judge scores each paper on its own, so a cached answer is the
+ * answer) and the corpus search per query, so a variant differs from another only by its bar.
+ *
+ * For each relevance and bar it prints the papers announced, how many have a grade, the off-topic share (graded 0)
+ * and the on-topic share (graded 2) of the graded ones, each with a 95 % bootstrap interval over notes, and the bar
+ * the rule picks: the lowest, in steps of 0.05, whose off-topic share is at most 2 %. Announced papers without a
+ * grade for their note are written as blind sheets (the precision set's format: eval/precision/README.md) to
+ * `--sheets DIR`, and listed.
+ *
+ * The bars in use are the local judge's `digestRelevance`: `LocalJudge.fixedDigestRelevance` for the fixed map, and
+ * `digestRelevance` in data/judge/ranker.json for the learned relevance (it belongs to those weights). After a refit
+ * of ranker.json, re-run this with `--write-ranker`: it writes the rule's pick for the learned relevance into
+ * ranker.json (the weights untouched), provided every announced paper is graded.
+ *
+ * Usage: node --import tsx eval/digest/bars.ts [--sheets DIR] [--json FILE] [--write-ranker]
+ */
+import { Effect, Layer } from "effect"
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
+import { ArxivPort, type ArxivSearch, type ArxivSearchResult, Digest, type Judgement, Layers, LlmJudgePort, type LlmJudgeService, Tools } from "../../src/index.js"
+import { readLandmarks, readNote, repoRoot, seededRandom, SPLIT_SETS } from "../retrieval-data.js"
+
+const arg = (name: string): string | undefined => {
+  const at = process.argv.indexOf(`--${name}`)
+  return at === -1 ? undefined : process.argv[at + 1]
+}
+const sheetsDir = arg("sheets")
+const jsonOut = arg("json")
+const writeRanker = process.argv.includes("--write-ranker")
+const rankerFile = join(repoRoot, "data", "judge", "ranker.json")
+const rankerText = readFileSync(rankerFile, "utf8")
+const rankerSha = createHash("sha256").update(rankerText).digest("hex")
+const SINCE = "2016-06-01"
+const BARS = [0.6, 0.65, 0.7, 0.75, 0.8, 0.85] as const
+const GOAL = 0.02
+const gradesDir = join(repoRoot, "eval", "precision", "grades")
+
+type Grade = 0 | 1 | 2
+const gradesOf = (note: string): Readonly<Record<string, { readonly grade: Grade }>> =>
+  (JSON.parse(readFileSync(join(gradesDir, `${note}.json`), "utf8")) as { papers: Record<string, { grade: Grade }> }).papers
+
+// the tuning notes only: the held-out split is never read here
+const tuning = SPLIT_SETS.tuning
+const notes = readLandmarks().filter((l) => tuning.includes(l.split) && existsSync(join(gradesDir, `${l.note}.json`)))
+const grades = new Map(notes.map((l) => [l.note, gradesOf(l.note)]))
+
+interface Row {
+  readonly note: string
+  readonly announced: ReadonlyArray<string>
+  readonly graded: number
+  readonly offTopic: number
+  readonly onTopic: number
+}
+interface Variant {
+  readonly relevance: "fixed" | "learned"
+  readonly bar: number
+  readonly rows: ReadonlyArray<Row>
+}
+
+const share = (rows: ReadonlyArray<Row>, num: (r: Row) => number): number => {
+  const d = rows.reduce((s, r) => s + r.graded, 0)
+  return d === 0 ? 0 : rows.reduce((s, r) => s + num(r), 0) / d
+}
+/** A pooled share of the graded papers and its 95 % percentile bootstrap interval over notes (seeded). */
+const interval = (rows: ReadonlyArray<Row>, num: (r: Row) => number): readonly [number, number, number] => {
+  const random = seededRandom(27)
+  const samples: Array<number> = []
+  for (let b = 0; b < 2000; b++) samples.push(share(rows.map(() => rows[Math.floor(random() * rows.length)]!), num))
+  samples.sort((a, b) => a - b)
+  return [share(rows, num), samples[50]!, samples[1949]!]
+}
+
+const vault = mkdtempSync(join(tmpdir(), "digest-bars-"))
+for (const l of notes) writeFileSync(join(vault, `${l.title}.md`), readNote(l))
+
+const variants: Array<Variant> = []
+const started = performance.now()
+const abstracts = new Map<string, { title: string; published: string; abstract: string }>()
+try {
+  await Effect.runPromise(
+    Effect.gen(function*() {
+      const arxiv = yield* ArxivPort
+      const searched = new Map<string, ArxivSearchResult>()
+      const cachedArxiv = {
+        ...arxiv,
+        search: (q: ArxivSearch) =>
+          Effect.suspend(() => {
+            const key = JSON.stringify(q)
+            const hit = searched.get(key)
+            return hit !== undefined ? Effect.succeed(hit) : Effect.tap(arxiv.search(q), (r) => Effect.sync(() => searched.set(key, r)))
+          })
+      }
+      for (const relevance of ["fixed", "learned"] as const) {
+        const base = relevance === "fixed" ? LocalJudge.makeWith() : LocalJudge.makeWith({ ranker: LocalJudge.arxivRanker() })
+        const judged = new Map<string, Judgement>()
+        const judge: LlmJudgeService["judge"] = (concept, papers) =>
+          Effect.gen(function*() {
+            const key = (id: string) => `${concept.title}\u0000${concept.text}\u0000${id}`
+            const missing = papers.filter((p) => !judged.has(key(p.arxivId)))
+            if (missing.length > 0) {
+              const answers = yield* base.judge(concept, missing)
+              answers.forEach((j) => judged.set(key(j.arxivId), j))
+            }
+            return papers.map((p) => judged.get(key(p.arxivId))!)
+          })
+        for (const bar of BARS) {
+          const service: LlmJudgeService = { ...base, judge, digestRelevance: bar }
+          const checked = yield* Tools.digestInput({ since_date: SINCE, dry_run: true })
+          const report = yield* Digest.digestVault(checked).pipe(
+            Effect.provide(Layer.mergeAll(Layer.succeed(LlmJudgePort, service), Layer.succeed(ArxivPort, cachedArxiv)))
+          )
+          if (report.written !== undefined || report.state !== undefined) throw new Error("a dry digest wrote into the vault")
+          const rows = notes.map((l): Row => {
+            const d = report.notes.find((n) => n.path === `${l.title}.md`)
+            const announced = (d?.papers ?? []).map((p) => p.arxivId)
+            const g = grades.get(l.note)!
+            const known = announced.filter((id) => g[id] !== undefined)
+            return {
+              note: l.note,
+              announced,
+              graded: known.length,
+              offTopic: known.filter((id) => g[id]!.grade === 0).length,
+              onTopic: known.filter((id) => g[id]!.grade === 2).length
+            }
+          })
+          variants.push({ relevance, bar, rows })
+          console.error(`${relevance} ${bar.toFixed(2)}: ${rows.reduce((s, r) => s + r.announced.length, 0)} announced (${((performance.now() - started) / 1000).toFixed(0)} s)`)
+        }
+      }
+      // the ungraded papers' titles and abstracts, for the sheets
+      const ungraded = [...new Set(variants.flatMap((v) => v.rows.flatMap((r) => r.announced.filter((id) => grades.get(r.note)![id] === undefined))))]
+      for (let i = 0; i < ungraded.length; i += 50) {
+        const r = yield* arxiv.getPapers(ungraded.slice(i, i + 50))
+        for (const p of r.papers) abstracts.set(p.arxivId.replace(/v\d+$/, ""), { title: p.title, published: p.published, abstract: p.abstract })
+      }
+    }).pipe(Effect.provide(Layers.digestLayer({ vault, offline: true })))
+  )
+} finally {
+  rmSync(vault, { recursive: true, force: true })
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`
+const total = (rows: ReadonlyArray<Row>, f: (r: Row) => number) => rows.reduce((s, r) => s + f(r), 0)
+const splits = [...new Set(notes.map((l) => l.split))].sort().join(", ")
+console.log(`${notes.length} graded tuning notes (${splits}), offline, --since ${SINCE}, dry; ${((performance.now() - started) / 1000).toFixed(0)} s`)
+console.log(`learned relevance: data/judge/ranker.json sha256 ${rankerSha}\n`)
+const chosen: Record<string, number | undefined> = {}
+for (const relevance of ["fixed", "learned"] as const) {
+  console.log(`### ${relevance} relevance\n`)
+  console.log("| bar | announced | graded | off-topic (0) | on-topic (2) | notes with none |")
+  console.log("|---|---|---|---|---|---|")
+  for (const v of variants.filter((x) => x.relevance === relevance)) {
+    const [off, offLo, offHi] = interval(v.rows, (r) => r.offTopic)
+    const [on, onLo, onHi] = interval(v.rows, (r) => r.onTopic)
+    console.log(
+      `| ${v.bar.toFixed(2)} | ${total(v.rows, (r) => r.announced.length)} | ${total(v.rows, (r) => r.graded)} | ${pct(off)} (${pct(offLo)}–${pct(offHi)}) | ` +
+        `${pct(on)} (${pct(onLo)}–${pct(onHi)}) | ${v.rows.filter((r) => r.announced.length === 0).length} |`
+    )
+    if (chosen[relevance] === undefined && share(v.rows, (r) => r.offTopic) <= GOAL) chosen[relevance] = v.bar
+  }
+  // by split: the learned relevance's weights were fitted on some of these notes (data/judge/ranker.json "fitted")
+  console.log("\noff-topic of the graded, by split:")
+  for (const v of variants.filter((x) => x.relevance === relevance)) {
+    const by = [...new Set(notes.map((l) => l.split))].sort().map((split) => {
+      const rows = v.rows.filter((r) => notes.find((l) => l.note === r.note)!.split === split)
+      return `${split} ${total(rows, (r) => r.offTopic)}/${total(rows, (r) => r.graded)}`
+    })
+    console.log(`  ${v.bar.toFixed(2)}: ${by.join(", ")}`)
+  }
+  console.log(`\nthe rule (lowest bar with off-topic ≤ ${pct(GOAL)} on these notes): ${chosen[relevance]?.toFixed(2) ?? "none of the bars"}\n`)
+}
+
+// announced papers without a grade for their note: at which bars, and blind sheets for a reader
+const missing = new Map<string, Map<string, Array<string>>>()
+for (const v of variants) {
+  for (const r of v.rows) {
+    for (const id of r.announced) {
+      if (grades.get(r.note)![id] !== undefined) continue
+      const ids = missing.get(r.note) ?? new Map<string, Array<string>>()
+      ids.set(id, [...(ids.get(id) ?? []), `${v.relevance} ${v.bar.toFixed(2)}`])
+      missing.set(r.note, ids)
+    }
+  }
+}
+const count = [...missing.values()].reduce((s, m) => s + m.size, 0)
+console.log(`announced without a grade for their note: ${count}`)
+for (const [note, ids] of missing) for (const [id, where] of ids) console.log(`  ${note} ${id} (${where.join(", ")})`)
+const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
+if (sheetsDir !== undefined && count > 0) {
+  mkdirSync(sheetsDir, { recursive: true })
+  for (const [note, ids] of missing) {
+    const l = notes.find((n) => n.note === note)!
+    const papers = [...ids.keys()].sort().map((id) => {
+      const p = abstracts.get(id)
+      return { arxivId: id, title: p?.title ?? "", published: p?.published ?? "", abstract: clip(p?.abstract ?? "") }
+    })
+    writeFileSync(join(sheetsDir, `${note}.json`), `${JSON.stringify({ note, title: l.title, split: l.split, text: readNote(l), papers }, null, 1)}\n`)
+  }
+  console.log(`sheets: ${missing.size} in ${sheetsDir}`)
+}
+if (jsonOut !== undefined) {
+  writeFileSync(jsonOut, `${JSON.stringify({ since: SINCE, notes: notes.map((l) => l.note), rankerSha, chosen, variants }, null, 1)}\n`)
+}
+
+// the bars in use, beside the rule's picks
+const shipped = { fixed: LocalJudge.fixedDigestRelevance, learned: LocalJudge.arxivRanker().digestRelevance }
+for (const relevance of ["fixed", "learned"] as const) {
+  const pick = chosen[relevance]
+  const now = shipped[relevance]
+  console.log(`${relevance}: in use ${now?.toFixed(2) ?? "none (the digest's default)"}, the rule's pick ${pick?.toFixed(2) ?? "none"}${now === pick ? "" : "  ← differs"}`)
+}
+if (writeRanker) {
+  const learnedMissing = variants.some((v) => v.relevance === "learned" && v.rows.some((r) => r.graded < r.announced.length))
+  if (learnedMissing) throw new Error("--write-ranker: some papers the learned relevance announces have no grade; have them graded first")
+  if (chosen.learned === undefined) throw new Error("--write-ranker: no bar meets the rule for the learned relevance; nothing written")
+  const model = JSON.parse(rankerText) as Record<string, unknown>
+  const out = {
+    ...model,
+    digestRelevance: chosen.learned,
+    digestChosen: `eval/digest/bars.ts on ${notes.length} graded tuning notes (${splits}): the lowest bar, in steps of 0.05, whose off-topic share is at most ${pct(GOAL)}`
+  }
+  writeFileSync(`${rankerFile}.tmp`, `${JSON.stringify(out, null, 1)}\n`)
+  renameSync(`${rankerFile}.tmp`, rankerFile)
+  console.log(`wrote digestRelevance ${chosen.learned.toFixed(2)} into ${rankerFile}`)
+}
