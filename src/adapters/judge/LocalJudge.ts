@@ -11,7 +11,6 @@
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
-import { createHash } from "node:crypto"
 import { JudgeFailed } from "../../core/errors.js"
 import { Judgement } from "../../core/models.js"
 import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
@@ -22,14 +21,11 @@ import {
   defaultParams,
   type PaperScore,
   prepareConcept,
-  type PreparedPaper,
-  preparePaper,
   type ScoringParams,
   scorePaper,
   type TermVectors
 } from "./score.js"
 import { arxivTermVectors } from "./termVectors.js"
-import { type Token, tokenize } from "./tokenize.js"
 
 /** The learned relevance fitted on the graded tuning notes (data/judge/ranker.json), for `makeWith({ ranker })`. */
 export { arxivRanker, type Ranker } from "./ranker.js"
@@ -59,8 +55,6 @@ export interface LocalJudgeOptions {
    * default, which keeps CSFCube's figure; eval/precision/README.md says what the learned one measured).
    */
   readonly ranker?: Ranker | null | undefined
-  /** How many papers' preparation to keep for the next note (default PAPER_CACHE_SIZE; at least 1). */
-  readonly keptPapers?: number | undefined
 }
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`
@@ -93,60 +87,11 @@ export const rationale = (s: PaperScore): string => {
   )
 }
 
-/**
- * How many papers a judge keeps the tokens, text vector and salient stems of (what preparing a paper costs most,
- * whatever the note), the least recently used dropped first: a digest judges the same paper against several notes
- * (19,200 judgements of about 6,400 papers on the bench's vault). A kept paper takes about 2 KB.
- */
-export const PAPER_CACHE_SIZE = 8192
-
-/** A paper's kept parts: its tokens as indices into the judge's token table (−1 a break), vector, salient stems. */
-interface KeptPaper {
-  readonly title: Int32Array
-  readonly abstract: Int32Array
-  readonly vector: Float32Array | undefined
-  readonly salient: PreparedPaper["salient"]
-}
-
 /** Build the judge service with the given options. */
 export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
   const params: ScoringParams = { ...defaultParams, ...options.params }
   const table = () => options.table ?? arxivDfTable()
   const vectors = () => (params.semanticWeight > 0 ? options.vectors ?? arxivTermVectors() : undefined)
-  // a paper's preparation depends on its text and this judge's table, params and vectors only; its tokens are kept
-  // as indices into one table of the distinct tokens seen (a vocabulary: it grows with the words, not the papers)
-  const keptPapers = Math.max(1, options.keptPapers ?? PAPER_CACHE_SIZE)
-  const kept = new Map<string, KeptPaper>()
-  const tokenIds = new Map<string, number>()
-  const tokenList: Array<Token> = []
-  const encode = (tokens: ReadonlyArray<Token | null>): Int32Array =>
-    Int32Array.from(tokens, (t) => {
-      if (t === null) return -1
-      const key = `${t.stem}\u0000${t.word}`
-      let id = tokenIds.get(key)
-      if (id === undefined) {
-        id = tokenList.push(t) - 1
-        tokenIds.set(key, id)
-      }
-      return id
-    })
-  const decode = (ids: Int32Array): Array<Token | null> => Array.from(ids, (i) => (i < 0 ? null : tokenList[i]!))
-  const prepared = (paper: { readonly title: string; readonly abstract: string }, t: DfTable, v: TermVectors | undefined): PreparedPaper => {
-    // the text's digest, not the text: a key of 28 characters in place of a copy of the abstract
-    const key = createHash("sha1").update(paper.title).update("\u0000").update(paper.abstract).digest("base64")
-    const hit = kept.get(key)
-    if (hit !== undefined) {
-      kept.delete(key)
-      kept.set(key, hit)
-      return preparePaper(paper, t, params, v, { title: decode(hit.title), abstract: decode(hit.abstract), vector: hit.vector, salient: hit.salient })
-    }
-    const title = tokenize(paper.title)
-    const abstract = tokenize(paper.abstract)
-    const made = preparePaper(paper, t, params, v, { title, abstract })
-    if (kept.size >= keptPapers) kept.delete(kept.keys().next().value!)
-    kept.set(key, { title: encode(title), abstract: encode(abstract), vector: made.vector, salient: made.salient })
-    return made
-  }
   const judge: LlmJudgeService["judge"] = Effect.fn("LlmJudgePort.judge")(function*(
     concept: Concept,
     papers: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly abstract: string }>
@@ -155,9 +100,9 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
       try: () => {
         const t = table()
         const v = vectors()
-        const note = prepareConcept(concept, t, params, v)
+        const prepared = prepareConcept(concept, t, params, v)
         return papers.map((paper) => {
-          const s = scorePaper(note, paper, t, params, v, options.ranker, prepared(paper, t, v))
+          const s = scorePaper(prepared, paper, t, params, v, options.ranker)
           return new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
         })
       },

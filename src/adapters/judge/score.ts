@@ -307,94 +307,11 @@ export const prepareConcept = (
 }
 
 /**
- * What scoring needs of a paper that does not depend on the concept: its term counts, length, title terms, abstract
- * counts, word families, SIF text vector and most salient stems. It depends only on the paper, the table, the
- * params and the vectors, so a judge may keep it for a paper judged against several notes (./LocalJudge.ts).
- */
-export interface PreparedPaper {
-  readonly tf: ReadonlyMap<string, number>
-  readonly length: number
-  /** the title's stems and stem pairs */
-  readonly titleKeys: ReadonlySet<string>
-  /** the abstract's stems and stem pairs, counted */
-  readonly abstractCounts: ReadonlyMap<string, number>
-  /** the word families (concept.ts `familyKey`) of the title's and the abstract's tokens, in order */
-  readonly titleFamilies: ReadonlyArray<string>
-  readonly abstractFamilies: ReadonlyArray<string>
-  readonly vector: Float32Array | undefined
-  /** the most salient stems (log count × IDF), most salient first, each with the word a rationale shows */
-  readonly salient: ReadonlyArray<{ readonly k: string; readonly w: number; readonly surface: string }>
-}
-
-/**
- * What a judge may keep of a paper's preparation in less room than the whole (./LocalJudge.ts): its tokens, its text
- * vector and its salient stems, each exactly what {@link preparePaper} computes from the paper's text.
- */
-export interface PaperParts {
-  readonly title: ReadonlyArray<Token | null>
-  readonly abstract: ReadonlyArray<Token | null>
-  readonly vector?: Float32Array | undefined
-  readonly salient?: PreparedPaper["salient"] | undefined
-}
-
-/** Prepare a paper for scoring (see {@link PreparedPaper}); `known`: parts kept from an earlier preparation. */
-export const preparePaper = (
-  paper: PaperInput,
-  table: DfTable,
-  p: ScoringParams,
-  vectors?: TermVectors,
-  known?: PaperParts
-): PreparedPaper => {
-  const title = known?.title ?? tokenize(paper.title)
-  const abstract = known?.abstract ?? tokenize(paper.abstract)
-  const tf = new Map<string, number>()
-  let length = 0
-  for (const t of title) if (t !== null) count(tf, t.stem, p.titleWeight), length++
-  for (const t of abstract) if (t !== null) count(tf, t.stem, 1), length++
-  for (const b of bigrams(title)) count(tf, b, p.titleWeight)
-  for (const b of bigrams(abstract)) count(tf, b, 1)
-  const titleKeys = new Set<string>(bigrams(title))
-  for (const t of title) if (t !== null) titleKeys.add(t.stem)
-  const abstractCounts = new Map<string, number>()
-  for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
-  for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
-  const families = (tokens: ReadonlyArray<Token | null>): Array<string> => {
-    const out: Array<string> = []
-    for (const t of tokens) {
-      const k = t === null ? undefined : familyKey(t)
-      if (k !== undefined) out.push(k)
-    }
-    return out
-  }
-  const vector = vectors !== undefined && p.semanticWeight > 0 ? known?.vector ?? textVector([title, abstract], vectors) : undefined
-  const salient = known?.salient ?? salientOf(tf, title, abstract, table, p)
-  return { tf, length, titleKeys, abstractCounts, titleFamilies: families(title), abstractFamilies: families(abstract), vector, salient }
-}
-
-// salient = log count × IDF over stems the reference corpus knows (a one-off word is not what a paper is about)
-const salientOf = (
-  tf: ReadonlyMap<string, number>,
-  title: ReadonlyArray<Token | null>,
-  abstract: ReadonlyArray<Token | null>,
-  table: DfTable,
-  p: ScoringParams
-): PreparedPaper["salient"] => {
-  const surface = surfaceForms([...title, null, ...abstract])
-  return [...tf]
-    .filter(([k]) => !k.includes(" ") && table.unigrams.has(k))
-    .map(([k, f]) => ({ k, w: (1 + Math.log(f)) * idf(table, k, false) }))
-    .sort((a, b) => b.w - a.w || (a.k < b.k ? -1 : 1))
-    .slice(0, p.noveltyTerms)
-    .map((x) => ({ ...x, surface: surface.get(x.k) ?? x.k }))
-}
-
-/**
  * Score one paper against a prepared concept. Depends on nothing but the two and the table (and the model).
  * With a learned model (./ranker.ts) the relevance is its probability that the paper is worth a student's reading,
  * and `score` is midpoint + log-odds ÷ slope (so the fixed logistic map of the score still gives the relevance);
  * without one (null or absent), or for a title that names no concept (concept strength 0), the fixed logistic map
- * of coverage + similarity + concept; in between, the two scores weighted by the concept strength. `prepared`, the
- * paper's {@link preparePaper} with the same table, params and vectors, saves preparing it again.
+ * of coverage + similarity + concept; in between, the two scores weighted by the concept strength.
  */
 export const scorePaper = (
   concept: PreparedConcept,
@@ -402,16 +319,23 @@ export const scorePaper = (
   table: DfTable,
   p: ScoringParams,
   vectors?: TermVectors,
-  ranker?: Ranker | null,
-  prepared?: PreparedPaper
+  ranker?: Ranker | null
 ): PaperScore => {
-  const paperPrep = prepared ?? preparePaper(paper, table, p, vectors)
-  const { abstractFamilies, length, salient, tf, titleFamilies, titleKeys } = paperPrep
+  const title = tokenize(paper.title)
+  const abstract = tokenize(paper.abstract)
+  const tf = new Map<string, number>()
+  let length = 0
+  for (const t of title) if (t !== null) count(tf, t.stem, p.titleWeight), length++
+  for (const t of abstract) if (t !== null) count(tf, t.stem, 1), length++
+  for (const b of bigrams(title)) count(tf, b, p.titleWeight)
+  for (const b of bigrams(abstract)) count(tf, b, 1)
 
   const norm = 1 - p.b + p.b * (length / table.averageLength)
   let bm25 = 0
   let inTitle = 0
   const matches: Array<Match> = []
+  const titleKeys = new Set<string>(bigrams(title))
+  for (const t of title) if (t !== null) titleKeys.add(t.stem)
   for (const t of concept.terms) {
     const f = tf.get(t.key)
     if (f === undefined) continue
@@ -425,17 +349,21 @@ export const scorePaper = (
   const coverage = concept.maxScore > 0 ? Math.min(bm25 / concept.maxScore, 1) : 0
   let similarity: number | undefined
   if (concept.vector !== undefined && vectors !== undefined) {
-    similarity = cosine(concept.vector, paperPrep.vector ?? textVector([tokenize(paper.title), tokenize(paper.abstract)], vectors))
+    similarity = cosine(concept.vector, textVector([title, abstract], vectors))
   }
-  let titleTerms: ReadonlySet<string> = titleKeys
-  let abstractCounts: ReadonlyMap<string, number> = paperPrep.abstractCounts
+  const titleTerms = new Set<string>(titleKeys)
+  const abstractCounts = new Map<string, number>()
+  for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
+  for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
   if (concept.central.families) {
-    const t = new Set<string>(titleKeys)
-    for (const k of titleFamilies) t.add(k)
-    const a = new Map<string, number>(abstractCounts)
-    for (const k of abstractFamilies) count(a, k, 1)
-    titleTerms = t
-    abstractCounts = a
+    for (const t of title) {
+      const k = t === null ? undefined : familyKey(t)
+      if (k !== undefined) titleTerms.add(k)
+    }
+    for (const t of abstract) {
+      const k = t === null ? undefined : familyKey(t)
+      if (k !== undefined) count(abstractCounts, k, 1)
+    }
   }
   const parts = conceptMatchParts(
     concept.central,
@@ -446,6 +374,13 @@ export const scorePaper = (
   const strength = concept.central.strength
 
   // novelty: the paper's own salient stems (tf·idf), and how much of that weight the note never uses
+  const surface = surfaceForms([...title, null, ...abstract])
+  // salient = log count × IDF over stems the reference corpus knows (a one-off word is not what a paper is about)
+  const salient = [...tf]
+    .filter(([k]) => !k.includes(" ") && table.unigrams.has(k))
+    .map(([k, f]) => ({ k, w: (1 + Math.log(f)) * idf(table, k, false) }))
+    .sort((a, b) => b.w - a.w || (a.k < b.k ? -1 : 1))
+    .slice(0, p.noveltyTerms)
   const total = salient.reduce((s, x) => s + x.w, 0)
   const outside = salient.filter((x) => !concept.vocabulary.has(x.k))
   const novelty = total > 0 ? outside.reduce((s, x) => s + x.w, 0) / total : 0
@@ -480,7 +415,7 @@ export const scorePaper = (
     relevance: clamp01(relevance),
     novelty: clamp01(novelty),
     matches,
-    additions: outside.map((x) => x.surface),
+    additions: outside.map((x) => surface.get(x.k) ?? x.k),
     features
   }
 }
