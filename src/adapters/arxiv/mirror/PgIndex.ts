@@ -55,6 +55,20 @@ export const RANK_WEIGHTS = [1 / 6, 1 / 3, 1 / 3, 1] as const
 /** ts_rank_cd's normalisation: divide by 1 + the logarithm of the document's length. */
 const RANK_NORMALIZATION = 1
 
+/**
+ * A relevance search ranks in two steps: every match by `ts_rank` (term
+ * frequencies alone, the same weights and normalisation), the best
+ * max(RANK_POOL, 4 × (start + limit)) of them kept, and only those ranked by
+ * `ts_rank_cd` (cover density, which reads each match's positions and cost
+ * three quarters of a wide OR's time ranked whole). A search with fewer
+ * matches than the pool ranks exactly as `ts_rank_cd` over all of them.
+ * Measured with bench/mirror-pg.bench.ts at 100,000 records (the concept
+ * query, 64,682 matches, a pool of 1000): 9.5 s whole, 3.3 s in two steps,
+ * the same first 10 and 94 of the first 100.
+ */
+export const RANK_POOL = 2_000
+const RANK_POOL_FACTOR = 4
+
 /** The advisory lock of the harvest (the two-key form: pg_locks shows classid, objid, objsubid 2). */
 export const LOCK_KEYS = [0x61727869, 0x6d697272] as const // "arxi", "mirr"
 
@@ -414,7 +428,14 @@ export interface PgReader {
 }
 
 /** A reader of the mirror in `url`; its pool is ended with the scope. */
-export const openReader = (url: string, options: { readonly connections?: number | undefined } = {}): Effect.Effect<PgReader, never, Scope.Scope> =>
+export const openReader = (
+  url: string,
+  options: {
+    readonly connections?: number | undefined
+    /** The pool the cheap rank keeps (see RANK_POOL; default max(RANK_POOL, 4 × (start + limit))); 0: `ts_rank_cd` over every match. */
+    readonly rankPool?: number | undefined
+  } = {}
+): Effect.Effect<PgReader, never, Scope.Scope> =>
   Effect.gen(function*() {
     const pool = yield* Effect.acquireRelease(
       Effect.sync(() => {
@@ -476,23 +497,39 @@ export const openReader = (url: string, options: { readonly connections?: number
         const clause = where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`
         const filterParams = params.length
         const direction = q.sortOrder === "ascending" ? "ASC" : "DESC"
-        const score = q.sortBy === "relevance" && rank !== undefined
-          ? `ts_rank_cd(${param([...RANK_WEIGHTS])}::float4[], p.document, ${param(rank)}::tsquery, ${RANK_NORMALIZATION})`
-          : "0::float4"
+        const ranked = q.sortBy === "relevance" && rank !== undefined
+        const weights = ranked ? param([...RANK_WEIGHTS]) : ""
+        const tsquery = ranked ? param(rank) : ""
+        const rankWith = (f: string) => `${f}(${weights}::float4[], p.document, ${tsquery}::tsquery, ${RANK_NORMALIZATION})`
         const order = q.sortBy === "relevance"
           ? (match === undefined ? "s.published DESC, s.id" : "s.score DESC, s.n DESC")
           : q.sortBy === "lastUpdatedDate"
           ? `coalesce(s.updated, s.published) ${direction}, s.id`
           : `s.published ${direction}, s.id`
+        const rankPool = options.rankPool ?? Math.max(RANK_POOL, RANK_POOL_FACTOR * (q.start + q.limit))
+        const pooled = ranked && rankPool > 0
         const limit = param(q.limit)
         const offset = param(q.start)
-        return yield* run("searching", async () => {
-          const r = await pool.query(
-            `WITH s AS (
-               SELECT p.n, p.id, p.published, p.updated, ${score} AS score, count(*) OVER () AS total
+        const poolSize = pooled ? param(rankPool) : ""
+        // two steps (see RANK_POOL): the pool by ts_rank, then ts_rank_cd over the pool alone
+        const selected = pooled
+          ? `WITH m AS (
+               SELECT p.n, ${rankWith("ts_rank")} AS cheap, count(*) OVER () AS total
+               FROM arxiv_mirror.papers p ${clause}
+               ORDER BY cheap DESC, p.n DESC LIMIT ${poolSize}
+             ), s AS (
+               SELECT m.n, ${rankWith("ts_rank_cd")} AS score, m.total
+               FROM m JOIN arxiv_mirror.papers p ON p.n = m.n
+               ORDER BY score DESC, m.n DESC LIMIT ${limit} OFFSET ${offset}
+             )`
+          : `WITH s AS (
+               SELECT p.n, p.id, p.published, p.updated, ${ranked ? rankWith("ts_rank_cd") : "0::float4"} AS score, count(*) OVER () AS total
                FROM arxiv_mirror.papers p ${clause}
                ORDER BY ${order.replace(/\bs\./g, "")} LIMIT ${limit} OFFSET ${offset}
-             )
+             )`
+        return yield* run("searching", async () => {
+          const r = await pool.query(
+            `${selected}
              SELECT ${PAPER_COLUMNS}, s.total FROM s JOIN arxiv_mirror.papers p ON p.n = s.n ORDER BY ${order}`,
             params
           )
