@@ -263,7 +263,7 @@ describe.skipIf(unavailable !== undefined)(`the mirror on PostgreSQL${unavailabl
       }))
   }, 120_000)
 
-  it.live("the search answers as the SQLite mirror does on the same records: the same matches, filters and ids; a comparable ranking, the same in two steps as ranked whole", () => {
+  it.live("the search answers as the SQLite mirror does on the same records: the same matches, filters and ids; a comparable ranking, the same in two steps as ranked whole; a wide OR narrowed to its rarest alternatives", () => {
     const url = freshDatabase()
     const dir = mkdtempSync(join(tmpdir(), "arxiv-mirror-pg-sqlite-"))
     const records = allRecords()
@@ -331,6 +331,30 @@ describe.skipIf(unavailable !== undefined)(`the mirror on PostgreSQL${unavailabl
         }
         assert.isAtLeast(wide, 3)
         assert.isAtLeast(pooledOverlap / wide, 0.8)
+        // a wide OR narrowed to its rarest alternatives, by the server's statistics of the index (kept by ANALYZE):
+        // the papers of the alternatives kept, every one of them, and none matching only those left out
+        server.psql(url.slice(url.lastIndexOf("/") + 1), "ANALYZE arxiv_mirror.papers")
+        const alternatives = ["all:string", "all:brane", "all:duality", "all:gauge", "all:supersymmetry", "all:quantum"]
+        const wideOr = alternatives.join(" OR ")
+        const idSet = (r: { readonly papers: ReadonlyArray<{ readonly arxivId: string }> }) => new Set(r.papers.map((p) => p.arxivId))
+        const everyMatch = idSet(yield* onPgRanked(0, (p) => p.search(req(wideOr))))
+        const narrowed = yield* Effect.flatMap(ArxivPort, (p) => p.search(req(wideOr))).pipe(
+          Effect.provide(PgArxiv.layer({ url, narrowTo: 20 }))
+        )
+        const held = idSet(narrowed)
+        assert.isBelow(held.size, everyMatch.size)
+        for (const id of held) assert.isTrue(everyMatch.has(id), id)
+        const each = new Map<string, Set<string>>()
+        for (const a of alternatives) each.set(a, idSet(yield* onPg(url, (p) => p.search(req(a)))))
+        const kept = alternatives.filter((a) => [...each.get(a)!].every((id) => held.has(id)))
+        assert.isAbove(kept.length, 0)
+        assert.isBelow(kept.length, alternatives.length)
+        assert.deepStrictEqual([...held].sort(), [...new Set(kept.flatMap((a) => [...each.get(a)!]))].sort())
+        // its total is an estimate of the whole OR's matches, never below what it ranked
+        assert.isAtLeast(narrowed.total, held.size)
+        // never narrowed: the whole OR
+        const never = yield* Effect.flatMap(ArxivPort, (p) => p.search(req(wideOr))).pipe(Effect.provide(PgArxiv.layer({ url, narrowTo: 0 })))
+        assert.deepStrictEqual(idSet(never), everyMatch)
         const ids = ["hep-th/9504118", "arXiv:1412.8544v2", "https://arxiv.org/abs/cs/0001024", "0808.05394"]
         const pgLookup = yield* onPg(url, (a) => a.getPapers(ids))
         const sqliteLookup = yield* onSqlite((a) => a.getPapers(ids))
