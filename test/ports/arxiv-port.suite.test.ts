@@ -13,11 +13,12 @@
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Layer } from "effect"
+import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
-import { buildCorpusMirror } from "../../src/adapters/arxiv/mirror/corpusMirror.js"
 import * as LiveArxiv from "../../src/adapters/arxiv/LiveArxiv.js"
 import * as Mirror from "../../src/adapters/arxiv/mirror/Mirror.js"
 import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
@@ -62,11 +63,18 @@ afterAll(() => rmSync(mirrorDir, { recursive: true, force: true }))
   index.close()
 }
 
-// the recorded corpus built into a mirror's index, with the mirror's own code (what `npm run mirror:corpus` does)
+// the recorded corpus built into a mirror's index by `npm run mirror:corpus` (the mirror's own code), in a child
+// process: the build is synchronous and takes seconds, which would hold this worker up
 const corpusMirrorDir = mkdtempSync(join(tmpdir(), "arxiv-port-suite-corpus-mirror-"))
 afterAll(() => rmSync(corpusMirrorDir, { recursive: true, force: true }))
-beforeAll(() => {
-  buildCorpusMirror(join(import.meta.dirname, "..", "..", "fixtures", "offline", CorpusArxiv.INDEX_FILE), corpusMirrorDir)
+beforeAll(async () => {
+  const root = join(import.meta.dirname, "..", "..")
+  const { stderr } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", join(root, "scripts", "build-corpus-mirror.ts"), "--dir", corpusMirrorDir],
+    { cwd: root, timeout: 300_000 }
+  )
+  if (!/36,421 records/.test(stderr)) throw new Error(`mirror:corpus did not build the corpus: ${stderr}`)
 }, 300_000)
 
 // a lab's mirror on PostgreSQL, when a server can be started here (in CI it must): the same records, synced
