@@ -75,8 +75,8 @@ const RANK_NORMALIZATION = 1
  * three quarters of a wide OR's time ranked whole). A search with fewer
  * matches than the pool ranks exactly as `ts_rank_cd` over all of them.
  * Measured with bench/mirror-pg.bench.ts at 100,000 records (the concept
- * query, 64,682 matches, a pool of 1000): 9.5 s whole, 3.3 s in two steps,
- * the same first 10 and 94 of the first 100.
+ * query, 64,682 matches, a pool of 1000; load 1.2–2.0): 2.3 s whole, 1.2 s in
+ * two steps, the same first 10 and 94 of the first 100.
  */
 export const RANK_POOL = 2_000
 const RANK_POOL_FACTOR = 4
@@ -91,7 +91,7 @@ const RANK_POOL_FACTOR = 4
  * by ANALYZE and autovacuum; none yet: no narrowing); the total reported is
  * then an estimate. Pages up to NARROW_POOL deep. Not the default: measured
  * with bench/mirror-pg.bench.ts at 100,000 records, narrowed to 8,000 the
- * concept query took 618 ms instead of 2,240 ms in two steps, but its first
+ * concept query took 350 ms instead of 1,185 ms in two steps, but its first
  * 10 held none of the whole ranking's (5 of the first 100): `ts_rank_cd`
  * weighs a common word as much as a rare one, so the words left out decide
  * much of its order (BM25 gives them almost nothing).
