@@ -58,7 +58,7 @@ export default async () => {
     if (!existsSync(mirrorFile)) {
       const t = performance.now()
       const c = process.cpuUsage()
-      const records = buildCorpusMirror(corpusIndex, dir)
+      const records = buildCorpusMirror(join(root, "fixtures", "offline"), dir)
       const u = process.cpuUsage(c)
       console.log(
         `the mirror's index built from the corpus: ${records.toLocaleString("en-US")} records in ${((performance.now() - t) / 1000).toFixed(1)} s ` +

@@ -1,7 +1,7 @@
 /**
  * Builds the recorded corpus (fixtures/offline, 36,421 records) into a
  * mirror's index (`arxiv.sqlite`, SQLite FTS5, the mirror's own code:
- * src/adapters/arxiv/mirror/corpusMirror.ts), so the offline corpus can be
+ * src/adapters/arxiv/mirror/corpusMirror.ts; the prebuilt index of `npm run build`, else the TSV), so the offline corpus can be
  * searched through the mirror's engine: `--arxiv mirror:DIR` on every command
  * and on `eval:retrieval` / `eval:precision`. An index already in DIR is
  * refused unless `--force` (it is then built anew).
@@ -10,7 +10,7 @@
  */
 import { existsSync, rmSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { INDEX_FILE as CORPUS_INDEX } from "../src/adapters/arxiv/CorpusArxiv.js"
+import { CORPUS_FILE, INDEX_FILE as CORPUS_INDEX } from "../src/adapters/arxiv/CorpusArxiv.js"
 import { buildCorpusMirror } from "../src/adapters/arxiv/mirror/corpusMirror.js"
 import { INDEX_FILE } from "../src/adapters/arxiv/mirror/MirrorIndex.js"
 
@@ -32,10 +32,9 @@ if (existsSync(file)) {
   rmSync(file, { force: true })
   rmSync(`${file}-journal`, { force: true })
 }
-const source = join(data, CORPUS_INDEX)
-if (!existsSync(source)) fail(`${source} is missing; run \`npm run build\` first`)
+if (!existsSync(join(data, CORPUS_INDEX)) && !existsSync(join(data, CORPUS_FILE))) fail(`${data} holds neither ${CORPUS_INDEX} nor ${CORPUS_FILE}`)
 const started = performance.now()
-const records = buildCorpusMirror(source, dir)
+const records = buildCorpusMirror(data, dir)
 process.stderr.write(
-  `mirror:corpus: ${records.toLocaleString("en-US")} records of ${source} in ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
+  `mirror:corpus: ${records.toLocaleString("en-US")} records of the corpus in ${data} in ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
 )

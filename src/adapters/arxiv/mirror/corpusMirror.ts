@@ -1,6 +1,6 @@
 /**
  * The recorded corpus (the offline mode's 36,421 records) as a mirror's index:
- * the corpus adapter's own records (read from its prebuilt index, the
+ * the corpus adapter's own records (read from its prebuilt index, else its TSV; the
  * abstracts it stores blank left blank) committed in pages of 2,500 as the
  * harvester commits an OAI-PMH page, in the corpus's order, so that the same
  * records can be searched through the mirror's engine (`--arxiv mirror:DIR`;
@@ -10,7 +10,9 @@
  *
  * @since 0.3.0
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { gunzipSync } from "node:zlib"
 import { Corpus } from "../../corpus/corpusSearch.js"
 import { MirrorIndex } from "./MirrorIndex.js"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
@@ -37,12 +39,21 @@ export const recordOf = (corpus: Corpus, d: number): MirrorRecord => {
 }
 
 /**
- * Build the corpus of the prebuilt index `indexFile` (fixtures/offline/arxiv-corpus.idx) into a new mirror
- * index in `dir`; returns the records written. Throws when the file is not a corpus index.
+ * The corpus of an offline data directory (fixtures/offline): its prebuilt index (`npm run build`), else its TSV
+ * indexed in memory, as the corpus adapter reads it.
  */
-export const buildCorpusMirror = (indexFile: string, dir: string): number => {
-  const corpus = Corpus.fromIndex(readFileSync(indexFile))
-  if (corpus === undefined) throw new Error(`${indexFile} is not a corpus index; run \`npm run build\``)
+export const readCorpus = (dataDir: string): Corpus => {
+  const indexFile = join(dataDir, "arxiv-corpus.idx")
+  if (existsSync(indexFile)) {
+    const corpus = Corpus.fromIndex(readFileSync(indexFile))
+    if (corpus !== undefined) return corpus
+  }
+  return Corpus.fromTsv(gunzipSync(readFileSync(join(dataDir, "arxiv-corpus.tsv.gz"))).toString("utf8"))
+}
+
+/** Build the corpus of the offline data directory `dataDir` into a new mirror index in `dir`; returns the records written. */
+export const buildCorpusMirror = (dataDir: string, dir: string): number => {
+  const corpus = readCorpus(dataDir)
   const index = MirrorIndex.open(dir, { create: true })
   try {
     let n = 0
