@@ -13,6 +13,10 @@
  * Usage: npm run eval:precision -- [--split tune3|tune4|tuning|heldout|all] [--json] [--ranker fixed|learned]
  *          [companion options as --kebab-name value, checked by CompanionOptions]
  *
+ * `--arxiv corpus|mirror:DIR|…` picks the arXiv backend as the CLI's flag does (default: the recorded corpus);
+ * `mirror:DIR` with a mirror built from the recorded corpus (`npm run mirror:corpus -- --dir DIR`) runs the same
+ * records through the mirror's engine; the recorded citations stay.
+ *
  * `--ranker learned` runs the local judge with the learned relevance of data/judge/ranker.json (eval/fit-ranker.ts)
  * instead of its default fixed map.
  */
@@ -50,6 +54,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
   let split: keyof typeof SPLIT_SETS = "all"
   let json = false
   let ranker: "fixed" | "learned" = "fixed"
+  let arxiv: Layers.ArxivBackend | undefined
   const options: Record<string, unknown> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -66,6 +71,13 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
       ranker = raw as "fixed" | "learned"
       continue
     }
+    if (name === "arxiv") {
+      if (Either.isLeft(Schema.decodeUnknownEither(Layers.ArxivBackend)(raw))) {
+        fail(`--arxiv must be live, corpus, mirror, mirror:DIR or postgres://…, not "${raw}"`)
+      }
+      arxiv = raw as Layers.ArxivBackend
+      continue
+    }
     if (name === "split") {
       if (!(raw! in SPLIT_SETS)) fail(`--split must be one of ${Object.keys(SPLIT_SETS).join(", ")}, not "${raw}"`)
       split = raw as keyof typeof SPLIT_SETS
@@ -73,7 +85,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
       options[camel(name)] = /^-?\d+(\.\d+)?$/.test(raw!) ? Number(raw) : raw
     }
   }
-  return { split, json, ranker, options }
+  return { split, json, ranker, arxiv, options }
 }
 
 interface NoteRow {
@@ -133,7 +145,7 @@ try {
       { concurrency: 1 }
     ).pipe(
       Effect.provide(args.ranker === "learned" ? LocalJudge.layerWith({ ranker: arxivRanker() }) : Layer.empty),
-      Effect.provide(Layers.OfflineLayer({ vault, offline: true }))
+      Effect.provide(Layers.OfflineLayer({ vault, offline: true, ...(args.arxiv === undefined ? {} : { arxiv: args.arxiv }) }))
     )
   )
 } finally {
@@ -191,7 +203,7 @@ if (args.json) {
   console.log(JSON.stringify({ split: args.split, options: args.options, goals: GOALS, seconds, notes: rows, totals }, null, 2))
 } else {
   const w = Math.max(...rows.map((r) => r.note.length), 4)
-  console.log(`Precision of the kept papers, offline, ${Object.keys(args.options).length === 0 ? "default flags" : JSON.stringify(args.options)}`)
+  console.log(`Precision of the kept papers, offline${args.arxiv === undefined ? "" : ` (arXiv: ${args.arxiv})`}, ${Object.keys(args.options).length === 0 ? "default flags" : JSON.stringify(args.options)}`)
   console.log(`${"note".padEnd(w)}  split    kept  2s  0s  ungraded  landmarks kept`)
   for (const r of rows) {
     console.log(

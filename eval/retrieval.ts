@@ -25,6 +25,9 @@
  * the reader's own instructions without seeing the companion; README there). The judge stays the one `--judge`
  * says (local by default, as for the English figures); with `--judge llm` the stand-in judges too (its scripted
  * judge). A note without a recorded reading stops the evaluation before any run, naming it.
+ * --arxiv corpus|mirror:DIR|… picks the arXiv backend as the CLI's flag does (default: the recorded corpus);
+ * `mirror:DIR` with a mirror built from the recorded corpus (`npm run mirror:corpus -- --dir DIR`) runs the same
+ * records through the mirror's engine. Citations stay the recorded ones.
  * Any other `--kebab-name value` is passed as the option `kebabName` and checked
  * by the CompanionOptions schema.
  *
@@ -89,6 +92,8 @@ interface Args {
   readonly reader: "llm" | undefined
   /** Where the recorded readings the stand-in answers are (`<note>.json`). */
   readonly readings: string
+  /** The arXiv backend (`--arxiv`, as the CLI's): default the recorded corpus; `mirror:DIR` the same records through the mirror's engine. */
+  readonly arxiv: Layers.ArxivBackend | undefined
   readonly options: Record<string, unknown>
 }
 
@@ -100,6 +105,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
   let judge: Args["judge"]
   let reader: Args["reader"]
   let readings = join(multilingualDir, "readings")
+  let arxiv: Layers.ArxivBackend | undefined
   const options: Record<string, unknown> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -128,11 +134,16 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
       reader = "llm"
     } else if (name === "readings") {
       readings = raw!
+    } else if (name === "arxiv") {
+      if (Either.isLeft(Schema.decodeUnknownEither(Layers.ArxivBackend)(raw))) {
+        fail(`--arxiv must be live, corpus, mirror, mirror:DIR or postgres://…, not "${raw}"`)
+      }
+      arxiv = raw as Layers.ArxivBackend
     } else {
       options[camel(name)] = value(camel(name), raw!)
     }
   }
-  return { split, json, verbose, offlineCitations, judge, reader, readings, options }
+  return { split, json, verbose, offlineCitations, judge, reader, readings, arxiv, options }
 }
 
 // ---------------------------------------------------------------- scoring
@@ -496,6 +507,7 @@ try {
   const layer = Layers.OfflineLayer({
     vault,
     offline: true,
+    ...(args.arxiv === undefined ? {} : { arxiv: args.arxiv }),
     ...(args.offlineCitations === undefined ? {} : { offlineCitations: args.offlineCitations }),
     ...(args.judge === undefined ? {} : { judge: args.judge })
   })

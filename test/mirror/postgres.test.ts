@@ -19,6 +19,7 @@ import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { parseOaiPage } from "../../src/adapters/arxiv/mirror/OaiPage.js"
 import * as PgArxiv from "../../src/adapters/arxiv/mirror/PgArxiv.js"
+import * as PgIndex from "../../src/adapters/arxiv/mirror/PgIndex.js"
 import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import { deletedRecord, metadataRecords, recordedRecords, revisedRecord, type StandIn, startStandIn } from "../support/oai-standin.js"
 import { type PgServer, postgresUnavailable, requirePostgresInCi, startPostgres } from "../support/postgres.js"
@@ -262,7 +263,7 @@ describe.skipIf(unavailable !== undefined)(`the mirror on PostgreSQL${unavailabl
       }))
   }, 120_000)
 
-  it.live("the search answers as the SQLite mirror does on the same records: the same matches, filters and ids; a comparable ranking", () => {
+  it.live("the search answers as the SQLite mirror does on the same records: the same matches, filters and ids; a comparable ranking, the same in two steps as ranked whole; a wide OR narrowed to its rarest alternatives", () => {
     const url = freshDatabase()
     const dir = mkdtempSync(join(tmpdir(), "arxiv-mirror-pg-sqlite-"))
     const records = allRecords()
@@ -307,6 +308,53 @@ describe.skipIf(unavailable !== undefined)(`the mirror on PostgreSQL${unavailabl
         }
         // ts_rank_cd has no inverse document frequency, BM25 has: the orders differ, the top tens mostly agree
         assert.isAtLeast(overlap / queries.length, 0.6)
+        // the two steps (ts_rank's pool, then ts_rank_cd over it): with fewer matches than the pool, the ranking
+        // is ts_rank_cd's over every match, paper for paper; with a pool smaller than the matches, the same total
+        // and a first page ts_rank_cd orders, mostly the whole ranking's
+        const onPgRanked = <A, E>(rankPool: number, f: (a: ArxivPort["Type"]) => Effect.Effect<A, E>) =>
+          Effect.flatMap(ArxivPort, f).pipe(Effect.provide(PgArxiv.layer({ url, rankPool })))
+        let pooledOverlap = 0
+        let wide = 0
+        for (const [q, more] of queries) {
+          const whole = yield* onPgRanked(0, (p) => p.search(req(q, more)))
+          const pooled = yield* onPg(url, (p) => p.search(req(q, more)))
+          assert.isAtMost(whole.total, Math.max(PgIndex.RANK_POOL, 4 * 2000), q)
+          assert.deepStrictEqual(pooled.papers.map((p) => p.arxivId), whole.papers.map((p) => p.arxivId), q)
+          assert.strictEqual(pooled.total, whole.total, q)
+          if (whole.total <= 40) continue
+          wide++
+          const small = yield* onPgRanked(40, (p) => p.search(req(q, { ...more, maxResults: 10 })))
+          assert.strictEqual(small.total, whole.total, q)
+          assert.strictEqual(small.papers.length, 10, q)
+          const first = new Set(whole.papers.slice(0, 10).map((p) => p.arxivId))
+          pooledOverlap += small.papers.filter((p) => first.has(p.arxivId)).length / 10
+        }
+        assert.isAtLeast(wide, 3)
+        assert.isAtLeast(pooledOverlap / wide, 0.8)
+        // a wide OR narrowed to its rarest alternatives, by the server's statistics of the index (kept by ANALYZE):
+        // the papers of the alternatives kept, every one of them, and none matching only those left out
+        server.psql(url.slice(url.lastIndexOf("/") + 1), "ANALYZE arxiv_mirror.papers")
+        const alternatives = ["all:string", "all:brane", "all:duality", "all:gauge", "all:supersymmetry", "all:quantum"]
+        const wideOr = alternatives.join(" OR ")
+        const idSet = (r: { readonly papers: ReadonlyArray<{ readonly arxivId: string }> }) => new Set(r.papers.map((p) => p.arxivId))
+        const everyMatch = idSet(yield* onPgRanked(0, (p) => p.search(req(wideOr))))
+        const narrowed = yield* Effect.flatMap(ArxivPort, (p) => p.search(req(wideOr))).pipe(
+          Effect.provide(PgArxiv.layer({ url, narrowTo: 20 }))
+        )
+        const held = idSet(narrowed)
+        assert.isBelow(held.size, everyMatch.size)
+        for (const id of held) assert.isTrue(everyMatch.has(id), id)
+        const each = new Map<string, Set<string>>()
+        for (const a of alternatives) each.set(a, idSet(yield* onPg(url, (p) => p.search(req(a)))))
+        const kept = alternatives.filter((a) => [...each.get(a)!].every((id) => held.has(id)))
+        assert.isAbove(kept.length, 0)
+        assert.isBelow(kept.length, alternatives.length)
+        assert.deepStrictEqual([...held].sort(), [...new Set(kept.flatMap((a) => [...each.get(a)!]))].sort())
+        // its total is an estimate of the whole OR's matches, never below what it ranked
+        assert.isAtLeast(narrowed.total, held.size)
+        // never narrowed: the whole OR
+        const never = yield* Effect.flatMap(ArxivPort, (p) => p.search(req(wideOr))).pipe(Effect.provide(PgArxiv.layer({ url, narrowTo: 0 })))
+        assert.deepStrictEqual(idSet(never), everyMatch)
         const ids = ["hep-th/9504118", "arXiv:1412.8544v2", "https://arxiv.org/abs/cs/0001024", "0808.05394"]
         const pgLookup = yield* onPg(url, (a) => a.getPapers(ids))
         const sqliteLookup = yield* onSqlite((a) => a.getPapers(ids))

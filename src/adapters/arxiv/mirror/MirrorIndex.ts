@@ -357,6 +357,8 @@ CREATE INDEX IF NOT EXISTS citations_fetched ON citations(fetched_at);
 const BM25 = `bm25(papers_fts, ${FTS_COLUMNS.map((c) => FTS_WEIGHTS[c]).join(", ")})`
 
 type Row = Record<string, unknown>
+/** The matches an FTS5 statement selects (its columns `n`, …), restricted to the papers a search's date range admits. */
+type Filtered = (matches: string) => string
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined)
 const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : 0)
 
@@ -705,12 +707,15 @@ export class MirrorIndex {
         >
         return { rows, total }
       }
-      const filter = where.length === 0 ? "" : ` AND rowid IN (SELECT n FROM papers WHERE ${where.join(" AND ")})`
-      const narrow = this.narrowing(q, filter, params)
+      // the date filter applies to the matches once FTS5 has found them: a `rowid IN (…)` beside the MATCH made
+      // FTS5 evaluate the whole expression once per paper of the range (seconds for one title word and a year)
+      const filtered: Filtered = (matches) =>
+        where.length === 0 ? matches : `SELECT f.* FROM (${matches} LIMIT -1) AS f JOIN papers p ON p.n = f.n WHERE ${where.join(" AND ")}`
+      const narrow = this.narrowing(q, filtered, params)
       const match = narrow?.match ?? q.match
       const ranked = this.db.all(
         `SELECT n, score, count(*) OVER () AS total
-         FROM (SELECT rowid AS n, ${BM25} AS score FROM papers_fts WHERE papers_fts MATCH ?${filter})
+         FROM (${filtered(`SELECT rowid AS n, ${BM25} AS score FROM papers_fts WHERE papers_fts MATCH ?`)})
          ORDER BY score, n DESC LIMIT ? OFFSET ?`,
         [match, ...params, q.limit, q.start]
       ) as Array<Row>
@@ -720,7 +725,11 @@ export class MirrorIndex {
         ? num(ranked[0]!["total"])
         : q.start === 0
         ? 0
-        : num((this.db.get(`SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ?${filter}`, [match, ...params]) as Row)["c"])
+        : num(
+          (this.db.get(`SELECT count(*) AS c FROM (${filtered("SELECT rowid AS n FROM papers_fts WHERE papers_fts MATCH ?")})`, [match, ...params]) as Row)[
+            "c"
+          ]
+        )
       return { rows: this.rowsOf(ranked.map((r) => num(r["n"]))), total }
     })
   }
@@ -732,7 +741,7 @@ export class MirrorIndex {
    */
   private narrowing(
     q: IndexQuery,
-    filter: string,
+    filtered: Filtered,
     params: ReadonlyArray<string | number>
   ): { readonly match: string; readonly total: number } | undefined {
     const alternatives = q.alternatives
@@ -748,9 +757,11 @@ export class MirrorIndex {
     const within = q.within === undefined ? "" : ` AND ${q.within}`
     const count = (match: string) =>
       num(
-        (this.db.get(`SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ?${filter}`, [match, from, ...params]) as Row)[
-          "c"
-        ]
+        (this.db.get(`SELECT count(*) AS c FROM (${filtered("SELECT rowid AS n FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ?")})`, [
+          match,
+          from,
+          ...params
+        ]) as Row)["c"]
       )
     const total = Math.round(count(q.match) * scale)
     if (total <= want) return undefined

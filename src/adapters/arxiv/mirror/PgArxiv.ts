@@ -27,6 +27,10 @@ export interface PgArxivOptions {
   readonly url: string
   /** Connections of this process's pool (default 4). */
   readonly connections?: number | undefined
+  /** How many matches the cheap rank keeps for `ts_rank_cd` (PgIndex.RANK_POOL); 0 ranks every match by `ts_rank_cd`. */
+  readonly rankPool?: number | undefined
+  /** How many papers a wide OR is narrowed to, by its rarest alternatives (PgIndex.openReader); undefined: never narrowed. */
+  readonly narrowTo?: number | undefined
 }
 
 /** The port over an open reader. */
@@ -69,4 +73,4 @@ export const fromReader = (reader: PgReader): ArxivPort["Type"] => {
 
 /** The PostgreSQL mirror as a layer; its pool is closed when the layer is. */
 export const layer = (options: PgArxivOptions): Layer.Layer<ArxivPort> =>
-  Layer.scoped(ArxivPort, Effect.map(openReader(options.url, { connections: options.connections }), fromReader))
+  Layer.scoped(ArxivPort, Effect.map(openReader(options.url, { connections: options.connections, rankPool: options.rankPool, narrowTo: options.narrowTo }), fromReader))

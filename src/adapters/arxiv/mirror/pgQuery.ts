@@ -188,3 +188,64 @@ export const renderTsQuery = (
     throw e
   }
 }
+
+/** The server's statistics of the index: its papers, and how often each common lexeme occurs (a share of papers). */
+export interface LexemeStats {
+  readonly papers: number
+  readonly frequency: ReadonlyMap<string, number>
+  /** The share below which a lexeme is not listed: one not listed is taken for half of it. */
+  readonly floor: number
+}
+
+/** The lexemes of a normalised tsquery text (`'attent' <-> 'mechan'` → attent, mechan). */
+const lexemesOf = (normal: string): Array<string> => [...normal.matchAll(QUOTED)].map((m) => m[0].slice(1, -1).replace(/''/g, "'"))
+
+/** An upper estimate of the share of papers an expression matches (a phrase: its rarest word's). */
+const share = (e: PgExpr, normalised: ReadonlyMap<string, string>, stats: LexemeStats): number => {
+  switch (e._tag) {
+    case "Words": {
+      const lexemes = lexemesOf(normalised.get(e.text) ?? "")
+      return lexemes.length === 0 ? 0 : Math.min(...lexemes.map((l) => stats.frequency.get(l) ?? stats.floor / 2))
+    }
+    case "Lexemes":
+      return 1
+    case "And":
+      return Math.min(share(e.left, normalised, stats), share(e.right, normalised, stats))
+    case "AndNot":
+      return share(e.left, normalised, stats)
+    case "Or":
+      return Math.min(1, share(e.left, normalised, stats) + share(e.right, normalised, stats))
+  }
+}
+
+/** The alternatives of a top-level OR. */
+const alternativesOf = (e: PgExpr): Array<PgExpr> => (e._tag === "Or" ? [...alternativesOf(e.left), ...alternativesOf(e.right)] : [e])
+
+/**
+ * A wide OR narrowed to its rarest alternatives, as the SQLite mirror narrows one: when the OR of `expr` is
+ * estimated (from the server's statistics) to match more than `want` papers, its alternatives are kept rarest
+ * first until they are estimated to match `want`, and the narrowed expression is returned with the whole OR's
+ * estimated matches; undefined when `expr` is not such an OR or is narrow enough.
+ */
+export const narrowOr = (
+  expr: PgExpr,
+  normalised: ReadonlyMap<string, string>,
+  stats: LexemeStats,
+  want: number
+): { readonly expr: PgExpr; readonly estimated: number } | undefined => {
+  const alternatives = alternativesOf(expr)
+  if (alternatives.length < 2 || stats.papers <= 0 || want <= 0) return undefined
+  const shares = alternatives.map((a) => ({ a, s: share(a, normalised, stats) }))
+  // independent alternatives: the share matching none is the product of each one's complement
+  const estimated = Math.round(stats.papers * (1 - shares.reduce((none, { s }) => none * (1 - s), 1)))
+  if (estimated <= want) return undefined
+  const kept: Array<PgExpr> = []
+  let covered = 0
+  for (const { a, s } of [...shares].sort((x, y) => x.s - y.s)) {
+    if (covered * stats.papers >= want) break
+    kept.push(a)
+    covered += s
+  }
+  if (kept.length === alternatives.length) return undefined
+  return { expr: kept.reduce((left, right) => ({ _tag: "Or", left, right })), estimated }
+}
