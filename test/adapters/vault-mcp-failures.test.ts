@@ -144,6 +144,26 @@ describe("McpVault over HTTPS with a self-signed certificate (the Local REST API
       assert.include(error.message, "NODE_EXTRA_CA_CERTS")
       assert.include(error.message, "27123")
     }).pipe(Effect.scoped))
+
+  it.live("a connection the server closed as a call went out on it: the call is sent again, once", () =>
+    Effect.gen(function*() {
+      const root = yield* seedVault()
+      const connect = (dropToolCall: (n: number) => boolean) =>
+        Effect.flatMap(
+          restApiStandIn({ root, apiKey: KEY, dropToolCall }),
+          (api) => McpVault.make({ connection: { _tag: "Http", url: api.mcpUrl, apiKey: Redacted.make(KEY) } })
+        )
+      // the first call's connection is closed unanswered: the read still returns the note, byte for byte
+      const once = yield* connect((n) => n === 1)
+      assert.strictEqual(yield* once.readNote("Quick Idea.md"), "attention?\n")
+      assert.strictEqual(yield* once.readNote("Transformers Concept Note.md"), NodeFs.readFileSync(NodePath.join(root, "Transformers Concept Note.md"), "utf8"))
+      // every call's connection closed: one retry, then a typed error (no loop)
+      const dropped: Array<number> = []
+      const always = yield* connect((n) => dropped.push(n) > 0)
+      const error = yield* Effect.flip(always.readNote("Quick Idea.md"))
+      assert.strictEqual(error._tag, "VaultUnavailable")
+      assert.deepStrictEqual(dropped, [1, 2])
+    }).pipe(Effect.scoped), 60_000)
 })
 
 describe("McpVault profiles", () => {

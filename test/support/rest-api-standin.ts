@@ -38,6 +38,11 @@ export interface StandInOptions {
   readonly apiKey: string
   /** Serve HTTPS with this key and certificate (the plugin's default, self-signed) instead of HTTP. */
   readonly tls?: { readonly key: string; readonly cert: string }
+  /**
+   * Close the connection, unanswered, when the n-th MCP `tools/call` (1-based) arrives, as a server does when it
+   * closes an idle keep-alive connection just as a request goes out on it.
+   */
+  readonly dropToolCall?: (n: number) => boolean
 }
 
 /** A running stand-in. */
@@ -150,6 +155,7 @@ export const startRestApiStandIn = async (options: StandInOptions): Promise<Stan
   const ops = vaultOps(root)
   const requests: Array<string> = []
   const sessions = new Map<string, StreamableHTTPServerTransport>()
+  let toolCalls = 0
 
   const buildMcpServer = () => {
     const server = new McpServer({ name: "obsidian-local-rest-api", version: "1.0.0" })
@@ -234,6 +240,17 @@ export const startRestApiStandIn = async (options: StandInOptions): Promise<Stan
         if (transport === undefined) {
           res.writeHead(404, { "Content-Type": "application/json" })
           res.end(JSON.stringify({ error: "Session not found" }))
+          return
+        }
+        if (options.dropToolCall !== undefined && req.method === "POST") {
+          const chunks: Array<Buffer> = []
+          for await (const chunk of req) chunks.push(chunk as Buffer)
+          const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { method?: unknown }
+          if (body.method === "tools/call" && options.dropToolCall(++toolCalls)) {
+            req.socket.destroy()
+            return
+          }
+          await transport.handleRequest(req, res, body)
           return
         }
         await transport.handleRequest(req, res)

@@ -112,6 +112,8 @@ type Sdk = Effect.Effect.Success<typeof loadSdk>
 const UNAUTHORIZED = /unauthori[sz]ed|\b401\b|40101|invalid api key|authorization required|authentication (?:failed|issue|required)|\bforbidden\b|\b403\b|api key/i
 const UNREACHABLE =
   /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|network error|no response received|fetch failed|socket hang up|not running|timed? ?out|\b503\b|service unavailable|request failed|connection closed|max retries exceeded/i
+/** Undici's words for a keep-alive connection the server had closed when the request went out on it. */
+const STALE_CONNECTION = /UND_ERR_SOCKET|other side closed/
 const TLS_PROBLEM = /cert|self.signed|\bTLS\b|\bSSL\b|signature/i
 const MISSING = /not[ _-]?found|no such file|ENOENT|does not exist|doesn't exist|note_missing|40400|\b404\b/i
 
@@ -324,7 +326,7 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
     }
     const tools: ToolNames = { ...profile.tools, ...options.tools }
 
-    const call = (tool: string, args: Record<string, unknown>, operation: Operation, path?: string) =>
+    const request = (tool: string, args: Record<string, unknown>) =>
       Effect.tryPromise({
         try: () =>
           client.request(
@@ -332,8 +334,18 @@ export const make = Effect.fn("McpVault.make")(function*(options: McpVaultOption
             RawToolResult,
             { timeout: timeoutMs }
           ),
-        catch: (error) => classify(errorText(error), operation, path)
-      }).pipe(
+        catch: (error) => error
+      })
+    const call = (tool: string, args: Record<string, unknown>, operation: Operation, path?: string) =>
+      request(tool, args).pipe(
+        // An HTTP server closes a keep-alive connection it has not heard on for a while (Node's default: 5 s); a
+        // request sent on it in the same instant fails before the server reads it. Sent again on a new
+        // connection, once; any other failure is classified as it is.
+        Effect.catchIf(
+          (error) => options.connection._tag === "Http" && STALE_CONNECTION.test(errorText(error)),
+          () => request(tool, args)
+        ),
+        Effect.mapError((error) => classify(errorText(error), operation, path)),
         Effect.flatMap((result): Effect.Effect<ToolOutput, VaultError> => {
           const text = (result.content ?? []).flatMap((c) => (c.type === "text" && typeof c.text === "string" ? [c.text] : []))
             .join("\n")
