@@ -10,23 +10,12 @@
 import { performance } from "node:perf_hooks"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { QUERIES } from "./corpus-queries.mjs"
 
 const ROOT = process.env["BENCH_ROOT"] || path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const INDEX = pathToFileURL(path.join(ROOT, "dist", "index.js")).href
 const [mode, ...rest] = process.argv.slice(2)
 
-/**
- * Queries over distinct words (each a new term in this process), in arXiv
- * syntax, as a person types them into the search tool.
- */
-const QUERIES = [
-  "(all:attention OR all:\"neural machine translation\" OR all:sequence OR all:transformer) AND (cat:cs.LG OR cat:cs.CL)",
-  "all:\"generative adversarial\" AND all:discriminator",
-  "ti:reinforcement AND abs:policy",
-  "all:dropout OR all:regularization",
-  "abs:\"batch normalization\" OR all:covariate",
-  "all:convolutional AND all:segmentation"
-]
 
 const print = (value) => process.stdout.write(JSON.stringify(value) + "\n")
 

@@ -11,16 +11,7 @@ import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as MirrorArxiv from "../src/adapters/arxiv/mirror/MirrorArxiv.js"
 import { readQuery } from "../src/adapters/query/queryParser.js"
 import type { ArxivService } from "../src/core/ports/ArxivPort.js"
-
-/** The footprint bench's queries (bench/footprint-child.mjs): distinct words, each a new term in the process. */
-const QUERIES = [
-  "(all:attention OR all:\"neural machine translation\" OR all:sequence OR all:transformer) AND (cat:cs.LG OR cat:cs.CL)",
-  "all:\"generative adversarial\" AND all:discriminator",
-  "ti:reinforcement AND abs:policy",
-  "all:dropout OR all:regularization",
-  "abs:\"batch normalization\" OR all:covariate",
-  "all:convolutional AND all:segmentation"
-]
+import { QUERIES } from "./corpus-queries.mjs"
 
 const [engine, dir] = process.argv.slice(2) as [string, string | undefined]
 const cpu = () => {

@@ -1,0 +1,2 @@
+/** See corpus-queries.mjs. */
+export declare const QUERIES: ReadonlyArray<string>
