@@ -75,7 +75,8 @@ export const openedIndexes = (): ReadonlyArray<MirrorIndex> => {
   return all
 }
 
-const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
+/** The index of `dir`, opened read-only on first use and then shared (the arXiv and the citation adapters alike). */
+export const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
   Effect.try({
     try: () => {
       const known = opened.get(dir)

@@ -26,8 +26,9 @@ import { CitationsPort, type CitationsService } from "../../../core/ports/Citati
 import { type ImpactLookup, OpenAlexPort, type OpenAlexService, type WorkLookup } from "../../../core/ports/OpenAlexPort.js"
 import { wantedWorkIds } from "../../openalex/openalexClient.js"
 import { MIRROR_SERVICE } from "./Harvester.js"
-import { failureReason, IndexUnavailable, MirrorIndex } from "./MirrorIndex.js"
+import { failureReason, MirrorIndex } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
+import { openIndex } from "./MirrorArxiv.js"
 import type { CountReader } from "./PgCitations.js"
 
 /** The name of the counts' source as reports show it. */
@@ -36,20 +37,6 @@ export const SOURCE_NAME = "OpenAlex, via the mirror"
 /** The source a lookup consulted: the mirror's stored counts in `dir`. */
 export const consulted = (dir: string): ImpactSource =>
   new ImpactSource({ name: "the mirror's OpenAlex counts", detail: `${dir}, counted by mirror sync --citations` })
-
-const opened = new Map<string, MirrorIndex>()
-
-const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
-  Effect.try({
-    try: () => {
-      const known = opened.get(dir)
-      if (known !== undefined) return known
-      const index = MirrorIndex.open(dir, { create: false })
-      opened.set(dir, index)
-      return index
-    },
-    catch: (e) => new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: e instanceof IndexUnavailable ? e.reason : String(e) })
-  })
 
 /** Whether the mirror in `dir` holds at least one count (false when there is no mirror, or no count yet). */
 export const hasCounts = (dir: string): boolean => {
