@@ -141,7 +141,7 @@ describe("mirror faults", () => {
       }))))
   }, 120_000)
 
-  it.live.skipIf(!canMakeReadOnly)("a read-only folder: sync, status and search each fail in one line that says what to do", () => {
+  it.live.skipIf(!canMakeReadOnly)("a read-only folder: a sync fails in one line that says what to do; status and search answer", () => {
     const empty = tempDir()
     const built = tempDir()
     return withStandIn(mathRecords(), 50, (s) =>
@@ -156,17 +156,13 @@ describe("mirror faults", () => {
           assert.notInclude(intoEmpty, "\n")
           const intoBuilt = failureMessage(yield* Effect.exit(sync(s, ro.path)))
           assert.match(intoBuilt, /cannot be written/)
-          const status = failureMessage(yield* Effect.exit(Mirror.status(ro.path).pipe(Effect.provide(Node))))
-          assert.match(status, /is read-only, .*copy the mirror to a folder you can write, or make it writable/)
-          const search = failureMessage(
-            yield* Effect.exit(
-              Effect.flatMap(ArxivPort, (a) => a.search({ query: typedQuery("all:algebra"), categories: [], maxResults: 5 })).pipe(
-                Effect.provide(MirrorArxiv.layer({ dir: ro.path }))
-              )
-            )
+          // reading needs no lock: a read-only folder is read unlocked (test/mirror/unlocked.test.ts)
+          const status = yield* Mirror.status(ro.path).pipe(Effect.provide(Node))
+          assert.strictEqual(status.records, ids.length)
+          const search = yield* Effect.flatMap(ArxivPort, (a) => a.search({ query: typedQuery("all:algebra"), categories: [], maxResults: 5 })).pipe(
+            Effect.provide(MirrorArxiv.layer({ dir: ro.path }))
           )
-          assert.match(search, /is read-only/)
-          assert.notInclude(search, "\n")
+          assert.isAbove(search.total, 0)
           assert.isFalse(existsSync(join(fresh.path, "arxiv.sqlite")), "nothing was written")
         } finally {
           for (const index of MirrorArxiv.openedIndexes()) index.close()

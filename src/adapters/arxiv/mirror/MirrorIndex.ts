@@ -26,8 +26,9 @@
  *
  * @since 0.3.0
  */
-import { accessSync, constants, mkdirSync, rmSync, statfsSync, statSync } from "node:fs"
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync, statfsSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
+import { pathToFileURL } from "node:url"
 import { setFlagsFromString } from "node:v8"
 import type sqlite from "node-sqlite3-wasm"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
@@ -50,6 +51,75 @@ const engine = (): typeof sqlite => {
     loaded = createRequire(import.meta.url)("node-sqlite3-wasm") as typeof sqlite
   }
   return loaded
+}
+
+/**
+ * Open `file` read-only and unlocked: SQLite's `immutable=1` URI parameter
+ * (https://sqlite.org/uri.html#uriimmutable) tells it the file cannot change
+ * while it is open, so it takes no lock at all, and node-sqlite3-wasm's file
+ * layer makes no `<file>.lock` folder. The package opens every database
+ * without `SQLITE_OPEN_URI` (and its SQLite is built without
+ * `SQLITE_USE_URI`), so the connection is opened here through the C API the
+ * package exports (`cwrap`, `_malloc`), the URI flag given, and wrapped in the
+ * package's own `Database` class (its `_ptr` and `_functions`, as its
+ * constructor sets them). Only for an index nothing writes while it is read.
+ */
+const SQLITE_OPEN_READONLY = 0x1
+const SQLITE_OPEN_URI = 0x40
+interface WasmModule {
+  readonly cwrap: (name: string, returns: string | null, args: ReadonlyArray<string>) => (...args: Array<unknown>) => unknown
+  readonly _malloc: (bytes: number) => number
+  readonly _free: (pointer: number) => void
+  readonly _sqlite3_bind_blob: (stmt: number, at: number, pointer: number, bytes: number, destructor: number) => number
+}
+const openImmutable = (file: string): sqlite.Database => {
+  const s = engine()
+  const m = s as unknown as WasmModule
+  if (typeof m.cwrap !== "function" || typeof m._malloc !== "function" || typeof m._sqlite3_bind_blob !== "function") {
+    throw new Error("this node-sqlite3-wasm does not export its C API (cwrap, _malloc): an index cannot be opened unlocked")
+  }
+  const open = m.cwrap("sqlite3_open_v2", "number", ["string", "number", "number", "string"])
+  const errmsg = m.cwrap("sqlite3_errmsg", "string", ["number"])
+  const closeV2 = m.cwrap("sqlite3_close_v2", "number", ["number"])
+  const slot = m._malloc(4)
+  let pointer = 0
+  try {
+    const rc = open(`${pathToFileURL(file).href}?immutable=1`, slot, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, null) as number
+    pointer = readPointer(s, m, slot)
+    if (rc !== 0) {
+      const why = pointer === 0 ? `code ${rc}` : String(errmsg(pointer))
+      if (pointer !== 0) closeV2(pointer)
+      throw new Error(`could not open ${file} unlocked: ${why}`)
+    }
+  } finally {
+    m._free(slot)
+  }
+  const db = Object.create(s.Database.prototype) as sqlite.Database & { _ptr: number; _functions: Map<string, number> }
+  db._ptr = pointer
+  db._functions = new Map()
+  return db
+}
+
+/** The 32-bit little-endian word at `pointer` in SQLite's memory: bound to a statement as a 4-byte blob, read back as hex. */
+const readPointer = (s: typeof sqlite, m: WasmModule, pointer: number): number => {
+  const scratch = new s.Database(":memory:")
+  try {
+    const stmt = scratch.prepare("SELECT hex(?1) AS h")
+    try {
+      const handle = (stmt as unknown as { _ptr: number })._ptr
+      const SQLITE_TRANSIENT = -1
+      if (m._sqlite3_bind_blob(handle, 1, pointer, 4, SQLITE_TRANSIENT) !== 0) throw new Error("could not read the connection's handle")
+      const step = m.cwrap("sqlite3_step", "number", ["number"])
+      const text = m.cwrap("sqlite3_column_text", "string", ["number", "number"])
+      if (step(handle) !== 100) throw new Error("could not read the connection's handle")
+      const hex = String(text(handle, 0))
+      return Buffer.from(hex, "hex").readUInt32LE(0)
+    } finally {
+      stmt.finalize()
+    }
+  } finally {
+    scratch.close()
+  }
 }
 
 /** The index file inside a mirror's directory. */
@@ -267,7 +337,7 @@ export const failureReason = (dir: string, e: unknown, what: string, mode: "read
 const readOnlyReason = (dir: string, mode: "read" | "write"): string =>
   mode === "write"
     ? `the mirror's folder ${dir} cannot be written (read-only or not yours); sync into a folder you can write (--dir DIR), or make it writable`
-    : `the mirror's folder ${dir} is read-only, and the index is locked with a folder made beside it while it is read; ` +
+    : `the mirror's folder ${dir} is read-only and its index could not be read as it stands; ` +
       "copy the mirror to a folder you can write, or make it writable"
 
 /**
@@ -445,18 +515,86 @@ const countOf = (row: Row): StoredCount => {
   }
 }
 
+/** What tells one version of a file from another: a reader opened unlocked reopens the file when it changes. */
+const signatureOf = (file: string): string => {
+  const st = statSync(file)
+  return `${st.ino}:${st.size}:${st.mtimeMs}`
+}
+
+/**
+ * Why a file nobody here can lock cannot be read as unchanging now, if it
+ * cannot: a write in progress (its lock folder or a sync's lock beside it),
+ * or a write interrupted (its journal, which only a writer can roll back).
+ */
+const unsteady = (dir: string, file: string): string | undefined => {
+  if (existsSync(`${file}-journal`)) {
+    return `the mirror in ${dir} holds an interrupted write (${file}-journal) that only a sync can undo, and its folder is read-only; ` +
+      `run \`arxiv-companion mirror sync --dir ${dir}\` as a user who can write it, or copy the mirror to a folder you can write`
+  }
+  for (const lock of [`${file}.lock`, `${dir}/sync.lock`]) {
+    if (existsSync(lock)) {
+      return `the mirror in ${dir} is being written (${lock}), and a read-only folder is read as unchanging; try again once the sync has ended`
+    }
+  }
+  return undefined
+}
+
+/**
+ * The `application_id` (https://sqlite.org/fileformat.html#application_id,
+ * four bytes at offset 68 of the file's header) of an index built once for
+ * reading (`seal`): read unlocked by every reader, refused to every writer.
+ * Read from the header with a plain read, before SQLite opens the file.
+ */
+const SEALED_ID = 0x61786331 // "axc1"
+
+const isSealed = (file: string): boolean => {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, "r")
+    const header = Buffer.alloc(100)
+    return readSync(fd, header, 0, 100, 0) === 100 && header.readUInt32BE(68) === SEALED_ID
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+/** Rankings of this many recent searches are kept (the corpus search keeps as many). */
+const RANKINGS_KEPT = 64
+
 /** An open index. Not safe to share between threads; one per process and directory is plenty. */
 export class MirrorIndex {
+  /** Recent searches' results by the query's key, least recently used first; valid for `generation` only. */
+  private readonly rankings = new Map<string, { readonly rows: ReadonlyArray<PaperRow>; readonly total: number }>()
+  private generation = ""
+  /** Bumped by every commit of this connection and every reopening (SQLite's data_version counts other connections' commits). */
+  private epoch = 0
+
   private constructor(
-    private readonly db: sqlite.Database,
+    private db: sqlite.Database,
     /** The index file. */
     readonly file: string,
-    readonly readOnly: boolean
+    readonly readOnly: boolean,
+    /**
+     * Opened unlocked (`immutable=1`): a sealed index, or one in a folder this
+     * process cannot write. The file's signature at opening: a changed file is
+     * reopened before the next read.
+     */
+    private unlocked: { readonly dir: string; signature: string; readonly sealed: boolean } | undefined
   ) {}
+
+  /** Whether this index is read without locks (sealed, or in a read-only folder): no `<file>.lock` is ever made. */
+  get readsUnlocked(): boolean {
+    return this.unlocked !== undefined
+  }
 
   /**
    * Open the index of `dir`: created when `create` (the harvester), else it
-   * must exist (a reader). A reader never writes.
+   * must exist (a reader). A reader never writes. A reader of a folder it
+   * cannot write, or of a sealed index, opens the file unlocked
+   * (`immutable=1`), and reopens it if it changes; every other open locks the
+   * file per transaction, so readers and the harvester take turns.
    */
   static open(dir: string, options: { readonly create: boolean }): MirrorIndex {
     const file = `${dir.replace(/\/+$/, "")}/${INDEX_FILE}`
@@ -475,7 +613,17 @@ export class MirrorIndex {
         throw new IndexUnavailable(`cannot create the mirror's folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
       }
     }
-    if (!writable(dir)) throw new IndexUnavailable(readOnlyReason(dir, options.create ? "write" : "read"))
+    const sealed = isSealed(file)
+    if (sealed && options.create) {
+      throw new IndexUnavailable(
+        `${file} is sealed: built once for reading (npm run mirror:corpus) and read without locks, so it is never written again; ` +
+          "sync into another folder (--dir DIR)"
+      )
+    }
+    if (sealed) return MirrorIndex.openUnlocked(dir, file, true)
+    const canWrite = writable(dir)
+    if (!canWrite && options.create) throw new IndexUnavailable(readOnlyReason(dir, "write"))
+    if (!canWrite) return MirrorIndex.openUnlocked(dir, file, false)
     removeStaleLock(file)
     let db: sqlite.Database
     try {
@@ -483,7 +631,7 @@ export class MirrorIndex {
     } catch (e) {
       throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
     }
-    const index = new MirrorIndex(db, file, !options.create)
+    const index = new MirrorIndex(db, file, !options.create, undefined)
     try {
       db.exec(`PRAGMA busy_timeout = ${BUSY_MILLIS}; PRAGMA cache_size = -${CACHE_KIB}`)
       if (options.create) index.migrate()
@@ -493,6 +641,69 @@ export class MirrorIndex {
       throw e instanceof IndexUnavailable ? e : new IndexUnavailable(failureReason(dir, e, "the index", options.create ? "write" : "read"))
     }
     return index
+  }
+
+  /** Open `file` unlocked for reading (see `open`). */
+  private static openUnlocked(dir: string, file: string, sealed: boolean): MirrorIndex {
+    // a sealed index is never written: a lock folder beside it is no writer's
+    const busy = sealed ? undefined : unsteady(dir, file)
+    if (busy !== undefined) throw new IndexUnavailable(busy)
+    let db: sqlite.Database
+    let signature: string
+    try {
+      signature = signatureOf(file)
+      db = openImmutable(file)
+    } catch (e) {
+      throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
+    }
+    const index = new MirrorIndex(db, file, true, { dir, signature, sealed })
+    try {
+      db.exec(`PRAGMA cache_size = -${CACHE_KIB}`)
+      index.checkSchema()
+    } catch (e) {
+      db.close()
+      throw e instanceof IndexUnavailable ? e : new IndexUnavailable(failureReason(dir, e, "the index", "read"))
+    }
+    return index
+  }
+
+  /**
+   * An index read unlocked whose file changed since it was opened (a copy
+   * replaced, a sync by a user who can write the folder) is opened again
+   * before it is read, and its kept rankings forgotten.
+   */
+  private refresh(): void {
+    const unlocked = this.unlocked
+    if (unlocked === undefined) return
+    let now: string
+    try {
+      now = signatureOf(this.file)
+    } catch (e) {
+      throw new IndexUnavailable(`the mirror's index ${this.file} is gone (${(e as NodeJS.ErrnoException).code ?? String(e)})`)
+    }
+    if (now === unlocked.signature) return
+    const busy = isSealed(this.file) ? undefined : unsteady(unlocked.dir, this.file)
+    if (busy !== undefined) throw new IndexUnavailable(busy)
+    const db = openImmutable(this.file)
+    db.exec(`PRAGMA cache_size = -${CACHE_KIB}`)
+    if (this.db.isOpen) this.db.close()
+    this.db = db
+    unlocked.signature = now
+    this.epoch++
+    this.checkSchema()
+  }
+
+  /**
+   * Seal the index: it is then read unlocked by every reader and refused to
+   * every writer (`open`). Its full-text index merged into one segment and the
+   * file rewritten without free pages first (`VACUUM`): for an index built
+   * once and shipped, as the recorded corpus.
+   */
+  seal(): void {
+    if (this.readOnly) throw new Error("seal: the index was opened for reading")
+    this.db.exec("INSERT INTO papers_fts(papers_fts) VALUES ('optimize')")
+    this.db.exec(`PRAGMA application_id = ${SEALED_ID}`)
+    this.db.exec("VACUUM")
   }
 
   private migrate(): void {
@@ -546,6 +757,7 @@ export class MirrorIndex {
   }
 
   private transaction<A>(body: () => A): A {
+    this.epoch++
     this.db.exec("BEGIN IMMEDIATE")
     try {
       const result = body()
@@ -642,6 +854,7 @@ export class MirrorIndex {
    */
   private read<A>(body: () => A): A {
     if (this.db.inTransaction) return body()
+    this.refresh()
     this.db.exec("BEGIN")
     try {
       return body()
@@ -671,12 +884,56 @@ export class MirrorIndex {
   }
 
   /**
-   * One page of a search, and how many papers match in all. A text search
+   * One page of a search, and how many papers match in all. The results of
+   * the last 64 searches are kept, keyed by the whole query (filters, sort
+   * and page included), so the same search again is a lookup; they are
+   * forgotten as soon as the index changes: a page committed by this
+   * connection, by another process (SQLite's `data_version`, read in the
+   * search's own read transaction), or a file read unlocked replaced. A text search
    * ranks the index's row numbers alone (bm25 and the count in one pass over
    * the matches) and reads the page's papers after: a pool of 1000 out of a
    * million matches reads 1000 records, not a million.
    */
   search(q: IndexQuery): { readonly rows: ReadonlyArray<PaperRow>; readonly total: number } {
+    return this.read(() => {
+      const generation = `${this.epoch}:${num((this.db.get("PRAGMA data_version") as Row)["data_version"])}`
+      if (generation !== this.generation) {
+        this.rankings.clear()
+        this.generation = generation
+      }
+      const key = JSON.stringify([
+        q.match ?? null,
+        q.alternatives ?? null,
+        q.within ?? null,
+        q.narrowTo ?? null,
+        q.publishedFrom ?? null,
+        q.publishedTo ?? null,
+        q.updatedFrom ?? null,
+        q.updatedTo ?? null,
+        q.sortBy,
+        q.sortOrder,
+        q.start,
+        q.limit
+      ])
+      const kept = this.rankings.get(key)
+      if (kept !== undefined) {
+        this.rankings.delete(key)
+        this.rankings.set(key, kept) // most recently used last
+        return kept
+      }
+      const found = this.searchNow(q)
+      if (this.rankings.size >= RANKINGS_KEPT) this.rankings.delete(this.rankings.keys().next().value!)
+      this.rankings.set(key, found)
+      return found
+    })
+  }
+
+  /** How many searches' results are kept now (at most 64; emptied when the index changes). */
+  get keptSearches(): number {
+    return this.rankings.size
+  }
+
+  private searchNow(q: IndexQuery): { readonly rows: ReadonlyArray<PaperRow>; readonly total: number } {
     const where: Array<string> = []
     const params: Array<string | number> = []
     const range = (column: string, from: string | undefined, to: string | undefined) => {

@@ -6,6 +6,11 @@
  * records can be searched through the mirror's engine (`--arxiv mirror:DIR`;
  * `npm run mirror:corpus`, bench/offline-engines.bench.ts, the evals).
  *
+ * The index is sealed once built (`MirrorIndex.seal`: its full-text index
+ * merged, the file rewritten without free pages, marked so that every reader
+ * opens it without locks and no writer opens it at all), as an index shipped
+ * inside the package would be.
+ *
  * Synchronous code, for scripts and benches.
  *
  * @since 0.3.0
@@ -63,7 +68,9 @@ export const buildCorpusMirror = (dataDir: string, dir: string): number => {
       n += entries.length
       index.commitPage(entries, () => true, { key: "corpus|", set: "corpus", categories: [], pages: page, records: n })
     }
-    return index.status().records
+    const records = index.status().records
+    index.seal()
+    return records
   } finally {
     index.close()
   }
