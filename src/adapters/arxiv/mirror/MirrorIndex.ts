@@ -895,37 +895,50 @@ export class MirrorIndex {
    * million matches reads 1000 records, not a million.
    */
   search(q: IndexQuery): { readonly rows: ReadonlyArray<PaperRow>; readonly total: number } {
-    return this.read(() => {
-      const generation = `${this.epoch}:${num((this.db.get("PRAGMA data_version") as Row)["data_version"])}`
-      if (generation !== this.generation) {
-        this.rankings.clear()
-        this.generation = generation
-      }
-      const key = JSON.stringify([
-        q.match ?? null,
-        q.alternatives ?? null,
-        q.within ?? null,
-        q.narrowTo ?? null,
-        q.publishedFrom ?? null,
-        q.publishedTo ?? null,
-        q.updatedFrom ?? null,
-        q.updatedTo ?? null,
-        q.sortBy,
-        q.sortOrder,
-        q.start,
-        q.limit
-      ])
-      const kept = this.rankings.get(key)
-      if (kept !== undefined) {
-        this.rankings.delete(key)
-        this.rankings.set(key, kept) // most recently used last
-        return kept
-      }
-      const found = this.searchNow(q)
-      if (this.rankings.size >= RANKINGS_KEPT) this.rankings.delete(this.rankings.keys().next().value!)
-      this.rankings.set(key, found)
-      return found
-    })
+    const key = JSON.stringify([
+      q.match ?? null,
+      q.alternatives ?? null,
+      q.within ?? null,
+      q.narrowTo ?? null,
+      q.publishedFrom ?? null,
+      q.publishedTo ?? null,
+      q.updatedFrom ?? null,
+      q.updatedTo ?? null,
+      q.sortBy,
+      q.sortOrder,
+      q.start,
+      q.limit
+    ])
+    // a file read unlocked changes only by being replaced (`refresh` reopens it and counts an epoch): no statement needed
+    if (this.unlocked !== undefined) {
+      this.refresh()
+      return this.kept(`${this.epoch}`, key, () => this.read(() => this.searchNow(q)))
+    }
+    return this.read(() =>
+      this.kept(`${this.epoch}:${num((this.db.get("PRAGMA data_version") as Row)["data_version"])}`, key, () => this.searchNow(q))
+    )
+  }
+
+  /** The kept result of `key` if the index is still at `generation`, else `search`'s, kept. */
+  private kept(
+    generation: string,
+    key: string,
+    search: () => { readonly rows: ReadonlyArray<PaperRow>; readonly total: number }
+  ): { readonly rows: ReadonlyArray<PaperRow>; readonly total: number } {
+    if (generation !== this.generation) {
+      this.rankings.clear()
+      this.generation = generation
+    }
+    const kept = this.rankings.get(key)
+    if (kept !== undefined) {
+      this.rankings.delete(key)
+      this.rankings.set(key, kept) // most recently used last
+      return kept
+    }
+    const found = search()
+    if (this.rankings.size >= RANKINGS_KEPT) this.rankings.delete(this.rankings.keys().next().value!)
+    this.rankings.set(key, found)
+    return found
   }
 
   /** How many searches' results are kept now (at most 64; emptied when the index changes). */
