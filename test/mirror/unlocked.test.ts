@@ -12,7 +12,7 @@ import { NodeContext } from "@effect/platform-node"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { execFileSync } from "node:child_process"
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Mirror from "../../src/adapters/arxiv/mirror/Mirror.js"
@@ -164,6 +164,13 @@ describe("a mirror read without locks", () => {
       assert.match(busy, /is being written \(.+arxiv\.sqlite\.lock\), and a read-only folder is read as unchanging; try again once the sync has ended/)
       assert.notInclude(busy, "\n")
       view.asOwner(() => rmdirSync(join(dir, "arxiv.sqlite.lock")))
+      // a page left half-written (its journal): only a writer can roll it back, so the reader says who must
+      view.asOwner(() => writeFileSync(join(dir, "arxiv.sqlite-journal"), Buffer.alloc(512)))
+      const torn = failureMessage(yield* Effect.exit(search(view.path, "all:quantum")))
+      assert.match(torn, /holds an interrupted write \(.+arxiv\.sqlite-journal\) that only a sync can undo, and its folder is read-only; run `arxiv-companion mirror sync --dir .+` as a user who can write it/)
+      view.asOwner(() => rmSync(join(dir, "arxiv.sqlite-journal")))
+      const again = yield* search(view.path, "all:quantum", 200)
+      assert.strictEqual(again.total, after.total)
     }).pipe(Effect.ensuring(Effect.sync(() => {
       closeAll()
       view.release()
@@ -179,13 +186,12 @@ describe("a mirror read without locks", () => {
       const writer = MirrorIndex.open(dir, { create: true })
       writer.seal()
       writer.close()
-      // a lock folder beside it, as a locking reader or writer holds one: a reader taking turns would wait 15 s for it
+      // a lock folder beside it, as a locking reader or writer holds one: a reader taking turns would wait 15 s for it,
+      // then fail saying the index is locked (the faults suite); one that takes no lock answers
       mkdirSync(join(dir, "arxiv.sqlite.lock"))
       const index = yield* MirrorArxiv.openIndex(dir)
       assert.isTrue(index.readsUnlocked)
-      const started = Date.now()
       const after = yield* search(dir, query, 200)
-      assert.isBelow(Date.now() - started, 10_000, "it did not wait for the lock")
       assert.deepStrictEqual(ids(after), ids(before), "merging and rewriting the file changed no ranking")
       assert.strictEqual(after.total, before.total)
       rmdirSync(join(dir, "arxiv.sqlite.lock"))
