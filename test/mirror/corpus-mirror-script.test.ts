@@ -14,7 +14,7 @@ import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 const root = join(import.meta.dirname, "..", "..")
 const script = (args: ReadonlyArray<string>) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, ["--import", "tsx", join(root, "scripts", "build-corpus-mirror.ts"), ...args], { cwd: root, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, ["--import", "tsx", join(root, "scripts", "build-corpus-mirror.ts"), ...args], { cwd: root, timeout: 300_000 }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
   )
 
@@ -56,5 +56,5 @@ describe("npm run mirror:corpus", { timeout: 120_000 }, () => {
       rmSync(data, { recursive: true, force: true })
       rmSync(out, { recursive: true, force: true })
     }
-  }, 240_000)
+  }, 330_000)
 })
