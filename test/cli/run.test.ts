@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach } from "vitest"
+import { ordinal } from "../../src/core/rules.js"
 import { ROOT, runCli } from "../support/cli.js"
 
 const root = ROOT
@@ -101,7 +102,16 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     // the note lists the best of those cut by the cap, in rank order
     const cut = note.slice(note.indexOf("## Cut by the cap")).split("\n").filter((l) => /^- \d+(st|nd|rd|th) of /.test(l))
     expect(cut.length).toBe(Math.min(20, counts.cutByCap))
-    expect(cut[0]).toContain(`- 11th of ${counts.clearedBothBars} · [`)
+    // ranked in keep order among every paper that competes for the places (those without a count too)
+    const first = report.candidates.find((c: { paper: { arxivId: string } }) => c.paper.arxivId === report.cutByCap[0])
+    const competing = counts.clearedBothBars + counts.impactNotRecorded
+    expect(cut[0]).toContain(`- ${ordinal(first.decision.rank)} of ${competing} · [`)
+    // the places: the kept and the relevant papers without a count that take one, never more than the cap, counted alike
+    expect(report.unrecordedInPlaces.length).toBe(counts.unrecordedInPlaces)
+    expect(counts.kept + counts.unrecordedInPlaces).toBeLessThanOrEqual(10)
+    expect(report.unrecordedAmongKept.slice(0, counts.unrecordedInPlaces)).toEqual(report.unrecordedInPlaces)
+    const line = /^\d+ candidates, (.*)\.$/m.exec(r.stdout)![1]!
+    expect(note).toContain(line)
     expect(cut[0]).toContain(`(https://arxiv.org/abs/${report.cutByCap[0]})`)
   })
 
