@@ -54,7 +54,7 @@ export const renderReport = (r: CompanionReportData): string => {
     lines.push(
       "",
       r.counts.unrecordedInPlaces > 0
-        ? `Relevant, impact not recorded (no citation count to check; ${r.counts.unrecordedInPlaces} of them take places among the ${r.options.maxResults}):`
+        ? `Relevant, impact not recorded (no citation count to check; ${r.counts.unrecordedInPlaces} of them ${r.counts.unrecordedInPlaces === 1 ? "takes a place" : "take places"} among the ${r.options.maxResults}):`
         : "Relevant, impact not recorded (their relevance places them among the kept; no citation count to check):"
     )
     for (const id of r.unrecordedAmongKept) {

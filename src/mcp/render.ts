@@ -119,7 +119,7 @@ const unrecordedAmongKept = (r: T.CompanionResult): ReadonlyArray<string> => {
   const placed = r.dropped.filter((d) => d.decision === "impact-not-recorded" && d.reasons.some((x) => x.endsWith(LISTED_AFTER_KEPT)))
   return placed.length === 0 ? [] : [
     r.counts.unrecorded_in_places > 0
-      ? `Relevant, impact not recorded (no citation count to check; ${r.counts.unrecorded_in_places} of them take places among the kept):`
+      ? `Relevant, impact not recorded (no citation count to check; ${r.counts.unrecorded_in_places} of them ${r.counts.unrecorded_in_places === 1 ? "takes a place" : "take places"} among the kept):`
       : "Relevant, impact not recorded (no citation count to check; their relevance places them among the kept):",
     ...placed.map((d) => `- [${d.arxiv_id}] ${oneLine(d.title)}: ${d.reasons.filter((x) => x.startsWith("relevance") || x.endsWith(LISTED_AFTER_KEPT)).join("; ")}`)
   ]
