@@ -257,15 +257,25 @@ const withDecision = (s: ScoredPaper, decision: Decision): ScoredPaper => new Sc
  */
 export const keepBest = (
   scored: ReadonlyArray<ScoredPaper>,
-  t: { readonly maxResults: number; readonly relevanceThreshold: number }
+  t: {
+    readonly maxResults: number
+    readonly relevanceThreshold: number
+    /**
+     * false: only the papers that cleared both bars take places, and a relevant paper without a count is only
+     * listed right after them when its relevance would place it within the cap (the digest, which announces only
+     * papers that cleared both bars). Default true.
+     */
+    readonly unrecordedTakePlaces?: boolean
+  }
 ): KeepOutcome => {
   const cleared = survivors(scored)
   const unrecordedAll = scored.filter((s) => s.decision.kind === "impact-not-recorded")
+  const compete = unrecordedAll.length > 0 && t.unrecordedTakePlaces !== false
   // every paper that competes for the places, in keep order: a paper without a count sorts last in its near-equal run
-  const competing = unrecordedAll.length === 0 ? cleared : keepOrder([...cleared, ...unrecordedAll])
+  const competing = compete ? keepOrder([...cleared, ...unrecordedAll]) : cleared
   const cap = Math.max(0, t.maxResults)
   const final = new Map<ScoredPaper, ScoredPaper>()
-  const of = unrecordedAll.length === 0
+  const of = !compete
     ? `of ${cleared.length} that cleared both bars`
     : `of ${competing.length} in keep order (${cleared.length} that cleared both bars, ${unrecordedAll.length} relevant without a recorded citation count)`
   const places = cap === 1 ? "only the first is" : `the first ${cap} are`

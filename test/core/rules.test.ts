@@ -512,6 +512,16 @@ describe("keepBest", () => {
     assert.deepStrictEqual(ids(clear.cutByCap), ["1409.0473"])
   })
 
+  it("with unrecordedTakePlaces false (the digest), only papers that cleared both bars take places", () => {
+    const all = [scored("1409.3215", 0.95, undefined), scored("1409.0473", 0.8, 2584), scored("1508.07909", 0.7, 300)]
+    const outcome = keepBest(all, { ...t(2), unrecordedTakePlaces: false })
+    assert.deepStrictEqual(ids(outcome.kept), ["1409.0473", "1508.07909"])
+    assert.deepStrictEqual(ids(outcome.unrecordedInPlaces), [])
+    assert.deepStrictEqual(ids(outcome.unrecordedAmongKept), ["1409.3215"])
+    assert.include(outcome.kept[1]!.decision.reasons, "kept: 2nd of 2 that cleared both bars")
+    assert.strictEqual(outcome.counts.unrecordedInPlaces, 0)
+  })
+
   it("fills the places left with relevant papers without a count, in keep order", () => {
     const all = [
       scored("1409.0473", 0.9, 2584),
