@@ -10,6 +10,7 @@
  *   PARAMS='{"titleWeight":3}' node --import tsx eval/judge-pools.ts score [--split tune] [--rows] [--csfcube]
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
  *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning [--graded tune3,tune4]  # RANKER: data/judge/ranker.json
+ *   PLACES=1 node --import tsx eval/judge-pools.ts grades|landmarks --split tuning   # relevant papers without a count compete for the places
  *
  * `sample` lists, per note, a seeded sample (SAMPLE, default 6) of the papers relevant under PARAMS but not under
  * BASE, for reading whether what newly clears the bar is on the note's topic. REFIT=1 (with --csfcube) refits the
@@ -244,6 +245,24 @@ const sample = () => {
 
 type Rule = "merit" | "relevance" | "band" | "lift"
 
+/**
+ * PLACES=1 (rule band): the ten places are the first of the papers that cleared both bars and the relevant papers
+ * without a recorded count, in keep order (a counted paper wins a near tie): "a relevant paper without a count takes
+ * its place". Without it, the places are the kept papers (only papers that cleared both bars).
+ */
+const PLACES = process.env.PLACES === "1"
+
+/**
+ * The relevant papers without a recorded count that are not in the places but whose relevance alone places them
+ * among the first `n` of those that cleared both bars: listed right after the kept (keepBest's rank).
+ */
+const listedAfter = (pool: Pool, relevance: ReadonlyMap<string, number>, places: ReadonlyArray<string>, n = 10): ReadonlyArray<string> => {
+  const { survivors, unrecorded } = relevantOf(pool, relevance)
+  return unrecorded.filter((id) =>
+    !places.includes(id) && 1 + survivors.filter((c) => relevance.get(c)! > relevance.get(id)!).length <= n
+  )
+}
+
 /** BAND=w: the near-equal band tried instead of NEAR_EQUAL_RELEVANCE; BANDSPACE=score: measured on the score (logit ÷ slope). */
 const BAND = Number(process.env.BAND ?? NEAR_EQUAL_RELEVANCE)
 const logit = (r: number) => Math.log(Math.min(r, 1 - 1e-9) / Math.max(1 - r, 1e-9))
@@ -254,7 +273,7 @@ const near = (top: number, x: number): boolean =>
 const clearedOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rule): ReadonlyArray<string> => {
   const impact = pool.impact ?? {}
   const { survivors } = relevantOf(pool, relevance)
-  if (rule === "band") return bandCleared(pool, relevance, near)
+  if (rule === "band") return bandCleared(pool, relevance, near, PLACES)
   if (rule === "lift") {
     // LIFT=w: impact lifts a paper by less than w (on relevance, or with BANDSPACE=score on the score), full at 10^LIFTDECADES c/y
     const w = Number(process.env.LIFT ?? 0.05)
@@ -294,8 +313,8 @@ const grades = () => {
   const table = arxivDfTable()
   const vectors = arxivTermVectors()
   const rule = (process.env.RULE ?? "band") as Rule
-  const t = { kept: 0, graded: 0, twos: 0, zeros: 0, ungraded: 0, lm: 0, lmKept: 0, above: [0, 0, 0], count: [0, 0, 0] }
-  const perNoteCounts: Array<{ graded: number; twos: number; zeros: number; lm: number; lmKept: number }> = []
+  const t = { kept: 0, graded: 0, twos: 0, zeros: 0, ungraded: 0, lm: 0, lmKept: 0, lmShown: 0, unrecordedIn: 0, zeroKept: 0, above: [0, 0, 0], count: [0, 0, 0] }
+  const perNoteCounts: Array<{ graded: number; twos: number; zeros: number; lm: number; lmKept: number; lmShown: number }> = []
   const aucs: Array<[number | undefined, number | undefined]> = []
   const rows: Array<string> = []
   const ungraded: Array<string> = []
@@ -317,7 +336,13 @@ const grades = () => {
     const zeros = kept.filter((id) => g(id) === 0).length
     const gradedKept = kept.filter((id) => g(id) !== undefined).length
     t.kept += kept.length
-    perNoteCounts.push({ graded: gradedKept, twos, zeros, lm: pool.landmarks.length, lmKept: pool.landmarks.filter((l) => kept.includes(l.id)).length })
+    const listed = listedAfter(pool, rel, kept)
+    const lmShown = pool.landmarks.filter((l) => kept.includes(l.id) || listed.includes(l.id)).length
+    const unrecordedIn = relevantOf(pool, rel).unrecorded.filter((id) => kept.includes(id)).length
+    t.lmShown += lmShown
+    t.unrecordedIn += unrecordedIn
+    if (kept.length === 0) t.zeroKept++
+    perNoteCounts.push({ graded: gradedKept, twos, zeros, lm: pool.landmarks.length, lmKept: pool.landmarks.filter((l) => kept.includes(l.id)).length, lmShown })
     t.graded += gradedKept
     t.twos += twos
     t.zeros += zeros
@@ -339,7 +364,7 @@ const grades = () => {
     }
     const above = (k: 0 | 1 | 2) => `${byGrade[k].filter((x) => x >= 0.5).length}/${byGrade[k].length}`
     rows.push(
-      `${pool.note.padEnd(32)} kept ${String(kept.length).padStart(2)} 2s ${String(twos).padStart(2)} 0s ${zeros} ungraded ${kept.length - gradedKept}` +
+      `${pool.note.padEnd(32)} kept ${String(kept.length).padStart(2)} (unrecorded ${unrecordedIn}) 2s ${String(twos).padStart(2)} 0s ${zeros} ungraded ${kept.length - gradedKept}` +
         ` lm ${lmKept}/${pool.landmarks.length}  ≥0.5: 2s ${above(2)} 1s ${above(1)} 0s ${above(0)}`
     )
   }
@@ -364,9 +389,11 @@ const grades = () => {
   }
   const pc = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)} %`
   console.log(
-    `${notes} graded notes (${gradedSplits.join(", ")}), rule ${rule}: kept ${t.kept}, strict ${pc(t.twos, t.graded)}${interval((r) => r.twos, (r) => r.graded)}, ` +
+    `${notes} graded notes (${gradedSplits.join(", ")}), rule ${rule}${PLACES ? " + unrecorded in the places" : ""}: ` +
+      `${PLACES ? "places" : "kept"} ${t.kept} (${t.unrecordedIn} without a count, ${t.zeroKept} notes with 0), strict ${pc(t.twos, t.graded)}${interval((r) => r.twos, (r) => r.graded)}, ` +
       `off-topic ${pc(t.zeros, t.graded)}${interval((r) => r.zeros, (r) => r.graded)}, ungraded ${t.ungraded}, ` +
-      `landmarks kept ${t.lmKept}/${t.lm} ${pc(t.lmKept, t.lm)}${interval((r) => r.lmKept, (r) => r.lm)}; graded ≥ 0.5: 2s ${pc(t.above[2]!, t.count[2]!)} 1s ${pc(t.above[1]!, t.count[1]!)} ` +
+      `landmarks kept ${t.lmKept}/${t.lm} ${pc(t.lmKept, t.lm)}${interval((r) => r.lmKept, (r) => r.lm)}, ` +
+      `kept or listed right after ${t.lmShown}/${t.lm} ${pc(t.lmShown, t.lm)}${interval((r) => r.lmShown, (r) => r.lm)}; graded ≥ 0.5: 2s ${pc(t.above[2]!, t.count[2]!)} 1s ${pc(t.above[1]!, t.count[1]!)} ` +
       `0s ${pc(t.above[0]!, t.count[0]!)}; AUC 2v0 ${mean(aucs.map((a) => a[0])).toFixed(3)} 2v1 ${mean(aucs.map((a) => a[1])).toFixed(3)}; ` +
       `${(ms / judgedPapers).toFixed(3)} ms a paper`
   )
@@ -402,7 +429,7 @@ const landmarks = () => {
       const stage = r === undefined ? "absent"
         : r < 0.5 ? "below-bar"
         : !(i?.cited || looked.has(l.id)) ? "not-looked-up"
-        : i?.pass !== true ? (i?.perYear === undefined ? "impact-not-recorded" : "too-few-citations")
+        : i?.pass !== true ? (i?.perYear === undefined ? (kept.includes(l.id) ? "placed-unrecorded" : "impact-not-recorded") : "too-few-citations")
         : kept.includes(l.id) ? "kept"
         : "cut-by-cap"
       tally.set(stage, (tally.get(stage) ?? 0) + 1)

@@ -25,20 +25,31 @@ export const relevantOf = (pool: Pool, relevance: ReadonlyMap<string, number>) =
   // the workflow looks up the 50 most relevant papers the most-cited channel did not bring a count for
   const looked = new Set(relevant.filter((id) => !impact[id]?.cited).slice(0, 50))
   const survivors = relevant.filter((id) => (impact[id]?.cited || looked.has(id)) && impact[id]?.pass)
-  return { relevant, looked, survivors }
+  // relevant, looked up, failing impact for want of a count (older than the exemption): "impact not recorded"
+  const unrecorded = relevant.filter((id) =>
+    (impact[id]?.cited || looked.has(id)) && impact[id]?.pass !== true && impact[id]?.perYear === undefined
+  )
+  return { relevant, looked, survivors, unrecorded }
 }
 
 /**
  * keepOrder of src/core/rules.ts over plain ids: the papers that clear both bars, by relevance, citations per year
  * inside a run of near-equal relevance (`near(top, x)`, by default within NEAR_EQUAL_RELEVANCE of the run's top).
+ * With `withUnrecorded`, the relevant papers without a recorded count compete too (a missing count sorts last in
+ * its run, so such a paper loses only a near tie to a counted one): the places of the rule "a relevant paper
+ * without a count takes its place".
  */
 export const bandCleared = (
   pool: Pool,
   relevance: ReadonlyMap<string, number>,
-  near: (top: number, x: number) => boolean = (top, x) => top - x < NEAR_EQUAL_RELEVANCE
+  near: (top: number, x: number) => boolean = (top, x) => top - x < NEAR_EQUAL_RELEVANCE,
+  withUnrecorded = false
 ): ReadonlyArray<string> => {
   const impact = pool.impact ?? {}
-  const { survivors } = relevantOf(pool, relevance)
+  const of = relevantOf(pool, relevance)
+  const survivors = withUnrecorded
+    ? [...of.survivors, ...of.unrecorded].sort((a, b) => relevance.get(b)! - relevance.get(a)! || a.localeCompare(b))
+    : of.survivors
   const perYear = (id: string) => impact[id]?.perYear ?? -1
   const ordered: Array<string> = []
   for (let start = 0; start < survivors.length;) {

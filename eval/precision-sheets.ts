@@ -1,7 +1,8 @@
 /**
  * Grading sheets for the precision evaluation (issue 22, "Measure"): for each
- * concept note of the chosen splits, the papers the companion keeps and the
- * most relevant candidates it does not keep, written for a reader to grade
+ * concept note of the chosen splits, the papers in the places (the kept and the
+ * relevant papers without a recorded count that take a place) and the most
+ * relevant candidates not in them, written for a reader to grade
  * 0 / 1 / 2 without seeing any score, rank or reason (eval/precision/README.md).
  *
  * A paper already graded for a note (eval/precision/grades/<note>.json) is
@@ -66,7 +67,8 @@ try {
       return
     }
     const report: CompanionReport = outcome.right
-    const kept = new Set(report.survivors)
+    // the places: the kept papers and the relevant papers without a count that take a place
+    const kept = new Set([...report.survivors, ...report.unrecordedInPlaces])
     const byRelevance = report.candidates.slice().sort((a, b) =>
       b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
     )

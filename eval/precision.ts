@@ -1,13 +1,17 @@
 /**
  * Precision of what the student reads (issue 22, "Measure"): the companion runs
  * offline with default flags on every graded note (eval/precision/grades/), and
- * each kept paper is looked up in that note's grades — 2 about the concept,
- * 1 related background, 0 off-topic (eval/precision/README.md).
+ * each paper in the places is looked up in that note's grades — 2 about the
+ * concept, 1 related background, 0 off-topic (eval/precision/README.md). The
+ * places are the `maxResults` papers the student reads first: the kept papers
+ * and the relevant papers without a recorded citation count that take a place
+ * (`unrecordedInPlaces`, listed right after the kept, marked "impact not recorded").
  *
- * Prints per note and in total: strict precision (share of kept papers graded
+ * Prints per note and in total: strict precision (share of the places graded
  * 2) and the off-topic share (graded 0), each with a 95 % bootstrap interval
- * over notes, the landmarks kept beside them, and every kept paper that has no
- * grade yet (the figure is then marked incomplete: grade those first, with
+ * over notes, the landmarks in the places (and in the places or listed right
+ * after them) beside them, and every paper in the places that has no grade yet
+ * (the figure is then marked incomplete: grade those first, with
  * `npm run eval:precision:sheets`).
  *
  * Usage: npm run eval:precision -- [--split tune3|tune4|tuning|heldout|all] [--json] [--ranker fixed|learned]
@@ -91,12 +95,17 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
 interface NoteRow {
   readonly note: string
   readonly split: Split
+  /** Papers in the places: kept + unrecorded. */
   readonly kept: number
+  /** Of them, relevant papers without a recorded count. */
+  readonly unrecorded: number
   readonly graded: number
   readonly twos: number
   readonly zeros: number
   readonly landmarks: number
   readonly landmarksKept: number
+  /** Landmarks in the places or listed right after the kept (unrecordedAmongKept). */
+  readonly landmarksShown: number
   readonly ungraded: ReadonlyArray<string>
   readonly offTopic: ReadonlyArray<string>
   readonly error: string | undefined
@@ -159,19 +168,24 @@ const rows: ReadonlyArray<NoteRow> = selected.map((note, i) => {
   const base = { note: note.note, split: note.split, landmarks: note.landmarks.length }
   if (Either.isLeft(outcome)) {
     const e = outcome.left as { _tag?: string; message?: string }
-    return { ...base, kept: 0, graded: 0, twos: 0, zeros: 0, landmarksKept: 0, ungraded: [], offTopic: [], error: `${e._tag}: ${e.message}` }
+    return { ...base, kept: 0, unrecorded: 0, graded: 0, twos: 0, zeros: 0, landmarksKept: 0, landmarksShown: 0, ungraded: [], offTopic: [], error: `${e._tag}: ${e.message}` }
   }
   const report = outcome.right
-  const kept = report.survivors
+  // the places: the kept papers and the relevant papers without a count that take a place
+  const inPlaces = report.unrecordedInPlaces ?? []
+  const kept = [...report.survivors, ...inPlaces]
+  const shown = new Set([...kept, ...(report.unrecordedAmongKept ?? [])])
   const title = (id: string) => report.candidates.find((c) => c.paper.arxivId === id)?.paper.title ?? id
   const gradeOf = (id: string) => grades[id]?.grade
   return {
     ...base,
     kept: kept.length,
+    unrecorded: inPlaces.length,
     graded: kept.filter((id) => gradeOf(id) !== undefined).length,
     twos: kept.filter((id) => gradeOf(id) === 2).length,
     zeros: kept.filter((id) => gradeOf(id) === 0).length,
     landmarksKept: note.landmarks.filter((l) => kept.includes(l.id)).length,
+    landmarksShown: note.landmarks.filter((l) => shown.has(l.id)).length,
     ungraded: kept.filter((id) => gradeOf(id) === undefined).map((id) => `${id} ${title(id)}`),
     offTopic: kept.filter((id) => gradeOf(id) === 0).map((id) => `${id} ${title(id)}`),
     error: undefined
@@ -186,6 +200,7 @@ const totals = groups.map(([name, rs]) => ({
   name,
   notes: rs.length,
   kept: rs.reduce((k, r) => k + r.kept, 0),
+  unrecorded: rs.reduce((k, r) => k + r.unrecorded, 0),
   ungraded: rs.reduce((k, r) => k + r.ungraded.length, 0),
   zeroKept: rs.filter((r) => r.kept === 0).length,
   // shares over the graded kept papers; an ungraded paper makes the figure incomplete, never a guess
@@ -193,7 +208,9 @@ const totals = groups.map(([name, rs]) => ({
   offTopic: pooledShare(rs, (r) => r.zeros, (r) => r.graded),
   landmarksKept: pooledShare(rs, (r) => r.landmarksKept, (r) => r.landmarks),
   landmarks: rs.reduce((k, r) => k + r.landmarks, 0),
-  landmarkHits: rs.reduce((k, r) => k + r.landmarksKept, 0)
+  landmarkHits: rs.reduce((k, r) => k + r.landmarksKept, 0),
+  landmarksShown: pooledShare(rs, (r) => r.landmarksShown, (r) => r.landmarks),
+  landmarkShownHits: rs.reduce((k, r) => k + r.landmarksShown, 0)
 }))
 
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`
@@ -203,29 +220,30 @@ if (args.json) {
   console.log(JSON.stringify({ split: args.split, options: args.options, goals: GOALS, seconds, notes: rows, totals }, null, 2))
 } else {
   const w = Math.max(...rows.map((r) => r.note.length), 4)
-  console.log(`Precision of the kept papers, offline${args.arxiv === undefined ? "" : ` (arXiv: ${args.arxiv})`}, ${Object.keys(args.options).length === 0 ? "default flags" : JSON.stringify(args.options)}`)
-  console.log(`${"note".padEnd(w)}  split    kept  2s  0s  ungraded  landmarks kept`)
+  console.log(`Precision of the places (the kept papers and the relevant papers without a recorded count that take a place), offline${args.arxiv === undefined ? "" : ` (arXiv: ${args.arxiv})`}, ${Object.keys(args.options).length === 0 ? "default flags" : JSON.stringify(args.options)}`)
+  console.log(`${"note".padEnd(w)}  split    places (no count)  2s  0s  ungraded  landmarks in the places`)
   for (const r of rows) {
     console.log(
-      `${r.note.padEnd(w)}  ${r.split.padEnd(7)}  ${String(r.kept).padStart(4)}  ${String(r.twos).padStart(2)}  ` +
+      `${r.note.padEnd(w)}  ${r.split.padEnd(7)}  ${String(r.kept).padStart(6)} (${String(r.unrecorded).padStart(2)})       ${String(r.twos).padStart(2)}  ` +
         `${String(r.zeros).padStart(2)}  ${String(r.ungraded.length).padStart(8)}  ${r.landmarksKept}/${r.landmarks}` +
         (r.error === undefined ? "" : `  ${r.error}`)
     )
     for (const p of r.offTopic) console.log(`${" ".repeat(w)}    off-topic: ${p}`)
   }
   console.log("")
-  console.log("set       notes  kept  strict precision (95 % CI)  off-topic (95 % CI)  landmarks kept (95 % CI)  0-kept notes")
+  console.log("set       notes  places (no count)  strict precision (95 % CI)  off-topic (95 % CI)  landmarks in the places (95 % CI)  in them or listed right after (95 % CI)  0-place notes")
   for (const t of totals) {
     console.log(
-      `${t.name.padEnd(8)}  ${String(t.notes).padStart(5)}  ${String(t.kept).padStart(4)}  ${ci(t.strict).padEnd(26)}  ` +
-        `${ci(t.offTopic).padEnd(19)}  ${`${t.landmarkHits}/${t.landmarks} ${ci(t.landmarksKept)}`.padEnd(24)}  ${t.zeroKept}` +
-        (t.ungraded > 0 ? `  INCOMPLETE: ${t.ungraded} kept papers ungraded` : "")
+      `${t.name.padEnd(8)}  ${String(t.notes).padStart(5)}  ${`${t.kept} (${t.unrecorded})`.padStart(17)}  ${ci(t.strict).padEnd(26)}  ` +
+        `${ci(t.offTopic).padEnd(19)}  ${`${t.landmarkHits}/${t.landmarks} ${ci(t.landmarksKept)}`.padEnd(33)}  ` +
+        `${`${t.landmarkShownHits}/${t.landmarks} ${ci(t.landmarksShown)}`.padEnd(39)}  ${t.zeroKept}` +
+        (t.ungraded > 0 ? `  INCOMPLETE: ${t.ungraded} papers in the places ungraded` : "")
     )
   }
   const ungraded = rows.flatMap((r) => r.ungraded.map((p) => `${r.note}: ${p}`))
   if (ungraded.length > 0) {
     console.log("")
-    console.log(`Kept papers with no grade (grade them before reporting a figure; npm run eval:precision:sheets):`)
+    console.log(`Papers in the places with no grade (grade them before reporting a figure; npm run eval:precision:sheets):`)
     for (const u of ungraded) console.log(`  ${u}`)
   }
   console.log("")

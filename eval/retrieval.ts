@@ -3,7 +3,8 @@
  * of eval/retrieval/notes, the landmark papers a well-read student expects
  * (eval/retrieval/landmarks.json) are looked for among the report's candidates,
  * among those judged relevant (relevance ≥ the run's threshold), and among the
- * kept papers (survivors).
+ * kept papers: the places a student reads first (the survivors and the relevant
+ * papers without a recorded citation count that take a place, `unrecordedInPlaces`).
  *
  * The companion runs through the public library API (`Workflow.runCompanion`
  * with `Layers.OfflineLayer` from src/index.ts), offline, default options
@@ -161,8 +162,9 @@ interface NoteScore {
   readonly landmarks: number
   readonly candidates: number
   readonly relevant: number
+  /** Landmarks in the places (the kept papers and the relevant papers without a count that take a place). */
   readonly kept: number
-  /** Landmarks kept or listed right after the kept (relevant, impact not recorded, placed among them by relevance). */
+  /** Landmarks in the places or listed right after the kept (relevant, impact not recorded, placed among them by relevance). */
   readonly shown: number
   /** Landmarks that cleared both bars but were cut by the cap. */
   readonly cut: number
@@ -253,8 +255,8 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
   const relevant = new Set(
     report.candidates.filter((c) => c.judgement.relevance >= threshold).map((c) => c.paper.arxivId)
   )
-  const kept = new Set(report.survivors)
   // fields a report of an older build may lack
+  const kept = new Set([...report.survivors, ...((report as { unrecordedInPlaces?: ReadonlyArray<string> }).unrecordedInPlaces ?? [])])
   const unrecorded = new Set((report as { unrecordedAmongKept?: ReadonlyArray<string> }).unrecordedAmongKept ?? [])
   const cut = new Set((report as { cutByCap?: ReadonlyArray<string> }).cutByCap ?? [])
   const already = alreadyInReport(report)

@@ -49,10 +49,21 @@ export const renderReport = (r: CompanionReportData): string => {
     }
   })
   if (r.unrecordedAmongKept.length > 0) {
-    lines.push("", "Relevant, impact not recorded (their relevance places them among the kept; no citation count to check):")
+    const inPlaces = new Set(r.unrecordedInPlaces)
+    const competing = r.counts.clearedBothBars + r.counts.impactNotRecorded
+    lines.push(
+      "",
+      r.counts.unrecordedInPlaces > 0
+        ? `Relevant, impact not recorded (no citation count to check; ${r.counts.unrecordedInPlaces} of them ${r.counts.unrecordedInPlaces === 1 ? "takes a place" : "take places"} among the ${r.options.maxResults}):`
+        : "Relevant, impact not recorded (their relevance places them among the kept; no citation count to check):"
+    )
     for (const id of r.unrecordedAmongKept) {
       const c = byId.get(id)!
-      const place = c.decision.rank === undefined ? "" : `, ${ordinal(c.decision.rank)} of the kept by relevance`
+      const place = c.decision.rank === undefined
+        ? ""
+        : inPlaces.has(id)
+        ? `, takes a place: ${ordinal(c.decision.rank)} of ${competing} in keep order`
+        : `, ${ordinal(c.decision.rank)} of the kept by relevance`
       lines.push(`  - ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${id}, ${c.paper.published}): relevance ${num(c.judgement.relevance)}${place}`)
     }
   }

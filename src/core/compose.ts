@@ -16,7 +16,7 @@ import { type Messages, messagesFor } from "./messages.js"
 import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import { mdInline } from "./markdown.js"
-import { clearedBothBars, describeConsulted, describeSource, keepOrder, ordinal } from "./rules.js"
+import { clearedBothBars, describeConsulted, describeSource, IN_THE_PLACES, keepOrder, ordinal } from "./rules.js"
 import { wellFormed } from "./text.js"
 import type { CompanionOptions, DecisionCounts, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 import type { NoteTeaching } from "./teaching.js"
@@ -195,6 +195,9 @@ const MENTION_LABELS: Record<NamedInNote["mention"], string> = {
   link: "[[link]]"
 }
 
+/** Whether a relevant candidate without a recorded count takes one of the places (keepBest's reason says so). */
+export const inThePlaces = (s: ScoredPaper): boolean => s.decision.reasons.some((r) => r.includes(IN_THE_PLACES))
+
 /** A relevant candidate that is not kept only because no citation count was recorded for it. */
 export const relevantImpactUnknown = (s: ScoredPaper): boolean => s.decision.kind === "impact-not-recorded"
 
@@ -211,6 +214,7 @@ const countsOf = (input: RelatedNoteInput): DecisionCounts => {
     kept: input.survivors.length,
     cutByCap: cut,
     impactNotRecorded: of("impact-not-recorded"),
+    unrecordedInPlaces: c.filter((s) => s.decision.kind === "impact-not-recorded" && inThePlaces(s)).length,
     dropped: of("dropped")
   }
 }
@@ -243,7 +247,8 @@ export const countsLine = (
     : `${counts.kept} kept (${bars})`
   const unrecorded = counts.impactNotRecorded === 0
     ? ""
-    : `; ${counts.impactNotRecorded} relevant without a recorded citation count`
+    : `; ${counts.impactNotRecorded} relevant without a recorded citation count` +
+      (counts.unrecordedInPlaces === 0 ? "" : `, ${counts.unrecordedInPlaces} of them in the ${options.maxResults} places`)
   return `${kept}${unrecorded}`
 }
 
@@ -417,6 +422,15 @@ const retitled = (section: ReadonlyArray<string>, heading: Messages[keyof Messag
 /** How many of the papers cut by the cap are listed by name (the report has them all). */
 export const CUT_LISTED = 20
 
+/** How many compete for the places: the papers that cleared both bars and the relevant ones without a count. */
+const competingCount = (counts: DecisionCounts): number => counts.clearedBothBars + counts.impactNotRecorded
+
+/** "3 of them take places among the 10 (a missing count is not read as a low one). " or "". */
+const placesLine = (counts: DecisionCounts, maxResults: number): string =>
+  counts.unrecordedInPlaces === 0
+    ? ""
+    : `${counts.unrecordedInPlaces === 1 ? "One of them takes a place" : `${counts.unrecordedInPlaces} of them take places`} among the ${maxResults} (a missing count is not read as a low one). `
+
 /**
  * The relevant papers whose citation count is not recorded but whose relevance would place them among the kept:
  * right after the kept papers, each with that place, so none loses it silently to a less relevant kept paper.
@@ -432,11 +446,18 @@ const unrecordedSection = (input: RelatedNoteInput): ReadonlyArray<string> => {
     "",
     `_Judged relevant enough to rank among the kept papers, but no citation count is recorded for ${one ? "this paper" : "these papers"}${where} and ${
       one ? "it is" : "they are"
-    } older than ${input.options.exemptYears} y, so ${one ? "its" : "their"} impact could not be checked. Worth a look._`,
+    } older than ${input.options.exemptYears} y, so ${one ? "its" : "their"} impact could not be checked. ${
+      placesLine(countsOf(input), input.options.maxResults)
+    }Worth a look._`,
     ""
   ]
+  const competing = competingCount(countsOf(input))
   for (const c of unrecorded) {
-    const place = c.decision.rank === undefined ? "" : ` · by relevance ${ordinal(c.decision.rank)} of the kept`
+    const place = c.decision.rank === undefined
+      ? ""
+      : inThePlaces(c)
+      ? ` · takes a place: ${ordinal(c.decision.rank)} of ${competing} in keep order`
+      : ` · by relevance ${ordinal(c.decision.rank)} of the kept`
     lines.push(
       `- [${mdInline(c.paper.title)}](${absUrl(c.paper.arxivId)}) · first version ${c.paper.published} · relevance ${
         num(c.judgement.relevance)
@@ -458,11 +479,13 @@ const moreClearedSection = (input: RelatedNoteInput): ReadonlyArray<string> => {
   const lines = [
     "## Cut by the cap",
     "",
-    `_${counts.cutByCap === 1 ? "One more paper" : `${counts.cutByCap} more papers`} cleared both bars (${counts.clearedBothBars} in all); the first ${counts.kept === 1 ? "is" : `${counts.kept} are`} kept above (\`--max-results\` keeps up to 50)._`,
+    `_${counts.cutByCap === 1 ? "One more paper" : `${counts.cutByCap} more papers`} cleared both bars (${counts.clearedBothBars} in all); the first ${counts.kept === 1 ? "is" : `${counts.kept} are`} kept above${
+      counts.unrecordedInPlaces === 0 ? "" : `, and ${counts.unrecordedInPlaces} relevant without a recorded count ${counts.unrecordedInPlaces === 1 ? "takes a place" : "take places"} before them`
+    } (\`--max-results\` keeps up to 50)._`,
     ""
   ]
   for (const s of listed) {
-    const rank = s.decision.rank === undefined ? "" : `${ordinal(s.decision.rank)} of ${counts.clearedBothBars} · `
+    const rank = s.decision.rank === undefined ? "" : `${ordinal(s.decision.rank)} of ${counts.impactNotRecorded === 0 ? counts.clearedBothBars : competingCount(counts)} · `
     const impact = s.impact.status === "known"
       ? ` · ${num(s.impact.citationsPerYear ?? 0, 1)} citations/year`
       : s.impact.exempt

@@ -340,7 +340,8 @@ export const digestVault = Effect.fn("Companion.digest")(function*(request: Dige
       }
     }
     const found = yield* Stages.impact(moved, merged, announce.relevanceThreshold, [], undefined, count)
-    const outcome = keepBest(Stages.decideAll(moved, merged, found, today, announce), announce)
+    // the digest announces only papers that cleared both bars: a paper without a count takes no place in it
+    const outcome = keepBest(Stages.decideAll(moved, merged, found, today, announce), { ...announce, unrecordedTakePlaces: false })
     const summaries = yield* summarise(judge, { title: note.title, text: c.text, keywords: keywords.map((k) => k.term) }, outcome.kept, () => {
       calls.judge++
     })

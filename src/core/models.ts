@@ -96,8 +96,10 @@ export const Decision = Schema.Struct({
   kept: Schema.Boolean,
   kind: DecisionKind,
   /**
-   * kept, cut-by-cap: its place among the papers that cleared both bars (1 = first; `counts.clearedBothBars` of
-   * them); impact-not-recorded: the place its relevance would give it among them. Absent otherwise.
+   * kept, cut-by-cap: its place in keep order among the papers that compete for the places (those that cleared
+   * both bars and the relevant papers without a recorded count; 1 = first); impact-not-recorded: that place when
+   * it is within `maxResults` (it takes one of the places), else the place its relevance would give it among the
+   * papers that cleared both bars. Absent otherwise.
    */
   rank: Schema.optional(Schema.Int.pipe(Schema.positive())),
   reasons: Schema.Array(Schema.String)
@@ -116,6 +118,8 @@ export const DecisionCounts = Schema.Struct({
   cutByCap: Schema.NonNegativeInt,
   /** Relevant, not exempt, no citation count recorded. */
   impactNotRecorded: Schema.NonNegativeInt,
+  /** Of those, how many take one of the `maxResults` places (kept + unrecordedInPlaces ≤ maxResults). */
+  unrecordedInPlaces: Schema.NonNegativeInt,
   dropped: Schema.NonNegativeInt
 })
 export type DecisionCounts = typeof DecisionCounts.Type
@@ -352,6 +356,11 @@ export class CompanionReport extends Schema.Class<CompanionReport>("CompanionRep
    * `maxResults`), by that place: shown right after the kept papers, marked "impact not recorded".
    */
   unrecordedAmongKept: Schema.Array(Schema.String),
+  /**
+   * The relevant papers without a recorded citation count that take one of the `maxResults` places, in keep order
+   * (the first of `unrecordedAmongKept`): with the kept papers, the places a student reads.
+   */
+  unrecordedInPlaces: Schema.Array(Schema.String),
   foundations: Schema.Array(Foundations),
   /** A short summary of each kept paper, in the order of `survivors`. */
   summaries: Schema.Array(PaperSummary),

@@ -217,11 +217,21 @@ export const ordinal = (n: number): string => {
 export interface KeepOutcome {
   /** Every candidate, in the order given, with its final decision. */
   readonly candidates: ReadonlyArray<ScoredPaper>
-  /** The best `maxResults` that cleared both bars, in keep order. */
+  /**
+   * The `maxResults` places, in keep order: the first of the papers that cleared both bars and of the relevant
+   * papers without a recorded count ({@link keepBest}).
+   */
+  readonly places: ReadonlyArray<ScoredPaper>
+  /** The papers that cleared both bars in the places, in keep order. */
   readonly kept: ReadonlyArray<ScoredPaper>
   /** The others that cleared both bars, in keep order. */
   readonly cutByCap: ReadonlyArray<ScoredPaper>
-  /** Relevant papers without a recorded count whose relevance places them among the kept (rank ≤ maxResults), by rank. */
+  /** The relevant papers without a recorded count in the places, in keep order. */
+  readonly unrecordedInPlaces: ReadonlyArray<ScoredPaper>
+  /**
+   * The relevant papers without a recorded count shown right after the kept: those in the places, by place, then
+   * those whose relevance alone places them within `maxResults` but that lost a near tie to a counted paper.
+   */
   readonly unrecordedAmongKept: ReadonlyArray<ScoredPaper>
   readonly counts: DecisionCounts
 }
@@ -229,64 +239,108 @@ export interface KeepOutcome {
 /** How the reasons of a relevant paper without a count say that it is listed right after the kept papers. */
 export const LISTED_AFTER_KEPT = "listed right after them"
 
+/** How the reasons of a relevant paper without a count say that it takes one of the places. */
+export const IN_THE_PLACES = "takes one of the places, marked \"impact not recorded\""
+
 const withDecision = (s: ScoredPaper, decision: Decision): ScoredPaper => new ScoredPaper({ ...s, decision })
 
 /**
- * The keep rule (DESIGN.md "Survivors"): of the candidates that cleared both bars, the first `maxResults` in keep
- * order are kept and the rest are cut by the cap ("cut by the cap: 11th of 26 that cleared both bars"). Impact
- * only breaks ties among near-equal relevances, whichever channel found a paper, and a new paper competes on
- * relevance. A relevant paper whose count is not recorded is told the place its relevance gives it among them,
- * so one that outranks a kept paper is never lost silently: it is listed right after the kept.
+ * The keep rule (DESIGN.md "Survivors"): the `maxResults` places go to the first, in keep order, of the candidates
+ * that cleared both bars and of the relevant papers whose citation count is not recorded (older than the
+ * exemption, no count: "impact not recorded"). A missing count is never read as a low one: such a paper loses only a
+ * near tie to a counted paper (as a new paper does), and never its place to a clearly less relevant kept paper.
+ * The counted papers in the places are kept; the others that cleared both bars are cut by the cap ("cut by the cap:
+ * 11th of 26 that cleared both bars", counted among the places' keep order when papers without a count compete);
+ * a paper without a count in the places is told its place and listed right after the kept papers, marked
+ * "impact not recorded", as is one whose relevance alone would place it within the cap but that lost a near tie.
+ * Impact only breaks ties among near-equal relevances, whichever channel found a paper.
  */
 export const keepBest = (
   scored: ReadonlyArray<ScoredPaper>,
-  t: { readonly maxResults: number; readonly relevanceThreshold: number }
+  t: {
+    readonly maxResults: number
+    readonly relevanceThreshold: number
+    /**
+     * false: only the papers that cleared both bars take places, and a relevant paper without a count is only
+     * listed right after them when its relevance would place it within the cap (the digest, which announces only
+     * papers that cleared both bars). Default true.
+     */
+    readonly unrecordedTakePlaces?: boolean
+  }
 ): KeepOutcome => {
   const cleared = survivors(scored)
+  const unrecordedAll = scored.filter((s) => s.decision.kind === "impact-not-recorded")
+  const compete = unrecordedAll.length > 0 && t.unrecordedTakePlaces !== false
+  // every paper that competes for the places, in keep order: a paper without a count sorts last in its near-equal run
+  const competing = compete ? keepOrder([...cleared, ...unrecordedAll]) : cleared
   const cap = Math.max(0, t.maxResults)
   const final = new Map<ScoredPaper, ScoredPaper>()
-  cleared.forEach((s, i) => {
+  const of = !compete
+    ? `of ${cleared.length} that cleared both bars`
+    : `of ${competing.length} in keep order (${cleared.length} that cleared both bars, ${unrecordedAll.length} relevant without a recorded citation count)`
+  const places = cap === 1 ? "only the first is" : `the first ${cap} are`
+  competing.forEach((s, i) => {
     const rank = i + 1
-    const place = `${ordinal(rank)} of ${cleared.length} that cleared both bars`
+    const inPlaces = i < cap
+    if (s.decision.kind === "impact-not-recorded") {
+      if (!inPlaces) return
+      final.set(
+        s,
+        withDecision(s, {
+          ...s.decision,
+          rank,
+          reasons: [...s.decision.reasons, `${ordinal(rank)} ${of}: ${IN_THE_PLACES}, ${LISTED_AFTER_KEPT}`]
+        })
+      )
+      return
+    }
     final.set(
       s,
       withDecision(s, {
-        kept: i < cap,
-        kind: i < cap ? "kept" : "cut-by-cap",
+        kept: inPlaces,
+        kind: inPlaces ? "kept" : "cut-by-cap",
         rank,
-        reasons: [...s.decision.reasons, i < cap ? `kept: ${place}` : `cut by the cap: ${place}; ${cap === 1 ? "only the first is" : `the first ${cap} are`} kept`]
+        reasons: [...s.decision.reasons, inPlaces ? `kept: ${ordinal(rank)} ${of}` : `cut by the cap: ${ordinal(rank)} ${of}; ${places} kept`]
       })
     )
   })
-  const unrecorded: Array<ScoredPaper> = []
-  for (const s of scored) {
-    if (s.decision.kind !== "impact-not-recorded") continue
-    // the place its relevance alone gives it: a missing count neither lifts it nor breaks a tie against it
+  const placed = competing.slice(0, cap)
+  const unrecordedInPlaces = placed.filter((s) => s.decision.kind === "impact-not-recorded")
+  const shown = new Set(unrecordedInPlaces)
+  const listed: Array<ScoredPaper> = []
+  for (const s of unrecordedAll) {
+    if (shown.has(s)) continue
+    // past the places: the place its relevance alone gives it among the papers that cleared both bars; one within
+    // the cap lost a near tie to a counted paper, and is listed right after the kept
     const rank = 1 + cleared.filter((c) => c.judgement.relevance > s.judgement.relevance).length
     const among = rank <= cap
-    const placed = withDecision(s, {
+    const told = withDecision(s, {
       ...s.decision,
       rank,
       reasons: among
         ? [...s.decision.reasons, `by relevance it would be ${ordinal(rank)} of the kept: ${LISTED_AFTER_KEPT}`]
         : s.decision.reasons
     })
-    final.set(s, placed)
-    if (among) unrecorded.push(placed)
+    final.set(s, told)
+    if (among) listed.push(told)
   }
   const candidates = scored.map((s) => final.get(s) ?? s)
-  const kept = cleared.slice(0, cap).map((s) => final.get(s)!)
-  const cutByCap = cleared.slice(cap).map((s) => final.get(s)!)
+  const kept = placed.filter((s) => s.decision.kind !== "impact-not-recorded").map((s) => final.get(s)!)
+  const keptSet = new Set(placed)
+  const cutByCap = cleared.filter((s) => !keptSet.has(s)).map((s) => final.get(s)!)
   const count = (kind: Decision["kind"]) => candidates.filter((s) => s.decision.kind === kind).length
+  const byRank = (a: ScoredPaper, b: ScoredPaper) =>
+    a.decision.rank! - b.decision.rank! ||
+    b.judgement.relevance - a.judgement.relevance ||
+    a.paper.arxivId.localeCompare(b.paper.arxivId)
+  const inPlaces = unrecordedInPlaces.map((s) => final.get(s)!)
   return {
     candidates,
+    places: placed.map((s) => final.get(s)!),
     kept,
     cutByCap,
-    unrecordedAmongKept: unrecorded.sort((a, b) =>
-      a.decision.rank! - b.decision.rank! ||
-      b.judgement.relevance - a.judgement.relevance ||
-      a.paper.arxivId.localeCompare(b.paper.arxivId)
-    ),
+    unrecordedInPlaces: inPlaces,
+    unrecordedAmongKept: [...inPlaces, ...listed.sort(byRank)],
     counts: {
       candidates: candidates.length,
       relevant: candidates.filter((s) => s.judgement.relevance >= t.relevanceThreshold).length,
@@ -294,6 +348,7 @@ export const keepBest = (
       kept: kept.length,
       cutByCap: cutByCap.length,
       impactNotRecorded: count("impact-not-recorded"),
+      unrecordedInPlaces: inPlaces.length,
       dropped: count("dropped")
     }
   }

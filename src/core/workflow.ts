@@ -452,6 +452,7 @@ const report = (
     counts: outcome.counts,
     cutByCap: outcome.cutByCap.map((s) => s.paper.arxivId),
     unrecordedAmongKept: outcome.unrecordedAmongKept.map((s) => s.paper.arxivId),
+    unrecordedInPlaces: outcome.unrecordedInPlaces.map((s) => s.paper.arxivId),
     foundations: founded.foundations,
     summaries: founded.summaries,
     sharedFoundations: taught.shared,

@@ -118,7 +118,9 @@ export const categories = (r: T.CategoriesResult): string => {
 const unrecordedAmongKept = (r: T.CompanionResult): ReadonlyArray<string> => {
   const placed = r.dropped.filter((d) => d.decision === "impact-not-recorded" && d.reasons.some((x) => x.endsWith(LISTED_AFTER_KEPT)))
   return placed.length === 0 ? [] : [
-    "Relevant, impact not recorded (no citation count to check; their relevance places them among the kept):",
+    r.counts.unrecorded_in_places > 0
+      ? `Relevant, impact not recorded (no citation count to check; ${r.counts.unrecorded_in_places} of them ${r.counts.unrecorded_in_places === 1 ? "takes a place" : "take places"} among the kept):`
+      : "Relevant, impact not recorded (no citation count to check; their relevance places them among the kept):",
     ...placed.map((d) => `- [${d.arxiv_id}] ${oneLine(d.title)}: ${d.reasons.filter((x) => x.startsWith("relevance") || x.endsWith(LISTED_AFTER_KEPT)).join("; ")}`)
   ]
 }
@@ -133,6 +135,7 @@ export const companion = (r: T.CompanionResult): string =>
       ? ` of the ${r.counts.cleared_both_bars} that cleared both bars; ${r.counts.cut_by_cap} cut by the cap`
       : "") +
     (r.counts.impact_not_recorded > 0 ? `; ${r.counts.impact_not_recorded} relevant without a recorded citation count` : "") +
+    (r.counts.unrecorded_in_places > 0 ? `, ${r.counts.unrecorded_in_places} of them in the places` : "") +
     ".",
     // "found by arxiv-author" means nothing to a reader who cannot see whom the second search asked for
     ...(r.cited_authors.length === 0 ? [] : [

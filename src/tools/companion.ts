@@ -143,6 +143,7 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
       cleared_both_bars: report.counts.clearedBothBars,
       cut_by_cap: report.counts.cutByCap,
       impact_not_recorded: report.counts.impactNotRecorded,
+      unrecorded_in_places: report.counts.unrecordedInPlaces,
       dropped: report.counts.dropped
     },
     // right after the kept, the relevant papers without a count placed among them; then the most relevant of the

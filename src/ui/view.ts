@@ -76,7 +76,7 @@ export interface NoteView {
   readonly counts: string
   readonly papers: ReadonlyArray<PaperCard>
   /** Relevant papers without a recorded count whose relevance places them among the kept, listed right after them. */
-  readonly unrecorded: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly relevance: number }>
+  readonly unrecorded: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly relevance: number; readonly inPlaces: boolean }>
   /** The most relevant candidates not kept (at most 20, `unrecorded` left out), most relevant first. */
   readonly dropped: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly reasons: ReadonlyArray<string> }>
   /** How many candidates were not kept in all (`unrecorded` left out). */
@@ -208,7 +208,9 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
     }),
     unrecorded: report.unrecordedAmongKept.flatMap((id) => {
       const c = byId.get(id)
-      return c === undefined ? [] : [{ arxivId: id, title: oneLine(c.paper.title), relevance: c.judgement.relevance }]
+      return c === undefined
+        ? []
+        : [{ arxivId: id, title: oneLine(c.paper.title), relevance: c.judgement.relevance, inPlaces: report.unrecordedInPlaces.includes(id) }]
     }),
     dropped: mostRelevantDropped(report.candidates, undefined, report.unrecordedAmongKept)
       .map((c) => ({ arxivId: c.paper.arxivId, title: oneLine(c.paper.title), reasons: c.decision.reasons })),

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach } from "vitest"
+import { ordinal } from "../../src/core/rules.js"
 import { ROOT, runCli } from "../support/cli.js"
 
 const root = ROOT
@@ -101,8 +102,59 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     // the note lists the best of those cut by the cap, in rank order
     const cut = note.slice(note.indexOf("## Cut by the cap")).split("\n").filter((l) => /^- \d+(st|nd|rd|th) of /.test(l))
     expect(cut.length).toBe(Math.min(20, counts.cutByCap))
-    expect(cut[0]).toContain(`- 11th of ${counts.clearedBothBars} · [`)
+    // ranked in keep order among every paper that competes for the places (those without a count too)
+    const first = report.candidates.find((c: { paper: { arxivId: string } }) => c.paper.arxivId === report.cutByCap[0])
+    const competing = counts.clearedBothBars + counts.impactNotRecorded
+    expect(cut[0]).toContain(`- ${ordinal(first.decision.rank)} of ${competing} · [`)
+    // the places: the kept and the relevant papers without a count that take one, never more than the cap, counted alike
+    expect(report.unrecordedInPlaces.length).toBe(counts.unrecordedInPlaces)
+    expect(counts.kept + counts.unrecordedInPlaces).toBeLessThanOrEqual(10)
+    expect(report.unrecordedAmongKept.slice(0, counts.unrecordedInPlaces)).toEqual(report.unrecordedInPlaces)
+    const line = /^\d+ candidates, (.*)\.$/m.exec(r.stdout)![1]!
+    expect(note).toContain(line)
     expect(cut[0]).toContain(`(https://arxiv.org/abs/${report.cutByCap[0]})`)
+  })
+
+  it("lets a relevant paper without a recorded count take its place, and says so alike in the terminal, --json and the note", async () => {
+    // with 20 places, "On distinguishability criteria for estimating generative models" (relevance 0.96, no count
+    // recorded offline) is more relevant than counted papers that would otherwise fill the last places
+    const prompt = "Find papers related to my 'Generative Adversarial Networks' note"
+    const json = await run(["run", prompt, "--vault", vault, "--offline", "--max-results", "20", "--json"])
+    expect(json.code, json.stderr).toBe(0)
+    const report = JSON.parse(json.stdout)
+    const { counts } = report
+    expect(report.unrecordedInPlaces).toContain("1412.6515")
+    expect(counts.unrecordedInPlaces).toBe(report.unrecordedInPlaces.length)
+    expect(counts.kept + counts.unrecordedInPlaces).toBe(20)
+    expect(counts.kept + counts.cutByCap).toBe(counts.clearedBothBars)
+    const placed = report.candidates.find((c: { paper: { arxivId: string } }) => c.paper.arxivId === "1412.6515")
+    expect(placed.decision.kind).toBe("impact-not-recorded")
+    expect(placed.decision.kept).toBe(false)
+    const competing = counts.clearedBothBars + counts.impactNotRecorded
+    const place = `${ordinal(placed.decision.rank)} of ${competing} in keep order`
+    expect(placed.decision.reasons.join("; ")).toContain(`${place} (${counts.clearedBothBars} that cleared both bars, ${counts.impactNotRecorded} relevant without a recorded citation count): takes one of the places`)
+    // it displaced no clearly more relevant counted paper: every paper cut by the cap is within the near-equal band of it or below
+    const keptRelevance = report.candidates
+      .filter((c: { decision: { kind: string } }) => c.decision.kind === "kept")
+      .map((c: { judgement: { relevance: number } }) => c.judgement.relevance)
+    const cutRelevance = report.candidates
+      .filter((c: { decision: { kind: string } }) => c.decision.kind === "cut-by-cap")
+      .map((c: { judgement: { relevance: number } }) => c.judgement.relevance)
+    expect(Math.max(...cutRelevance)).toBeLessThan(placed.judgement.relevance + 0.05)
+    expect(keptRelevance.length).toBe(counts.kept)
+
+    const text = await run(["run", prompt, "--vault", vault, "--offline", "--max-results", "20"])
+    expect(text.code, text.stderr).toBe(0)
+    const line = `${counts.unrecordedInPlaces} of them in the 20 places`
+    expect(text.stdout).toContain(`${counts.kept} kept of the ${counts.clearedBothBars} that cleared both bars`)
+    expect(text.stdout).toContain(line)
+    expect(text.stdout).toMatch(/^ {2}- On distinguishability criteria for estimating generative models \(arXiv:1412\.6515, 2014-12-19\): relevance 0\.96, takes a place: /m)
+    expect(text.stdout).toContain(`takes a place: ${place}`)
+    const note = readFileSync(join(vault, "Generative Adversarial Networks — Related Papers.md"), "utf8")
+    expect(note).toContain(line)
+    const section = note.slice(note.indexOf("## Relevant, impact not recorded"), note.indexOf("## Cut by the cap"))
+    expect(section).toContain(`[On distinguishability criteria for estimating generative models](https://arxiv.org/abs/1412.6515)`)
+    expect(section).toContain(`takes a place: ${place} · impact not recorded`)
   })
 
   it("--json prints the report alone on stdout", async () => {

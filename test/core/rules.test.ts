@@ -9,7 +9,9 @@ import {
   decide,
   impactNotAssessed,
   impactPass,
+  IN_THE_PLACES,
   keepBest,
+  LISTED_AFTER_KEPT,
   NEAR_EQUAL_RELEVANCE,
   ordinal,
   rankFoundational,
@@ -432,6 +434,7 @@ describe("keepBest", () => {
       kept: 10,
       cutByCap: 16,
       impactNotRecorded: 0,
+      unrecordedInPlaces: 0,
       dropped: 0
     })
     // the candidates keep their order; only their decisions change
@@ -439,33 +442,101 @@ describe("keepBest", () => {
     assert.strictEqual(outcome.candidates.filter((c) => c.decision.kept).length, 10)
   })
 
-  it("tells a relevant paper without a count where its relevance places it, and lists it when that is among the kept", () => {
+  it("lets a relevant paper without a count take its place from a less relevant counted paper, which the cap then cuts", () => {
     const all = [
-      scored("1409.3215", 0.95, undefined), // no count: more relevant than every kept paper
-      scored("1409.0473", 0.9, 2584),
-      scored("1310.4546", 0.85, undefined), // no count: between the two kept
-      scored("1508.07909", 0.8, 300),
-      scored("1301.3781", 0.6, undefined), // no count, less relevant than both kept: its place is 3rd, past the cap
+      scored("1409.3215", 0.95, undefined), // no count: more relevant than every counted paper
+      scored("1409.0473", 0.8, 2584),
+      scored("1508.07909", 0.7, 300), // counted, less relevant: displaced
+      scored("1301.3781", 0.55, undefined), // no count, less relevant than both counted: past the places
       scored("1512.03385", 0.3, undefined) // irrelevant: dropped whatever its count
     ]
     const outcome = keepBest(all, t(2))
-    assert.deepStrictEqual(ids(outcome.kept), ["1409.0473", "1508.07909"])
-    assert.deepStrictEqual(ids(outcome.unrecordedAmongKept), ["1409.3215", "1310.4546"])
-    const [first, second] = outcome.unrecordedAmongKept
-    assert.deepStrictEqual([first!.decision.kind, first!.decision.rank, second!.decision.rank], ["impact-not-recorded", 1, 2])
-    assert.include(second!.decision.reasons, "by relevance it would be 2nd of the kept: listed right after them")
+    assert.deepStrictEqual(ids(outcome.places), ["1409.3215", "1409.0473"])
+    assert.deepStrictEqual(ids(outcome.kept), ["1409.0473"])
+    assert.deepStrictEqual(ids(outcome.unrecordedInPlaces), ["1409.3215"])
+    assert.deepStrictEqual(ids(outcome.unrecordedAmongKept), ["1409.3215"])
+    const placed = outcome.unrecordedInPlaces[0]!
+    assert.deepStrictEqual([placed.decision.kind, placed.decision.kept, placed.decision.rank], ["impact-not-recorded", false, 1])
+    assert.include(
+      placed.decision.reasons,
+      `1st of 4 in keep order (2 that cleared both bars, 2 relevant without a recorded citation count): ${IN_THE_PLACES}, ${LISTED_AFTER_KEPT}`
+    )
+    // the source asked and its date, as for every paper without a count
+    assert.include(placed.decision.reasons, `impact not recorded (no citation count in ${s2Source.name}, recorded ${s2Source.recordedOn})`)
+    assert.include(outcome.kept[0]!.decision.reasons, "kept: 2nd of 4 in keep order (2 that cleared both bars, 2 relevant without a recorded citation count)")
+    const displaced = outcome.cutByCap[0]!
+    assert.deepStrictEqual([displaced.paper.arxivId, displaced.decision.kind, displaced.decision.rank], ["1508.07909", "cut-by-cap", 3])
+    assert.include(
+      displaced.decision.reasons,
+      "cut by the cap: 3rd of 4 in keep order (2 that cleared both bars, 2 relevant without a recorded citation count); the first 2 are kept"
+    )
     const past = outcome.candidates.find((c) => c.paper.arxivId === "1301.3781")!
     assert.deepStrictEqual([past.decision.kind, past.decision.rank], ["impact-not-recorded", 3])
+    assert.notInclude(past.decision.reasons.join("; "), LISTED_AFTER_KEPT)
     assert.strictEqual(outcome.candidates.find((c) => c.paper.arxivId === "1512.03385")!.decision.kind, "dropped")
     assert.deepStrictEqual(outcome.counts, {
-      candidates: 6,
-      relevant: 5,
+      candidates: 5,
+      relevant: 4,
       clearedBothBars: 2,
-      kept: 2,
-      cutByCap: 0,
-      impactNotRecorded: 3,
+      kept: 1,
+      cutByCap: 1,
+      impactNotRecorded: 2,
+      unrecordedInPlaces: 1,
       dropped: 1
     })
+    // the places are never more than the cap, and every candidate that cleared both bars is kept or cut
+    assert.strictEqual(outcome.counts.kept + outcome.counts.unrecordedInPlaces, 2)
+    assert.strictEqual(outcome.candidates.filter((c) => c.decision.kept).length, outcome.counts.kept)
+  })
+
+  it("gives a near tie to the counted paper: the paper without a count is listed right after the kept, with its place", () => {
+    // 0.90 against 0.87: within the near-equal band, so the counted paper takes the one place
+    const near = [scored("1409.3215", 0.9, undefined), scored("1409.0473", 0.87, 14), scored("1508.07909", 0.6, 40)]
+    const outcome = keepBest(near, t(1))
+    assert.deepStrictEqual(ids(outcome.places), ["1409.0473"])
+    assert.deepStrictEqual(ids(outcome.kept), ["1409.0473"])
+    assert.deepStrictEqual(ids(outcome.unrecordedInPlaces), [])
+    assert.deepStrictEqual(ids(outcome.unrecordedAmongKept), ["1409.3215"])
+    const listed = outcome.unrecordedAmongKept[0]!
+    assert.deepStrictEqual([listed.decision.kind, listed.decision.rank], ["impact-not-recorded", 1])
+    assert.include(listed.decision.reasons, `by relevance it would be 1st of the kept: ${LISTED_AFTER_KEPT}`)
+    assert.strictEqual(outcome.counts.unrecordedInPlaces, 0)
+    // with two places, it takes the second from the less relevant counted paper
+    const two = keepBest(near, t(2))
+    assert.deepStrictEqual(ids(two.places), ["1409.0473", "1409.3215"])
+    assert.deepStrictEqual(ids(two.cutByCap), ["1508.07909"])
+    // a clear gap (0.95 against 0.87) is the judge's call: the paper without a count comes first
+    const clear = keepBest([scored("1409.3215", 0.95, undefined), scored("1409.0473", 0.87, 14)], t(1))
+    assert.deepStrictEqual(ids(clear.places), ["1409.3215"])
+    assert.deepStrictEqual(ids(clear.kept), [])
+    assert.deepStrictEqual(ids(clear.cutByCap), ["1409.0473"])
+  })
+
+  it("with unrecordedTakePlaces false (the digest), only papers that cleared both bars take places", () => {
+    const all = [scored("1409.3215", 0.95, undefined), scored("1409.0473", 0.8, 2584), scored("1508.07909", 0.7, 300)]
+    const outcome = keepBest(all, { ...t(2), unrecordedTakePlaces: false })
+    assert.deepStrictEqual(ids(outcome.kept), ["1409.0473", "1508.07909"])
+    assert.deepStrictEqual(ids(outcome.unrecordedInPlaces), [])
+    assert.deepStrictEqual(ids(outcome.unrecordedAmongKept), ["1409.3215"])
+    assert.include(outcome.kept[1]!.decision.reasons, "kept: 2nd of 2 that cleared both bars")
+    assert.strictEqual(outcome.counts.unrecordedInPlaces, 0)
+  })
+
+  it("fills the places left with relevant papers without a count, in keep order", () => {
+    const all = [
+      scored("1409.0473", 0.9, 2584),
+      scored("1310.4546", 0.85, undefined),
+      scored("1409.3215", 0.7, undefined),
+      scored("1301.3781", 0.6, undefined)
+    ]
+    const outcome = keepBest(all, t(3))
+    assert.deepStrictEqual(ids(outcome.places), ["1409.0473", "1310.4546", "1409.3215"])
+    // the two in the places by place, then the one past them whose relevance alone would make it 2nd of the kept
+    assert.deepStrictEqual(ids(outcome.unrecordedAmongKept), ["1310.4546", "1409.3215", "1301.3781"])
+    assert.deepStrictEqual(outcome.unrecordedAmongKept.map((s) => s.decision.rank), [2, 3, 2])
+    const fourth = outcome.candidates.find((c) => c.paper.arxivId === "1301.3781")!
+    assert.deepStrictEqual([fourth.decision.kind, fourth.decision.rank], ["impact-not-recorded", 2])
+    assert.deepStrictEqual(outcome.counts.unrecordedInPlaces, 2)
   })
 
   const paperArb = fc.record({

@@ -14,7 +14,7 @@ import { ArxivPort, type ArxivSearch } from "../../src/core/ports/ArxivPort.js"
 import { LlmJudgePort, type Shortlist } from "../../src/core/ports/LlmJudgePort.js"
 import { type CitedPaper, OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { VaultPort } from "../../src/core/ports/VaultPort.js"
-import { ageInYears } from "../../src/core/rules.js"
+import { ageInYears, IN_THE_PLACES } from "../../src/core/rules.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { summarizeReport } from "../../src/tools/companion.js"
 import { landmark, landmarks, openalexImpacts, openalexSource, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
@@ -360,8 +360,8 @@ describe("runCompanion", () => {
       assert.closeTo(gnmt.impact.ageYears, ageInYears("2016-09-26", "2025-11-17"), 1e-12)
       assert.isTrue(gnmt.decision.kept)
 
-      // no impact record: not kept, not a crash, not a silent drop: each told the source asked and the place its
-      // relevance gives it, and listed right after the kept papers
+      // no impact record: not kept, not a crash, not a silent drop: each told the source asked and its place, and,
+      // relevant, it takes one of the ten places (a missing count is not a low one), listed right after the kept papers
       for (const id of ["1409.0473", "1409.3215", "1508.07909"]) {
         const c = report.candidates.find((s) => s.paper.arxivId === id)!
         assert.strictEqual(c.impact.status, "unknown", id)
@@ -371,7 +371,9 @@ describe("runCompanion", () => {
         assert.include(c.decision.reasons, `impact not recorded (no citation count in ${openalexSource.name}, recorded ${openalexSource.recordedOn})`, id)
       }
       assert.deepStrictEqual(report.unrecordedAmongKept, ["1409.0473", "1409.3215", "1508.07909"])
-      assert.deepStrictEqual(report.candidates.find((c) => c.paper.arxivId === "1409.0473")!.decision.rank, 1)
+      assert.deepStrictEqual(report.unrecordedInPlaces, ["1409.0473", "1409.3215", "1508.07909"])
+      assert.deepStrictEqual(report.candidates.find((c) => c.paper.arxivId === "1409.0473")!.decision.rank, 2)
+      assert.isTrue(report.candidates.find((c) => c.paper.arxivId === "1409.0473")!.decision.reasons.some((r) => r.includes(IN_THE_PLACES)))
       assert.deepStrictEqual(report.counts, {
         candidates: 7,
         relevant: 5,
@@ -379,13 +381,15 @@ describe("runCompanion", () => {
         kept: 2,
         cutByCap: 0,
         impactNotRecorded: 3,
+        unrecordedInPlaces: 3,
         dropped: 2
       })
       const note = files.get(OUTPUT_PATH)!
       const unrecorded = note.indexOf("## Relevant, impact not recorded")
       assert.isAbove(unrecorded, note.indexOf("### 2. "))
       assert.isBelow(unrecorded, note.indexOf("## Dropped candidates"))
-      assert.include(note, "2 kept (relevance ≥ 0.50, ≥ 5 citations/year unless younger than 1 y); 3 relevant without a recorded citation count.")
+      assert.include(note, "2 kept (relevance ≥ 0.50, ≥ 5 citations/year unless younger than 1 y); 3 relevant without a recorded citation count, 3 of them in the 10 places.")
+      assert.include(note, "3 of them take places among the 10 (a missing count is not read as a low one).")
 
       // foundations: one batched works call with every survivor's recorded references
       const refsOf = (id: string) => openalexImpacts.find((i) => i.arxivId === id)!.referencedWorks!
@@ -782,8 +786,9 @@ describe("the candidate pool", () => {
       assert.isAbove(report.candidates.length, 1)
       // the other is cut by the cap: its own decision, not "kept", and the note lists it with its rank
       const phrases = report.candidates.find((c) => c.paper.arxivId === "1310.4546")!
-      assert.deepStrictEqual([phrases.decision.kind, phrases.decision.kept, phrases.decision.rank], ["cut-by-cap", false, 2])
-      assert.include(phrases.decision.reasons, "cut by the cap: 2nd of 2 that cleared both bars; only the first is kept")
+      // the three relevant papers without a count compete for the place too, and come before it in keep order
+      assert.deepStrictEqual([phrases.decision.kind, phrases.decision.kept, phrases.decision.rank], ["cut-by-cap", false, 5])
+      assert.include(phrases.decision.reasons, "cut by the cap: 5th of 5 in keep order (2 that cleared both bars, 3 relevant without a recorded citation count); only the first is kept")
       assert.deepStrictEqual(report.cutByCap, ["1310.4546"])
       assert.deepStrictEqual([report.counts.kept, report.counts.cutByCap, report.counts.clearedBothBars], [1, 1, 2])
       assert.strictEqual(report.candidates.filter((c) => c.decision.kept).length, report.survivors.length)
@@ -793,7 +798,7 @@ describe("the candidate pool", () => {
       assert.include(written, "1 kept of the 2 that cleared both bars")
       assert.include(written, "; 1 cut by the cap of 1")
       const cut = written.slice(written.indexOf("## Cut by the cap"))
-      assert.include(cut, "- 2nd of 2 · [")
+      assert.include(cut, "- 5th of 5 · [")
       assert.include(cut, "(https://arxiv.org/abs/1310.4546)")
     }))
 

@@ -279,7 +279,11 @@ describe("run_companion", () => {
     assert.include(text(r), `${s.candidates} candidates, ${kept}; ${counts.cut_by_cap} cut by the cap; ${unrecorded}.`)
     // the note lists the best of those cut by the cap, ranked
     const cutList = written.slice(written.indexOf("## Cut by the cap"))
-    assert.include(cutList, `- ${s.survivors.length + 1}th of ${counts.cleared_both_bars} · [`)
+    // ranked in keep order among every paper that competes for the places (the relevant ones without a count too)
+    const competing = counts.cleared_both_bars + counts.impact_not_recorded
+    assert.match(cutList, new RegExp(`\\n- \\d+(st|nd|rd|th) of ${competing} · \\[`))
+    // the places: the kept and the relevant papers without a count that take one, never more than the cap
+    assert.isAtMost(s.survivors.length + counts.unrecorded_in_places, 10)
     // of a pool of about a thousand, the host reads the relevant papers without a count placed among the kept,
     // then the 20 most relevant others not kept, not all of them
     assert.isAbove(s.candidates, 500)

@@ -354,7 +354,7 @@ const render = (id, view) => {
     : ""
   const unrecorded = view.kind === "note" && view.unrecorded.length > 0
     ? ` Relevant, impact not recorded (their relevance places them among the kept; no citation count to check): ${
-      view.unrecorded.map((p) => `${p.title} (arXiv:${p.arxivId}, relevance ${p.relevance.toFixed(2)})`).join("; ")
+      view.unrecorded.map((p) => `${p.title} (arXiv:${p.arxivId}, relevance ${p.relevance.toFixed(2)}${p.inPlaces ? ", takes a place" : ""})`).join("; ")
     }.`
     : view.kind === "ask" && view.unrecorded.length > 0
     ? ` Relevant, impact not recorded (by relevance among the top; no citation count to check, so a paper as relevant with a count came first): ${
