@@ -224,10 +224,7 @@ export const CompanionResult = Schema.Struct({
     cut_by_cap: Count,
     /** Relevant, older than the exemption, no citation count recorded. */
     impact_not_recorded: Count,
-    /**
-     * Of those, how many take one of the max_results places (a missing count is not read as a low one): listed
-     * first in `dropped`, marked "impact not recorded"; `survivors` + these are the places.
-     */
+    /** Of those, how many take one of the max_results places (listed first in `dropped`). */
     unrecorded_in_places: Count,
     dropped: Count
   }),
