@@ -24,7 +24,7 @@ import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
-import { askArxivTraced, AskOptions } from "../src/core/ask.js"
+import { answerRanking, ASK_IMPACT_WEIGHT, askArxivTraced, AskOptions } from "../src/core/ask.js"
 import type { Channel, MergedCandidates } from "../src/core/channels.js"
 import { CompanionOptions, Impact, ImpactSource, Judgement, Paper } from "../src/core/models.js"
 import { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
@@ -132,6 +132,14 @@ interface Setting {
   /** How much a paper that introduces no named method of its own loses (0: nothing). */
   readonly introduce?: number | undefined
   readonly introduceKind?: string | undefined
+  /** Past the first `tier` places (keep order, band 0.05), the rest in keep order with a band of `wide`. */
+  readonly tier?: number | undefined
+  readonly wide?: number | undefined
+  /**
+   * The answer order's impact weight (ask.ts `answerRanking`; default ASK_IMPACT_WEIGHT); -1: the keep rule's band
+   * of 0.05 (keepOrder, before the fifth round). With `tier`, only past the first `tier` places (0: `wide` instead).
+   */
+  readonly blend?: number | undefined
 }
 
 const CONTRIB = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(?:propose|introduce|present|develop|describe)(?:s|d)?\b/i
@@ -196,17 +204,40 @@ const replay = (all: Dumped, s: Setting, top: number, listed = false): ReadonlyA
   const scored = Stages.decideAll(judged, merged, found, "2026-12-01", thresholds)
   if (listed) {
     // the relevant papers without a recorded count that the answer lists right after its top (ask.ts), at most `top`
-    const shown = new Set(answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band").slice(0, top).map((x) => x.paper.arxivId))
+    const shown = new Set(answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band", s).slice(0, top).map((x) => x.paper.arxivId))
     return keepBest(scored, { maxResults: top, relevanceThreshold: thresholds.relevanceThreshold }).unrecordedAmongKept
       .filter((x) => !shown.has(x.paper.arxivId)).slice(0, top).map((x) => x.paper.arxivId)
   }
-  return answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band").slice(0, top).map((x) => x.paper.arxivId)
+  return answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band", s).slice(0, top).map((x) => x.paper.arxivId)
+}
+
+/** rules.ts keepOrder with another band width (the replay's "wide" setting). */
+const keepOrderWithin = (papers: ReadonlyArray<ScoredPaper>, band: number): ReadonlyArray<ScoredPaper> => {
+  const byRelevance = papers.slice().sort((a, b) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId))
+  const ordered: Array<ScoredPaper> = []
+  for (let start = 0; start < byRelevance.length;) {
+    const top = byRelevance[start]!.judgement.relevance
+    let end = start + 1
+    while (end < byRelevance.length && top - byRelevance[end]!.judgement.relevance < band) end++
+    ordered.push(...byRelevance.slice(start, end).sort((a, b) =>
+      (b.impact.citationsPerYear ?? -1) - (a.impact.citationsPerYear ?? -1) || b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)))
+    start = end
+  }
+  return ordered
 }
 
 /** The answer order of ask.ts under each rule for relevant papers without a recorded count. */
-const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band"): ReadonlyArray<ScoredPaper> => {
+const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band", s?: Setting): ReadonlyArray<ScoredPaper> => {
   if (mode === "band") {
-    const lead = keepOrder(scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded"))
+    const leading = scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded")
+    let lead = (s?.blend ?? ASK_IMPACT_WEIGHT) < 0 || s?.tier !== undefined ? keepOrder(leading) : answerRanking(leading, s?.blend ?? ASK_IMPACT_WEIGHT)
+    if (s?.tier !== undefined && s.wide !== undefined) {
+      const first = lead.slice(0, s.tier)
+      const firstIds = new Set(first.map((x) => x.paper.arxivId))
+      const rest = leading.filter((x) => !firstIds.has(x.paper.arxivId))
+      const blended = (x: ScoredPaper) => x.judgement.relevance + (s.blend ?? 0) * Math.log10(1 + (x.impact.citationsPerYear ?? 0))
+      lead = [...first, ...((s.blend ?? 0) > 0 ? rest.slice().sort((a, b) => blended(b) - blended(a) || a.paper.arxivId.localeCompare(b.paper.arxivId)) : keepOrderWithin(rest, s.wide))]
+    }
     const shown = new Set(lead.map((x) => x.paper.arxivId))
     return [...lead, ...keepOrder(scored.filter((x) => !shown.has(x.paper.arxivId)))]
   }
@@ -318,7 +349,14 @@ const main = async () => {
       for (const lookups of axes.lookups ?? [Stages.IMPACT_LOOKUPS]) {
         for (const coverage of axes.coverage ?? [COVERAGE]) {
           for (const spread of axes.spread ?? [SPREAD]) {
-            grid.push([`intro ${introKind} ${introduce} unrecorded ${mode} pool ${pool} compress ${compress} lookups ${lookups} coverage ${coverage} spread ${spread}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind }])
+            for (const tier of axes.tier ?? [-1]) {
+              for (const wide of axes.wide ?? [-1]) {
+               for (const blend of axes.blend ?? [ASK_IMPACT_WEIGHT]) {
+                const tiering = tier < 0 || wide < 0 ? { blend } : { tier, wide, blend }
+                grid.push([`lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
+               }
+              }
+            }
           }
         }
       }
