@@ -13,7 +13,8 @@
  *    impact not recorded), so a setting can be chosen on tuning questions alone. `--show-unrecorded` prints the
  *    top 3 of each question where placing those papers at their relevance's rank would change it.
  *
- * `--cache FILE` keeps the features between runs (JSON).
+ * `--cache FILE` keeps the features between runs (JSON). `--pool N` dumps with a pool of N papers instead of ask's
+ * default (then `--grid "pool=…"` replays smaller pools from that dump).
  */
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -76,7 +77,7 @@ const dump = Effect.gen(function*() {
   const openalex = yield* OpenAlexPort
   const out: Array<Dumped> = []
   for (const q of questions) {
-    const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10 }))
+    const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10, ...(argument("--pool") === undefined ? {} : { maxResults: Number(argument("--pool")) }) }))
     const fitOf = questionFit(trace.concept)
     const ids = trace.order.map((s) => s.paper.arxivId)
     const lookup = yield* openalex.worksByArxivIds(ids)
@@ -353,7 +354,7 @@ const main = async () => {
               for (const wide of axes.wide ?? [-1]) {
                for (const blend of axes.blend ?? [ASK_IMPACT_WEIGHT]) {
                 const tiering = tier < 0 || wide < 0 ? { blend } : { tier, wide, blend }
-                grid.push([`lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
+                grid.push([`pool ${pool} lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
                }
               }
             }
