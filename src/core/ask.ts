@@ -4,7 +4,8 @@
  * authors it names, quoted phrases, categories and years), then goes through
  * the same stages as a note's run (stages.ts): the pool (one arXiv request),
  * the title search on the central concepts, the most-cited channel, the
- * judge and impact; the top papers are chosen by the keep rule.
+ * judge and impact; the top papers are chosen by relevance with impact weighed in ({@link answerRanking}: the keep
+ * rule's band of near-equal relevance made continuous).
  *
  * Touches the world only through the ports: QueryBuilderPort reads the
  * question (and a model may write the pool's query), ArxivPort searches (at
@@ -109,7 +110,7 @@ export interface AskAnswer {
   /** How many were judged. */
   readonly candidates: number
   readonly judge: string
-  /** The top papers by the keep rule. */
+  /** The top papers, by relevance with impact weighed in ({@link answerRanking}). */
   readonly papers: ReadonlyArray<AskedPaper>
   /**
    * Relevant papers without a recorded citation count whose relevance alone places them among the top, but that a
@@ -174,11 +175,11 @@ export const answerRanking = (papers: ReadonlyArray<ScoredPaper>, weight: number
 const CITED_PHRASES = 4
 
 /**
- * The papers of an answer, by the keep rule (rules.ts): those that cleared both bars and the relevant papers whose
- * citation count is not recorded, in keep order (relevance first; impact breaks near-ties only, and a paper without
- * a count loses only a near tie, as a new paper does: a missing count is never read as a low one, so a clearly more
- * relevant paper is never placed below a counted one), then the others in keep order (every candidate: the answer
- * is the first `top`); how many lead; and the relevant papers without a count whose relevance alone places them
+ * The papers of an answer: those that cleared both bars of the keep rule (rules.ts) and the relevant papers whose
+ * citation count is not recorded, in {@link answerRanking}'s order (relevance with impact weighed in; a paper without
+ * a count loses only a near tie: a missing count is never read as a low one, so a clearly more relevant paper is
+ * never placed below a counted one), then the others in keep order (every candidate: the answer is the first `top`);
+ * how many lead; and the relevant papers without a count whose relevance alone places them
  * among the first `top` but who lost their place by a near tie (`keepBest`'s "listed right after them", at most
  * `top`), so none is lost silently. Never by the upstream's order.
  */
