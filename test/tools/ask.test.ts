@@ -114,7 +114,7 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.match(faster?.rationale ?? "", /^introduced a Region Proposal Network/)
     }))
 
-  it.effect("a short question does not tie: different papers never share a relevance of 1.00, and the order is the keep rule's, not arXiv's", () =>
+  it.effect("a short question does not tie: different papers never share a relevance of 1.00, and the order is by relevance and impact, not arXiv's", () =>
     Effect.gen(function*() {
       const question = "how do neural networks caption images"
       const r = yield* askArxivTool({ question, top: 10 })
@@ -127,7 +127,7 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
     }))
 
-  it.effect("impact weighs continuously: a landmark the judge scores a little lower than lesser papers on the same words comes first, a clearly less relevant famous paper does not", () =>
+  it.effect("impact weighs continuously: a landmark the judge scores a little lower than lesser papers on the same words comes first; a paper without a count still loses only near ties", () =>
     Effect.gen(function*() {
       const answer = yield* askArxiv("learning word embeddings from large text corpora", new AskOptions({ top: 10 }))
       // word2vec (1301.3781): the judge scores it below dozens of lesser papers on word embeddings, but it is cited
@@ -138,6 +138,15 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       const counted = answer.papers.filter((p) => p.decision !== "impact-not-recorded")
       for (let i = 1; i < counted.length; i++) assert.isAtLeast(score(counted[i - 1]!), score(counted[i]!), `${counted[i - 1]!.paper.title} before ${counted[i]!.paper.title}`)
       for (const p of answer.papers) assert.isAbove(p.relevance, answer.papers[0]!.relevance - 0.2, p.paper.title)
+      // a paper without a recorded count has no impact to weigh: it comes before every paper clearly (0.05) less
+      // relevant than it, whatever that paper's count (FCN, 1411.4038, second for its question)
+      const seg = yield* askArxiv("semantic segmentation with fully convolutional networks", new AskOptions({ top: 10 }))
+      assert.include(seg.papers.slice(0, 3).map((p) => p.paper.arxivId), "1411.4038")
+      seg.papers.forEach((u, i) => {
+        if (u.decision !== "impact-not-recorded") return
+        for (const p of seg.papers.slice(0, i)) assert.isAbove(p.relevance, u.relevance - 0.05, `${p.paper.title} before ${u.paper.title}`)
+      })
+      assert.isAbove(seg.papers.filter((p) => p.decision === "impact-not-recorded").length, 0)
     }))
 
   it.effect("a relevant paper without a recorded count keeps its place: in the answer, or listed right after it with that place, never silently cut", () =>
