@@ -25,7 +25,7 @@ import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
-import { answerRanking, ASK_IMPACT_WEIGHT, askArxivTraced, AskOptions } from "../src/core/ask.js"
+import { answerRanking, ASK_IMPACT_BOUND, ASK_IMPACT_WEIGHT, askArxivTraced, AskOptions } from "../src/core/ask.js"
 import type { Channel, MergedCandidates } from "../src/core/channels.js"
 import { CompanionOptions, Impact, ImpactSource, Judgement, Paper } from "../src/core/models.js"
 import { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
@@ -141,6 +141,8 @@ interface Setting {
    * of 0.05 (keepOrder, before the fifth round). With `tier`, only past the first `tier` places (0: `wide` instead).
    */
   readonly blend?: number | undefined
+  /** The most impact adds in the answer order (ask.ts `answerRanking`; default ASK_IMPACT_BOUND; Infinity: unbounded). */
+  readonly bound?: number | undefined
 }
 
 const CONTRIB = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(?:propose|introduce|present|develop|describe)(?:s|d)?\b/i
@@ -231,7 +233,7 @@ const keepOrderWithin = (papers: ReadonlyArray<ScoredPaper>, band: number): Read
 const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band", s?: Setting): ReadonlyArray<ScoredPaper> => {
   if (mode === "band") {
     const leading = scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded")
-    let lead = (s?.blend ?? ASK_IMPACT_WEIGHT) < 0 || s?.tier !== undefined ? keepOrder(leading) : answerRanking(leading, s?.blend ?? ASK_IMPACT_WEIGHT)
+    let lead = (s?.blend ?? ASK_IMPACT_WEIGHT) < 0 || s?.tier !== undefined ? keepOrder(leading) : answerRanking(leading, s?.blend ?? ASK_IMPACT_WEIGHT, s?.bound ?? ASK_IMPACT_BOUND)
     if (s?.tier !== undefined && s.wide !== undefined) {
       const first = lead.slice(0, s.tier)
       const firstIds = new Set(first.map((x) => x.paper.arxivId))
@@ -353,8 +355,10 @@ const main = async () => {
             for (const tier of axes.tier ?? [-1]) {
               for (const wide of axes.wide ?? [-1]) {
                for (const blend of axes.blend ?? [ASK_IMPACT_WEIGHT]) {
-                const tiering = tier < 0 || wide < 0 ? { blend } : { tier, wide, blend }
-                grid.push([`pool ${pool} lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
+               for (const bound of axes.bound ?? [ASK_IMPACT_BOUND]) {
+                const tiering = tier < 0 || wide < 0 ? { blend, bound } : { tier, wide, blend, bound }
+                grid.push([`pool ${pool} lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}${blend < 0 ? "" : ` bound ${bound}`}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
+               }
                }
               }
             }

@@ -140,26 +140,42 @@ const admitsQuestion = (concept: QuestionConcept) => (paper: Paper): boolean => 
 }
 
 /**
- * How much impact weighs in a question's answer order: a paper cited ten times as often a year may be this much less
- * relevant and still come first — the keep rule's band of near-equal relevance (0.05, rules.ts) made continuous, so
- * a landmark the judge scores a little lower than lesser papers on the same words is not lost behind them. Chosen on
- * the 38 tuning questions (eval/ask/README.md, fifth round: 0 → 59 / 70 %, 0.03 → 63 / 72 %, 0.05 → 65 / 75 %,
- * 0.07 → 65 / 75 %).
+ * How much impact weighs in a question's answer order, before its bound ({@link ASK_IMPACT_BOUND}): a paper cited ten
+ * times as often a year may be this much less relevant and still come first, as long as the two are within the keep
+ * rule's band of near-equal relevance — a landmark the judge scores a little lower than lesser papers on the same words
+ * is not lost behind them, and a famous paper never displaces a clearly more relevant one. Chosen on the 38 tuning
+ * questions (eval/ask/README.md, sixth round).
  */
 export const ASK_IMPACT_WEIGHT = 0.05
 
 /**
+ * The most impact adds to a paper's relevance in the answer order: the keep rule's band of near-equal relevance
+ * ({@link NEAR_EQUAL_RELEVANCE}, 0.05). No two papers' impact terms differ by more, so impact reorders papers only
+ * within the band: a paper more than the band less relevant than another never comes before it, whatever the counts.
+ */
+export const ASK_IMPACT_BOUND = NEAR_EQUAL_RELEVANCE
+
+/**
  * A question's answer order of the papers that lead it (those that cleared both bars and the relevant ones without a
- * recorded count): by relevance + {@link ASK_IMPACT_WEIGHT} · log10(1 + citations a year) (a new paper without a
- * count: relevance alone), then relevance, then arXiv id. A relevant paper without a recorded count has no impact
- * to weigh, and a missing count is never read as a low one: it goes right before the first paper of that order
- * whose relevance is {@link NEAR_EQUAL_RELEVANCE} or more below its own (so it loses only near ties, as in the keep
- * rule), the more relevant of them first.
+ * recorded count): by relevance + min({@link ASK_IMPACT_BOUND}, {@link ASK_IMPACT_WEIGHT} · log10(1 + citations a
+ * year)) (a new paper without a count: relevance alone), then relevance, then arXiv id. Impact thus reorders only
+ * papers of near-equal relevance: one more than the band ({@link NEAR_EQUAL_RELEVANCE}) less relevant never comes
+ * first, whatever its count, as in the keep rule. A relevant paper without a recorded count has no impact to weigh,
+ * and a missing count is never read as a low one: it goes right before the first paper of that order whose relevance
+ * is {@link NEAR_EQUAL_RELEVANCE} or more below its own (so it loses only near ties, as in the keep rule), the more
+ * relevant of them first.
+ *
+ * `weight` and `bound` are open for the eval's replay (eval/ask-replay.ts); ask uses the defaults.
  *
  * @internal
  */
-export const answerRanking = (papers: ReadonlyArray<ScoredPaper>, weight: number = ASK_IMPACT_WEIGHT): ReadonlyArray<ScoredPaper> => {
-  const score = (s: ScoredPaper) => s.judgement.relevance + weight * Math.log10(1 + Math.max(0, s.impact.citationsPerYear ?? 0))
+export const answerRanking = (
+  papers: ReadonlyArray<ScoredPaper>,
+  weight: number = ASK_IMPACT_WEIGHT,
+  bound: number = ASK_IMPACT_BOUND
+): ReadonlyArray<ScoredPaper> => {
+  const score = (s: ScoredPaper) =>
+    s.judgement.relevance + Math.min(bound, weight * Math.log10(1 + Math.max(0, s.impact.citationsPerYear ?? 0)))
   const byRelevance = (a: ScoredPaper, b: ScoredPaper) =>
     b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
   const order = papers.filter((s) => s.decision.kind !== "impact-not-recorded")
