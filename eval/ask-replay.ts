@@ -25,12 +25,12 @@ import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
-import { answerRanking, ASK_IMPACT_BOUND, ASK_IMPACT_WEIGHT, askArxivTraced, AskOptions } from "../src/core/ask.js"
+import { answerRanking, askArxivTraced, AskOptions } from "../src/core/ask.js"
 import type { Channel, MergedCandidates } from "../src/core/channels.js"
 import { CompanionOptions, Impact, ImpactSource, Judgement, Paper } from "../src/core/models.js"
 import { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
 import { type QuestionConcept, type QuestionFit, questionFit } from "../src/core/question.js"
-import { keepBest, keepOrder } from "../src/core/rules.js"
+import { keepBest, keepOrder, NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
 import type { ScoredPaper } from "../src/core/models.js"
 import * as Stages from "../src/core/stages.js"
 import { bootstrapMean, repoRoot } from "./retrieval-data.js"
@@ -137,11 +137,12 @@ interface Setting {
   readonly tier?: number | undefined
   readonly wide?: number | undefined
   /**
-   * The answer order's impact weight (ask.ts `answerRanking`; default ASK_IMPACT_WEIGHT); -1: the keep rule's band
-   * of 0.05 (keepOrder, before the fifth round). With `tier`, only past the first `tier` places (0: `wide` instead).
+   * Impact weighed on relevance in the answer order ({@link blendRanking}) with this weight; -1 (the default): ask.ts
+   * `answerRanking`, the keep rule's order (band 0.05). With `tier`, only past the first `tier` places (0: `wide`
+   * instead).
    */
   readonly blend?: number | undefined
-  /** The most impact adds in the answer order (ask.ts `answerRanking`; default ASK_IMPACT_BOUND; Infinity: unbounded). */
+  /** The most impact adds with `blend` (default 0.05, the band; Infinity: unbounded, the fifth round's order). */
   readonly bound?: number | undefined
 }
 
@@ -229,11 +230,30 @@ const keepOrderWithin = (papers: ReadonlyArray<ScoredPaper>, band: number): Read
   return ordered
 }
 
+/**
+ * Impact weighed on relevance (the fifth and sixth rounds' alternative to the keep rule's order): by relevance +
+ * min(bound, weight · log10(1 + citations a year)) (a paper without a count: relevance alone), then relevance, then
+ * arXiv id; a relevant paper without a recorded count goes right before the first counted paper 0.05 or more below it.
+ */
+const blendRanking = (papers: ReadonlyArray<ScoredPaper>, weight: number, bound: number): ReadonlyArray<ScoredPaper> => {
+  const score = (x: ScoredPaper) =>
+    x.judgement.relevance + Math.min(bound, weight * Math.log10(1 + Math.max(0, x.impact.citationsPerYear ?? 0)))
+  const byRelevance = (a: ScoredPaper, b: ScoredPaper) =>
+    b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
+  const order = papers.filter((x) => x.decision.kind !== "impact-not-recorded")
+    .sort((a, b) => score(b) - score(a) || byRelevance(a, b))
+  for (const u of papers.filter((x) => x.decision.kind === "impact-not-recorded").sort(byRelevance)) {
+    const at = order.findIndex((x) => x.decision.kind !== "impact-not-recorded" && u.judgement.relevance - x.judgement.relevance >= NEAR_EQUAL_RELEVANCE)
+    order.splice(at < 0 ? order.length : at, 0, u)
+  }
+  return order
+}
+
 /** The answer order of ask.ts under each rule for relevant papers without a recorded count. */
 const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band", s?: Setting): ReadonlyArray<ScoredPaper> => {
   if (mode === "band") {
     const leading = scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded")
-    let lead = (s?.blend ?? ASK_IMPACT_WEIGHT) < 0 || s?.tier !== undefined ? keepOrder(leading) : answerRanking(leading, s?.blend ?? ASK_IMPACT_WEIGHT, s?.bound ?? ASK_IMPACT_BOUND)
+    let lead = (s?.blend ?? -1) < 0 || s?.tier !== undefined ? answerRanking(leading) : blendRanking(leading, s!.blend!, s?.bound ?? NEAR_EQUAL_RELEVANCE)
     if (s?.tier !== undefined && s.wide !== undefined) {
       const first = lead.slice(0, s.tier)
       const firstIds = new Set(first.map((x) => x.paper.arxivId))
@@ -354,8 +374,8 @@ const main = async () => {
           for (const spread of axes.spread ?? [SPREAD]) {
             for (const tier of axes.tier ?? [-1]) {
               for (const wide of axes.wide ?? [-1]) {
-               for (const blend of axes.blend ?? [ASK_IMPACT_WEIGHT]) {
-               for (const bound of axes.bound ?? [ASK_IMPACT_BOUND]) {
+               for (const blend of axes.blend ?? [-1]) {
+               for (const bound of axes.bound ?? [NEAR_EQUAL_RELEVANCE]) {
                 const tiering = tier < 0 || wide < 0 ? { blend, bound } : { tier, wide, blend, bound }
                 grid.push([`pool ${pool} lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}${blend < 0 ? "" : ` bound ${bound}`}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
                }

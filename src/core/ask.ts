@@ -4,8 +4,7 @@
  * authors it names, quoted phrases, categories and years), then goes through
  * the same stages as a note's run (stages.ts): the pool (one arXiv request),
  * the title search on the central concepts, the most-cited channel, the
- * judge and impact; the top papers are chosen by relevance with impact weighed in ({@link answerRanking}: the keep
- * rule's band of near-equal relevance made continuous).
+ * judge and impact; the top papers are chosen by the keep rule ({@link answerRanking}).
  *
  * Touches the world only through the ports: QueryBuilderPort reads the
  * question (and a model may write the pool's query), ArxivPort searches (at
@@ -110,7 +109,7 @@ export interface AskAnswer {
   /** How many were judged. */
   readonly candidates: number
   readonly judge: string
-  /** The top papers, by relevance with impact weighed in ({@link answerRanking}). */
+  /** The top papers by the keep rule ({@link answerRanking}). */
   readonly papers: ReadonlyArray<AskedPaper>
   /**
    * Relevant papers without a recorded citation count whose relevance alone places them among the top, but that a
@@ -140,62 +139,28 @@ const admitsQuestion = (concept: QuestionConcept) => (paper: Paper): boolean => 
 }
 
 /**
- * How much impact weighs in a question's answer order, before its bound ({@link ASK_IMPACT_BOUND}): a paper cited ten
- * times as often a year may be this much less relevant and still come first, as long as the two are within the keep
- * rule's band of near-equal relevance — a landmark the judge scores a little lower than lesser papers on the same words
- * is not lost behind them, and a famous paper never displaces a clearly more relevant one. Chosen on the 38 tuning
- * questions (eval/ask/README.md, sixth round).
- */
-export const ASK_IMPACT_WEIGHT = 0.05
-
-/**
- * The most impact adds to a paper's relevance in the answer order: the keep rule's band of near-equal relevance
- * ({@link NEAR_EQUAL_RELEVANCE}, 0.05). No two papers' impact terms differ by more, so impact reorders papers only
- * within the band: a paper more than the band less relevant than another never comes before it, whatever the counts.
- */
-export const ASK_IMPACT_BOUND = NEAR_EQUAL_RELEVANCE
-
-/**
  * A question's answer order of the papers that lead it (those that cleared both bars and the relevant ones without a
- * recorded count): by relevance + min({@link ASK_IMPACT_BOUND}, {@link ASK_IMPACT_WEIGHT} · log10(1 + citations a
- * year)) (a new paper without a count: relevance alone), then relevance, then arXiv id. Impact thus reorders only
- * papers of near-equal relevance: one more than the band ({@link NEAR_EQUAL_RELEVANCE}) less relevant never comes
- * first, whatever its count, as in the keep rule. A relevant paper without a recorded count has no impact to weigh,
- * and a missing count is never read as a low one: it goes right before the first paper of that order whose relevance
- * is {@link NEAR_EQUAL_RELEVANCE} or more below its own (so it loses only near ties, as in the keep rule), the more
- * relevant of them first.
- *
- * `weight` and `bound` are open for the eval's replay (eval/ask-replay.ts); ask uses the defaults.
+ * recorded count): the keep rule's order ({@link keepOrder}, rules.ts): relevance first; within a run of near-equal
+ * relevance (each within {@link NEAR_EQUAL_RELEVANCE}, 0.05, of the run's most relevant paper) by citations a year,
+ * a paper without a count (new, or not recorded) after the counted ones of its run: a missing count is never read as a
+ * low one, so it loses only a near tie. Impact thus reorders papers only within the band: a paper more than 0.05 less
+ * relevant than another never comes before it, whatever the counts. Impact weighed on relevance without a bound let a
+ * famous paper pass one 0.13 more relevant; bounded by the band, min(0.05, w · log10(1 + citations a year)) for
+ * w = 0.01 – 0.1, it answered fewer of the tuning questions' papers than this order (eval/ask/README.md, sixth round).
  *
  * @internal
  */
-export const answerRanking = (
-  papers: ReadonlyArray<ScoredPaper>,
-  weight: number = ASK_IMPACT_WEIGHT,
-  bound: number = ASK_IMPACT_BOUND
-): ReadonlyArray<ScoredPaper> => {
-  const score = (s: ScoredPaper) =>
-    s.judgement.relevance + Math.min(bound, weight * Math.log10(1 + Math.max(0, s.impact.citationsPerYear ?? 0)))
-  const byRelevance = (a: ScoredPaper, b: ScoredPaper) =>
-    b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
-  const order = papers.filter((s) => s.decision.kind !== "impact-not-recorded")
-    .sort((a, b) => score(b) - score(a) || byRelevance(a, b))
-  for (const u of papers.filter((s) => s.decision.kind === "impact-not-recorded").sort(byRelevance)) {
-    const at = order.findIndex((s) => s.decision.kind !== "impact-not-recorded" && u.judgement.relevance - s.judgement.relevance >= NEAR_EQUAL_RELEVANCE)
-    order.splice(at < 0 ? order.length : at, 0, u)
-  }
-  return order
-}
+export const answerRanking = (papers: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> => keepOrder(papers)
 
 /** How many of the concept's keywords the most-cited channel searches for (most informative first). */
 const CITED_PHRASES = 4
 
 /**
- * The papers of an answer: those that cleared both bars of the keep rule (rules.ts) and the relevant papers whose
- * citation count is not recorded, in {@link answerRanking}'s order (relevance with impact weighed in; a paper without
- * a count loses only a near tie: a missing count is never read as a low one, so a clearly more relevant paper is
- * never placed below a counted one), then the others in keep order (every candidate: the answer is the first `top`);
- * how many lead; and the relevant papers without a count whose relevance alone places them
+ * The papers of an answer, by the keep rule (rules.ts): those that cleared both bars and the relevant papers whose
+ * citation count is not recorded, in keep order (relevance first; impact breaks near-ties only, and a paper without
+ * a count loses only a near tie, as a new paper does: a missing count is never read as a low one, so a clearly more
+ * relevant paper is never placed below a counted one), then the others in keep order (every candidate: the answer
+ * is the first `top`); how many lead; and the relevant papers without a count whose relevance alone places them
  * among the first `top` but who lost their place by a near tie (`keepBest`'s "listed right after them", at most
  * `top`), so none is lost silently. Never by the upstream's order.
  */

@@ -190,8 +190,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
   }, 120_000)
 
   it("an answer shows each paper's why line and the relevant papers whose impact is not recorded, as the CLI's `ask` does", async () => {
-    // the offline counts record none for Inception-v4, which this question's relevance places among its top 3
-    const question = "very deep networks with residual connections for image recognition"
+    const question = "semantic segmentation with fully convolutional networks"
     const cli = await new Promise<{ papers: Array<{ title: string; rationale: string }>; unrecorded: Array<{ title: string; arxiv_id: string }> }>((resolve, reject) =>
       execFile(process.execPath, [join(root, "dist", "cli.js"), "ask", question, "--offline", "--json"], { cwd: root }, (e, out) =>
         e === null ? resolve(JSON.parse(out)) : reject(e))
