@@ -13,7 +13,8 @@
  *    impact not recorded), so a setting can be chosen on tuning questions alone. `--show-unrecorded` prints the
  *    top 3 of each question where placing those papers at their relevance's rank would change it.
  *
- * `--cache FILE` keeps the features between runs (JSON).
+ * `--cache FILE` keeps the features between runs (JSON). `--pool N` dumps with a pool of N papers instead of ask's
+ * default (then `--grid "pool=…"` replays smaller pools from that dump).
  */
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -24,12 +25,12 @@ import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
-import { askArxivTraced, AskOptions } from "../src/core/ask.js"
+import { answerRanking, askArxivTraced, AskOptions } from "../src/core/ask.js"
 import type { Channel, MergedCandidates } from "../src/core/channels.js"
 import { CompanionOptions, Impact, ImpactSource, Judgement, Paper } from "../src/core/models.js"
 import { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
 import { type QuestionConcept, type QuestionFit, questionFit } from "../src/core/question.js"
-import { keepBest, keepOrder } from "../src/core/rules.js"
+import { keepBest, keepOrder, NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
 import type { ScoredPaper } from "../src/core/models.js"
 import * as Stages from "../src/core/stages.js"
 import { bootstrapMean, repoRoot } from "./retrieval-data.js"
@@ -76,7 +77,7 @@ const dump = Effect.gen(function*() {
   const openalex = yield* OpenAlexPort
   const out: Array<Dumped> = []
   for (const q of questions) {
-    const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10 }))
+    const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10, ...(argument("--pool") === undefined ? {} : { maxResults: Number(argument("--pool")) }) }))
     const fitOf = questionFit(trace.concept)
     const ids = trace.order.map((s) => s.paper.arxivId)
     const lookup = yield* openalex.worksByArxivIds(ids)
@@ -132,6 +133,17 @@ interface Setting {
   /** How much a paper that introduces no named method of its own loses (0: nothing). */
   readonly introduce?: number | undefined
   readonly introduceKind?: string | undefined
+  /** Past the first `tier` places (keep order, band 0.05), the rest in keep order with a band of `wide`. */
+  readonly tier?: number | undefined
+  readonly wide?: number | undefined
+  /**
+   * Impact weighed on relevance in the answer order ({@link blendRanking}) with this weight; -1 (the default): ask.ts
+   * `answerRanking`, the keep rule's order (band 0.05). With `tier`, only past the first `tier` places (0: `wide`
+   * instead).
+   */
+  readonly blend?: number | undefined
+  /** The most impact adds with `blend` (default 0.05, the band; Infinity: unbounded, the fifth round's order). */
+  readonly bound?: number | undefined
 }
 
 const CONTRIB = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(?:propose|introduce|present|develop|describe)(?:s|d)?\b/i
@@ -196,17 +208,59 @@ const replay = (all: Dumped, s: Setting, top: number, listed = false): ReadonlyA
   const scored = Stages.decideAll(judged, merged, found, "2026-12-01", thresholds)
   if (listed) {
     // the relevant papers without a recorded count that the answer lists right after its top (ask.ts), at most `top`
-    const shown = new Set(answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band").slice(0, top).map((x) => x.paper.arxivId))
+    const shown = new Set(answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band", s).slice(0, top).map((x) => x.paper.arxivId))
     return keepBest(scored, { maxResults: top, relevanceThreshold: thresholds.relevanceThreshold }).unrecordedAmongKept
       .filter((x) => !shown.has(x.paper.arxivId)).slice(0, top).map((x) => x.paper.arxivId)
   }
-  return answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band").slice(0, top).map((x) => x.paper.arxivId)
+  return answerOrder(scored, top, thresholds.relevanceThreshold, s.unrecorded ?? "band", s).slice(0, top).map((x) => x.paper.arxivId)
+}
+
+/** rules.ts keepOrder with another band width (the replay's "wide" setting). */
+const keepOrderWithin = (papers: ReadonlyArray<ScoredPaper>, band: number): ReadonlyArray<ScoredPaper> => {
+  const byRelevance = papers.slice().sort((a, b) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId))
+  const ordered: Array<ScoredPaper> = []
+  for (let start = 0; start < byRelevance.length;) {
+    const top = byRelevance[start]!.judgement.relevance
+    let end = start + 1
+    while (end < byRelevance.length && top - byRelevance[end]!.judgement.relevance < band) end++
+    ordered.push(...byRelevance.slice(start, end).sort((a, b) =>
+      (b.impact.citationsPerYear ?? -1) - (a.impact.citationsPerYear ?? -1) || b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)))
+    start = end
+  }
+  return ordered
+}
+
+/**
+ * Impact weighed on relevance (the fifth and sixth rounds' alternative to the keep rule's order): by relevance +
+ * min(bound, weight · log10(1 + citations a year)) (a paper without a count: relevance alone), then relevance, then
+ * arXiv id; a relevant paper without a recorded count goes right before the first counted paper 0.05 or more below it.
+ */
+const blendRanking = (papers: ReadonlyArray<ScoredPaper>, weight: number, bound: number): ReadonlyArray<ScoredPaper> => {
+  const score = (x: ScoredPaper) =>
+    x.judgement.relevance + Math.min(bound, weight * Math.log10(1 + Math.max(0, x.impact.citationsPerYear ?? 0)))
+  const byRelevance = (a: ScoredPaper, b: ScoredPaper) =>
+    b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
+  const order = papers.filter((x) => x.decision.kind !== "impact-not-recorded")
+    .sort((a, b) => score(b) - score(a) || byRelevance(a, b))
+  for (const u of papers.filter((x) => x.decision.kind === "impact-not-recorded").sort(byRelevance)) {
+    const at = order.findIndex((x) => x.decision.kind !== "impact-not-recorded" && u.judgement.relevance - x.judgement.relevance >= NEAR_EQUAL_RELEVANCE)
+    order.splice(at < 0 ? order.length : at, 0, u)
+  }
+  return order
 }
 
 /** The answer order of ask.ts under each rule for relevant papers without a recorded count. */
-const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band"): ReadonlyArray<ScoredPaper> => {
+const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band", s?: Setting): ReadonlyArray<ScoredPaper> => {
   if (mode === "band") {
-    const lead = keepOrder(scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded"))
+    const leading = scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded")
+    let lead = (s?.blend ?? -1) < 0 || s?.tier !== undefined ? answerRanking(leading) : blendRanking(leading, s!.blend!, s?.bound ?? NEAR_EQUAL_RELEVANCE)
+    if (s?.tier !== undefined && s.wide !== undefined) {
+      const first = lead.slice(0, s.tier)
+      const firstIds = new Set(first.map((x) => x.paper.arxivId))
+      const rest = leading.filter((x) => !firstIds.has(x.paper.arxivId))
+      const blended = (x: ScoredPaper) => x.judgement.relevance + (s.blend ?? 0) * Math.log10(1 + (x.impact.citationsPerYear ?? 0))
+      lead = [...first, ...((s.blend ?? 0) > 0 ? rest.slice().sort((a, b) => blended(b) - blended(a) || a.paper.arxivId.localeCompare(b.paper.arxivId)) : keepOrderWithin(rest, s.wide))]
+    }
     const shown = new Set(lead.map((x) => x.paper.arxivId))
     return [...lead, ...keepOrder(scored.filter((x) => !shown.has(x.paper.arxivId)))]
   }
@@ -318,7 +372,16 @@ const main = async () => {
       for (const lookups of axes.lookups ?? [Stages.IMPACT_LOOKUPS]) {
         for (const coverage of axes.coverage ?? [COVERAGE]) {
           for (const spread of axes.spread ?? [SPREAD]) {
-            grid.push([`intro ${introKind} ${introduce} unrecorded ${mode} pool ${pool} compress ${compress} lookups ${lookups} coverage ${coverage} spread ${spread}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind }])
+            for (const tier of axes.tier ?? [-1]) {
+              for (const wide of axes.wide ?? [-1]) {
+               for (const blend of axes.blend ?? [-1]) {
+               for (const bound of axes.bound ?? [NEAR_EQUAL_RELEVANCE]) {
+                const tiering = tier < 0 || wide < 0 ? { blend, bound } : { tier, wide, blend, bound }
+                grid.push([`pool ${pool} lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}${blend < 0 ? "" : ` bound ${bound}`}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
+               }
+               }
+              }
+            }
           }
         }
       }

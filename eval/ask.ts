@@ -5,7 +5,9 @@
  * runs the 38 tuning questions of eval/ask/questions.jsonl, `--set heldout`
  * the held-out questions of eval/ask/questions-heldout.jsonl (written by a
  * reader before any setting was chosen; run once, never tuned on), `--set
- * all` both:
+ * heldout2` the 20 questions of eval/ask/questions-heldout2.jsonl (a second
+ * set, written by another reader who had not read the code, after the fourth
+ * round; never tuned on), `--set all` all three:
  *
  * - the rule-based query builder (the default);
  * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
@@ -57,11 +59,16 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 const set = argument("--set") ?? "tuning"
-if (!["tuning", "heldout", "all"].includes(set)) {
-  console.error(`--set must be tuning, heldout or all (got "${set}")`)
+if (!["tuning", "heldout", "heldout2", "all"].includes(set)) {
+  console.error(`--set must be tuning, heldout, heldout2 or all (got "${set}")`)
   process.exit(2)
 }
-const FILES = { tuning: ["questions.jsonl"], heldout: ["questions-heldout.jsonl"], all: ["questions.jsonl", "questions-heldout.jsonl"] }
+const FILES = {
+  tuning: ["questions.jsonl"],
+  heldout: ["questions-heldout.jsonl"],
+  heldout2: ["questions-heldout2.jsonl"],
+  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl"]
+}
 const questions: ReadonlyArray<Question> = FILES[set as keyof typeof FILES].flatMap((file) =>
   readFileSync(join(repoRoot, "eval", "ask", file), "utf8")
     .split("\n")

@@ -4,7 +4,7 @@
  * authors it names, quoted phrases, categories and years), then goes through
  * the same stages as a note's run (stages.ts): the pool (one arXiv request),
  * the title search on the central concepts, the most-cited channel, the
- * judge and impact; the top papers are chosen by the keep rule.
+ * judge and impact; the top papers are chosen by the keep rule ({@link answerRanking}).
  *
  * Touches the world only through the ports: QueryBuilderPort reads the
  * question (and a model may write the pool's query), ArxivPort searches (at
@@ -38,7 +38,7 @@ import { type BuiltQuery, QueryBuilderPort } from "./ports/QueryBuilderPort.js"
 import type { TermStatsPort } from "./ports/TermStatsPort.js"
 import { VaultPort } from "./ports/VaultPort.js"
 import { plainlyEnglish, type QuestionConcept, type QuestionFit, questionFit, relevanceOfFit, whyItAnswers, wordCount } from "./question.js"
-import { clearedBothBars, keepBest, keepOrder } from "./rules.js"
+import { clearedBothBars, keepBest, keepOrder, NEAR_EQUAL_RELEVANCE } from "./rules.js"
 import * as Stages from "./stages.js"
 import { extractiveSummary } from "./summary.js"
 import { fitTo } from "./text.js"
@@ -109,7 +109,7 @@ export interface AskAnswer {
   /** How many were judged. */
   readonly candidates: number
   readonly judge: string
-  /** The top papers by the keep rule. */
+  /** The top papers by the keep rule ({@link answerRanking}). */
   readonly papers: ReadonlyArray<AskedPaper>
   /**
    * Relevant papers without a recorded citation count whose relevance alone places them among the top, but that a
@@ -138,6 +138,20 @@ const admitsQuestion = (concept: QuestionConcept) => (paper: Paper): boolean => 
     (concept.until === undefined || paper.published <= concept.until)
 }
 
+/**
+ * A question's answer order of the papers that lead it (those that cleared both bars and the relevant ones without a
+ * recorded count): the keep rule's order ({@link keepOrder}, rules.ts): relevance first; within a run of near-equal
+ * relevance (each within {@link NEAR_EQUAL_RELEVANCE}, 0.05, of the run's most relevant paper) by citations a year,
+ * a paper without a count (new, or not recorded) after the counted ones of its run: a missing count is never read as a
+ * low one, so it loses only a near tie. Impact thus reorders papers only within the band: a paper more than 0.05 less
+ * relevant than another never comes before it, whatever the counts. Impact weighed on relevance without a bound let a
+ * famous paper pass one 0.13 more relevant; bounded by the band, min(0.05, w · log10(1 + citations a year)) for
+ * w = 0.01 – 0.1, it answered fewer of the tuning questions' papers than this order (eval/ask/README.md, sixth round).
+ *
+ * @internal
+ */
+export const answerRanking = (papers: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> => keepOrder(papers)
+
 /** How many of the concept's keywords the most-cited channel searches for (most informative first). */
 const CITED_PHRASES = 4
 
@@ -156,7 +170,7 @@ const answerOrder = (
   relevanceThreshold: number
 ): { readonly order: ReadonlyArray<ScoredPaper>; readonly leading: number; readonly listed: ReadonlyArray<ScoredPaper> } => {
   const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
-  const lead = keepOrder(outcome.candidates.filter((s) => clearedBothBars(s) || s.decision.kind === "impact-not-recorded"))
+  const lead = answerRanking(outcome.candidates.filter((s) => clearedBothBars(s) || s.decision.kind === "impact-not-recorded"))
   const shown = new Set(lead.map((s) => s.paper.arxivId))
   const answered = new Set(lead.slice(0, top).map((s) => s.paper.arxivId))
   return {

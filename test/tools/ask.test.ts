@@ -126,6 +126,23 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
     }))
 
+  it.effect("impact breaks near ties only: in an answer, no paper comes before one more than the band (0.05) more relevant, however famous", () =>
+    Effect.gen(function*() {
+      // questions where landmarks cited tens of thousands of times a year sit beside lesser papers on the same words
+      for (const question of ["learning word embeddings from large text corpora", "adaptive learning rate methods for stochastic gradient descent"]) {
+        const answer = yield* askArxiv(question, new AskOptions({ top: 10 }))
+        const leading = answer.papers.filter((p) => ["kept", "cut-by-cap", "impact-not-recorded"].includes(p.decision))
+        assert.isAtLeast(leading.length, 5, question)
+        assert.isAbove(Math.max(...leading.map((p) => p.citationsPerYear ?? 0)), 500, question)
+        leading.forEach((p, i) => {
+          for (const q of leading.slice(i + 1)) assert.isAtMost(q.relevance, p.relevance + 0.05, `${question}: ${p.paper.title} before ${q.paper.title}`)
+        })
+        // the papers that lead come before the others
+        const firstOther = answer.papers.findIndex((p) => !leading.includes(p))
+        if (firstOther >= 0) assert.strictEqual(firstOther, leading.length, question)
+      }
+    }))
+
   it.effect("a relevant paper without a recorded count keeps its place: in the answer, or listed right after it with that place, never silently cut", () =>
     Effect.gen(function*() {
       // the offline citation counts record none for Long et al.'s FCN (1411.4038), the paper this question names
