@@ -1,7 +1,7 @@
 /**
  * The digest judges a chunk of notes at once: a paper that is a candidate of several notes is prepared once by the
  * local judge (`judge.many`) and scored against each. The digest it writes is the one a judge without the batch
- * writes (a digest of eight eval notes with many shared candidates, both ways, by the real local judge over the
+ * writes (a digest of ten eval notes with many shared candidates, both ways, by the real local judge over the
  * recorded corpus), and `many` answers exactly what `judge` answers, concept by concept, for any papers.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { conceptWords, passesGate } from "../../src/core/digestAnnounce.js"
 import { Adapters, ArxivPort, Digest, type JudgeMany, Layers, LlmJudgePort, type LlmJudgeService, Tools } from "../../src/index.js"
 
 const { LocalJudge } = Adapters
@@ -22,7 +23,10 @@ const NOTES: ReadonlyArray<readonly [file: string, title: string]> = [
   ["style-transfer.md", "Style transfer"],
   ["super-resolution.md", "Super-resolution"],
   ["semantic-segmentation.md", "Semantic segmentation"],
-  ["instance-segmentation.md", "Instance segmentation"]
+  ["instance-segmentation.md", "Instance segmentation"],
+  // two notes whose titles many of their candidates do not name (the title check removes some)
+  ["synthetic-data.md", "Learning from synthetic data"],
+  ["monocular-depth.md", "Monocular depth estimation"]
 ]
 
 const vaultOfNotes = (): string => {
@@ -100,6 +104,38 @@ describe("the digest's shared judging", { timeout: 240_000 }, () => {
           expect(together).toEqual(apart)
         }
       }).pipe(Effect.provide(Layers.OfflineLayer({ vault }))))
+    } finally {
+      rmSync(vault, { recursive: true, force: true })
+    }
+  })
+
+  it("announces by default only papers whose title or first sentence names half of the note's title words, and says so", async () => {
+    const vault = vaultOfNotes()
+    try {
+      const run = (announceRule?: Digest.AnnounceRule) =>
+        Effect.runPromise(Effect.gen(function*() {
+          const checked = yield* Tools.digestInput({ since_date: "2016-06-01", dry_run: true })
+          const report = yield* Digest.digestVault({ ...checked, ...(announceRule === undefined ? {} : { announceRule }) })
+          const arxiv = yield* ArxivPort
+          const ids = [...new Set(report.notes.flatMap((n) => n.papers.map((p) => p.arxivId)))]
+          const found = ids.length === 0 ? [] : (yield* arxiv.getPapers(ids)).papers
+          return { report, text: new Map(found.map((p) => [p.arxivId.replace(/v\d+$/, ""), p])) }
+        }).pipe(Effect.provide(Layers.OfflineLayer({ vault }))))
+      expect(Digest.DIGEST_ANNOUNCE).toEqual({ gate: "half" })
+      const gated = await run()
+      const open = await run({ gate: "none" })
+      expect(gated.report.markdown).toContain("A paper is announced only when its title or first sentence names at least half of its note's title words.")
+      expect(open.report.markdown).not.toContain("first sentence names")
+      let failing = 0
+      for (const n of open.report.notes) {
+        const words = conceptWords(n.title)
+        const kept = gated.report.notes.find((g) => g.path === n.path)!.papers
+        for (const p of kept) expect(passesGate("half", words, open.text.get(p.arxivId) ?? gated.text.get(p.arxivId)!)).toBe(true)
+        failing += n.papers.filter((p) => !passesGate("half", words, open.text.get(p.arxivId)!)).length
+      }
+      // without the gate, papers that fail it are announced: the gate is what removes them
+      expect(failing).toBeGreaterThan(0)
+      expect(gated.report.notes.reduce((s, n) => s + n.papers.length, 0)).toBeGreaterThan(0)
     } finally {
       rmSync(vault, { recursive: true, force: true })
     }
