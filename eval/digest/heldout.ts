@@ -46,9 +46,11 @@ const gradesOf = (note: string): Record<string, { readonly grade: Grade }> => {
   return out
 }
 const textOf = (note: string) => readFileSync(join(dir, `${note}.md`), "utf8")
+/** A title as a note's file name: a character a file name cannot hold (Obsidian forbids them too) becomes "-". */
+const fileOf = (title: string) => `${title.replace(/[/\\:]/g, "-")}.md`
 
 const vault = mkdtempSync(join(tmpdir(), "digest-heldout-"))
-for (const l of landmarks) writeFileSync(join(vault, `${l.title}.md`), textOf(l.note))
+for (const l of landmarks) writeFileSync(join(vault, fileOf(l.title)), textOf(l.note))
 const started = performance.now()
 let report: Digest.DigestReport
 const abstracts = new Map<string, { title: string; published: string; abstract: string }>()
@@ -79,7 +81,7 @@ interface Row {
   readonly onTopic: number
 }
 const rows: Array<Row> = landmarks.map((l) => {
-  const d = report.notes.find((n) => n.path === `${l.title}.md`)
+  const d = report.notes.find((n) => n.path === fileOf(l.title))
   const announced = (d?.papers ?? []).map((p) => p.arxivId)
   const g = gradesOf(l.note)
   const known = announced.filter((id) => g[id] !== undefined)
