@@ -6,9 +6,12 @@
  * answers are cached per note and paper (the local judge scores each paper on its own, so a cached answer is the
  * answer) and the corpus search per query, so a variant differs from another only by its bar.
  *
- * For each relevance and bar it prints the papers announced, how many have a grade, the off-topic share (graded 0)
- * and the on-topic share (graded 2) of the graded ones, each with a 95 % bootstrap interval over notes, and the bar
- * the rule picks: the lowest, in steps of 0.05, whose off-topic share is at most 2 %. Announced papers without a
+ * For each relevance and announcing rule (a bar; for the fixed relevance also a concept gate and a cap per note,
+ * src/core/digestAnnounce.ts) it prints the papers announced, how many have a grade, the off-topic share (graded 0)
+ * and the on-topic share (graded 2) of the graded ones, each with a 95 % bootstrap interval over notes, the worst
+ * split's off-topic share, and the rule the margin rule picks (written before the simulation, eval/digest/README.md
+ * "a bar that travels": the most papers among the rules whose off-topic upper bound is at most 2 %, every paper
+ * graded, at most 3 notes with nothing), beside the former rule's bar (the lowest whose share is at most 2 %). Announced papers without a
  * grade for their note are written as blind sheets (the precision set's format: eval/precision/README.md) to
  * `--sheets DIR`, and listed.
  *

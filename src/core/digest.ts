@@ -3,8 +3,9 @@
  * since its last digest, judged and kept by the same rules as a run, the
  * student's verdicts respected, one dated digest note written.
  *
- *   select notes → read the record and the verdicts → per note: keywords →
- *   one arXiv request → judge (moved by the note's profile) → impact → keep →
+ *   select notes → read the record and the verdicts → per chunk of notes:
+ *   keywords → one arXiv request each → judge the chunk at once → per note:
+ *   the profile's shift → impact → keep (the bar and the title check) →
  *   summaries → (the record of the notes done so far) → the digest note →
  *   the record of each note's last digest.
  *
