@@ -80,7 +80,7 @@ describe("the digest's shared judging", { timeout: 240_000 }, () => {
     }
   })
 
-  it("`many` answers what `judge` answers for each concept, whatever papers and duplicates it is given", async () => {
+  it("`many` answers what `judge` answers for each concept, whatever papers it is given, one of them twice", async () => {
     const vault = vaultOfNotes()
     try {
       await Effect.runPromise(Effect.gen(function*() {
