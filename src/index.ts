@@ -25,7 +25,7 @@ export * from "./core/models.js"
 
 export { ArxivPort, type ArxivSearch, type ArxivSearchResult, type ArxivLookup, type ArxivService } from "./core/ports/ArxivPort.js"
 export { OpenAlexPort, type ImpactLookup, type OpenAlexService, type WorkLookup } from "./core/ports/OpenAlexPort.js"
-export { type Concept, LlmJudgePort, type LlmJudgeService } from "./core/ports/LlmJudgePort.js"
+export { type Concept, type JudgeFn, type JudgeMany, LlmJudgePort, type LlmJudgeService } from "./core/ports/LlmJudgePort.js"
 export { VaultPort, type VaultService } from "./core/ports/VaultPort.js"
 export { type BuiltQuery, QueryBuilderPort, type QueryBuilderService } from "./core/ports/QueryBuilderPort.js"
 /** Ask a research question as an Effect program: `Ask.askArxiv(question, options)`. */

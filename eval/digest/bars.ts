@@ -6,9 +6,12 @@
  * answers are cached per note and paper (the local judge scores each paper on its own, so a cached answer is the
  * answer) and the corpus search per query, so a variant differs from another only by its bar.
  *
- * For each relevance and bar it prints the papers announced, how many have a grade, the off-topic share (graded 0)
- * and the on-topic share (graded 2) of the graded ones, each with a 95 % bootstrap interval over notes, and the bar
- * the rule picks: the lowest, in steps of 0.05, whose off-topic share is at most 2 %. Announced papers without a
+ * For each relevance and announcing rule (a bar; for the fixed relevance also a concept gate and a cap per note,
+ * src/core/digestAnnounce.ts) it prints the papers announced, how many have a grade, the off-topic share (graded 0)
+ * and the on-topic share (graded 2) of the graded ones, each with a 95 % bootstrap interval over notes, the worst
+ * split's off-topic share, and the rule the margin rule picks (written before the simulation, eval/digest/README.md
+ * "a bar that travels": the most papers among the rules whose off-topic upper bound is at most 2 %, every paper
+ * graded, at most 3 notes with nothing), beside the former rule's bar (the lowest whose share is at most 2 %). Announced papers without a
  * grade for their note are written as blind sheets (the precision set's format: eval/precision/README.md) to
  * `--sheets DIR`, and listed.
  *
@@ -39,7 +42,11 @@ const rankerFile = join(repoRoot, "data", "judge", "ranker.json")
 const rankerText = readFileSync(rankerFile, "utf8")
 const rankerSha = createHash("sha256").update(rankerText).digest("hex")
 const SINCE = "2016-06-01"
-const BARS = [0.6, 0.65, 0.7, 0.75, 0.8, 0.85] as const
+const BARS = [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9] as const
+// the announcing rules beyond the bar (eval/digest/README.md "a bar that travels"): for the fixed relevance every
+// gate and cap with every bar; the learned relevance (fitted on these notes) at its bars without gate or cap
+const GATES = ["none", "any", "half"] as const
+const CAPS = [10, 5] as const
 const GOAL = 0.02
 const gradesDir = join(repoRoot, "eval", "precision", "grades")
 
@@ -62,8 +69,11 @@ interface Row {
 interface Variant {
   readonly relevance: "fixed" | "learned"
   readonly bar: number
+  readonly gate: (typeof GATES)[number]
+  readonly cap: number
   readonly rows: ReadonlyArray<Row>
 }
+const ruleName = (v: Variant) => `${v.bar.toFixed(2)}${v.gate === "none" ? "" : `, gate ${v.gate}`}${v.cap === 10 ? "" : `, cap ${v.cap}`}`
 
 const share = (rows: ReadonlyArray<Row>, num: (r: Row) => number): number => {
   const d = rows.reduce((s, r) => s + r.graded, 0)
@@ -111,10 +121,13 @@ try {
             }
             return papers.map((p) => judged.get(key(p.arxivId))!)
           })
-        for (const bar of BARS) {
+        const rules = relevance === "fixed"
+          ? BARS.flatMap((bar) => GATES.flatMap((gate) => CAPS.map((cap) => ({ bar, gate, cap }))))
+          : BARS.map((bar) => ({ bar, gate: "none" as const, cap: 10 }))
+        for (const { bar, cap, gate } of rules) {
           const service: LlmJudgeService = { ...base, judge, digestRelevance: bar }
           const checked = yield* Tools.digestInput({ since_date: SINCE, dry_run: true })
-          const report = yield* Digest.digestVault(checked).pipe(
+          const report = yield* Digest.digestVault({ ...checked, announceRule: { gate, cap } }).pipe(
             Effect.provide(Layer.mergeAll(Layer.succeed(LlmJudgePort, service), Layer.succeed(ArxivPort, cachedArxiv)))
           )
           if (report.written !== undefined || report.state !== undefined) throw new Error("a dry digest wrote into the vault")
@@ -131,8 +144,8 @@ try {
               onTopic: known.filter((id) => g[id]!.grade === 2).length
             }
           })
-          variants.push({ relevance, bar, rows })
-          console.error(`${relevance} ${bar.toFixed(2)}: ${rows.reduce((s, r) => s + r.announced.length, 0)} announced (${((performance.now() - started) / 1000).toFixed(0)} s)`)
+          variants.push({ relevance, bar, gate, cap, rows })
+          console.error(`${relevance} ${ruleName(variants.at(-1)!)}: ${rows.reduce((s, r) => s + r.announced.length, 0)} announced (${((performance.now() - started) / 1000).toFixed(0)} s)`)
         }
       }
       // the ungraded papers' titles and abstracts, for the sheets
@@ -153,29 +166,67 @@ const splits = [...new Set(notes.map((l) => l.split))].sort().join(", ")
 console.log(`${notes.length} graded tuning notes (${splits}), offline, --since ${SINCE}, dry; ${((performance.now() - started) / 1000).toFixed(0)} s`)
 console.log(`learned relevance: data/judge/ranker.json sha256 ${rankerSha}\n`)
 const chosen: Record<string, number | undefined> = {}
+const splitOf = new Map(notes.map((l) => [l.note, l.split]))
+const splitNames = [...new Set(notes.map((l) => l.split))].sort()
+/** The largest off-topic share of any one split (leave-one-split-out: the split left out is the fold). */
+const worstSplit = (rows: ReadonlyArray<Row>): readonly [string, number] =>
+  splitNames.map((split) => [split, share(rows.filter((r) => splitOf.get(r.note) === split), (r) => r.offTopic)] as const)
+    .reduce((a, b) => (b[1] > a[1] ? b : a))
+interface Figures {
+  readonly v: Variant
+  readonly announced: number
+  readonly graded: number
+  readonly off: readonly [number, number, number]
+  readonly on: readonly [number, number, number]
+  readonly none: number
+}
+const figures = (v: Variant): Figures => ({
+  v,
+  announced: total(v.rows, (r) => r.announced.length),
+  graded: total(v.rows, (r) => r.graded),
+  off: interval(v.rows, (r) => r.offTopic),
+  on: interval(v.rows, (r) => r.onTopic),
+  none: v.rows.filter((r) => r.announced.length === 0).length
+})
+// the rule written before the simulation (eval/digest/README.md): admissible = every announced paper graded, the
+// upper bound of off-topic's interval at most 2 %, at most 3 notes with nothing; the pick announces the most papers
+// (ties: the higher on-topic share, the simpler rule, the lower bar); none admissible: the lowest upper bound
+const MOST_WITH_NONE = 3
+const simplicity = (v: Variant) => GATES.indexOf(v.gate) * 2 + (v.cap === 10 ? 0 : 1)
+const byPreference = (a: Figures, b: Figures) =>
+  b.announced - a.announced || b.on[0] - a.on[0] || simplicity(a.v) - simplicity(b.v) || a.v.bar - b.v.bar
+const picks: Record<string, { readonly f: Figures; readonly admissible: boolean } | undefined> = {}
 for (const relevance of ["fixed", "learned"] as const) {
   console.log(`### ${relevance} relevance\n`)
-  console.log("| bar | announced | graded | off-topic (0) | on-topic (2) | notes with none |")
-  console.log("|---|---|---|---|---|---|")
-  for (const v of variants.filter((x) => x.relevance === relevance)) {
-    const [off, offLo, offHi] = interval(v.rows, (r) => r.offTopic)
-    const [on, onLo, onHi] = interval(v.rows, (r) => r.onTopic)
+  console.log("| rule | announced | graded | per note | off-topic (0) | worst split | on-topic (2) | notes with none |")
+  console.log("|---|---|---|---|---|---|---|---|")
+  const all = variants.filter((x) => x.relevance === relevance).map(figures)
+  for (const f of all) {
+    const [split, worst] = worstSplit(f.v.rows)
     console.log(
-      `| ${v.bar.toFixed(2)} | ${total(v.rows, (r) => r.announced.length)} | ${total(v.rows, (r) => r.graded)} | ${pct(off)} (${pct(offLo)}–${pct(offHi)}) | ` +
-        `${pct(on)} (${pct(onLo)}–${pct(onHi)}) | ${v.rows.filter((r) => r.announced.length === 0).length} |`
+      `| ${ruleName(f.v)} | ${f.announced} | ${f.graded} | ${(f.announced / f.v.rows.length).toFixed(1)} | ${pct(f.off[0])} (${pct(f.off[1])}–${pct(f.off[2])}) | ` +
+        `${pct(worst)} (${split}) | ${pct(f.on[0])} (${pct(f.on[1])}–${pct(f.on[2])}) | ${f.none} |`
     )
-    if (chosen[relevance] === undefined && share(v.rows, (r) => r.offTopic) <= GOAL) chosen[relevance] = v.bar
+    if (chosen[relevance] === undefined && f.v.gate === "none" && f.v.cap === 10 && f.off[0] <= GOAL) chosen[relevance] = f.v.bar
   }
+  const eligible = all.filter((f) => f.graded === f.announced && f.none <= MOST_WITH_NONE)
+  const admissible = eligible.filter((f) => f.off[2] <= GOAL).sort(byPreference)
+  const fallback = [...eligible].sort((a, b) => a.off[2] - b.off[2] || byPreference(a, b))
+  const pick = admissible[0] ?? fallback[0]
+  picks[relevance] = pick === undefined ? undefined : { f: pick, admissible: admissible.length > 0 }
+  console.log(
+    `\nthe margin rule: ${pick === undefined ? "no rule" : `${ruleName(pick.v)} (${admissible.length > 0 ? `${admissible.length} admissible` : "none admissible: the lowest upper bound"})`}`
+  )
   // by split: the learned relevance's weights were fitted on some of these notes (data/judge/ranker.json "fitted")
   console.log("\noff-topic of the graded, by split:")
   for (const v of variants.filter((x) => x.relevance === relevance)) {
-    const by = [...new Set(notes.map((l) => l.split))].sort().map((split) => {
-      const rows = v.rows.filter((r) => notes.find((l) => l.note === r.note)!.split === split)
+    const by = splitNames.map((split) => {
+      const rows = v.rows.filter((r) => splitOf.get(r.note) === split)
       return `${split} ${total(rows, (r) => r.offTopic)}/${total(rows, (r) => r.graded)}`
     })
-    console.log(`  ${v.bar.toFixed(2)}: ${by.join(", ")}`)
+    console.log(`  ${ruleName(v)}: ${by.join(", ")}`)
   }
-  console.log(`\nthe rule (lowest bar with off-topic ≤ ${pct(GOAL)} on these notes): ${chosen[relevance]?.toFixed(2) ?? "none of the bars"}\n`)
+  console.log(`\nthe former rule (lowest bar, no gate or cap, with off-topic ≤ ${pct(GOAL)} on these notes): ${chosen[relevance]?.toFixed(2) ?? "none of the bars"}\n`)
 }
 
 // announced papers without a grade for their note: at which bars, and blind sheets for a reader
@@ -185,7 +236,7 @@ for (const v of variants) {
     for (const id of r.announced) {
       if (grades.get(r.note)![id] !== undefined) continue
       const ids = missing.get(r.note) ?? new Map<string, Array<string>>()
-      ids.set(id, [...(ids.get(id) ?? []), `${v.relevance} ${v.bar.toFixed(2)}`])
+      ids.set(id, [...(ids.get(id) ?? []), `${v.relevance} ${ruleName(v)}`])
       missing.set(r.note, ids)
     }
   }
@@ -207,7 +258,8 @@ if (sheetsDir !== undefined && count > 0) {
   console.log(`sheets: ${missing.size} in ${sheetsDir}`)
 }
 if (jsonOut !== undefined) {
-  writeFileSync(jsonOut, `${JSON.stringify({ since: SINCE, notes: notes.map((l) => l.note), rankerSha, chosen, variants }, null, 1)}\n`)
+  const picked = Object.fromEntries(Object.entries(picks).map(([k, p]) => [k, p === undefined ? null : { bar: p.f.v.bar, gate: p.f.v.gate, cap: p.f.v.cap, admissible: p.admissible }]))
+  writeFileSync(jsonOut, `${JSON.stringify({ since: SINCE, notes: notes.map((l) => l.note), rankerSha, chosen, picked, variants }, null, 1)}\n`)
 }
 
 // the bars in use, beside the rule's picks

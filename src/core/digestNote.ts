@@ -86,6 +86,8 @@ export interface DigestContent {
   readonly judge: string
   /** The least relevance a paper needed to be announced (absent: the run's bar, not said). */
   readonly relevance?: number | undefined
+  /** The concept gate the digest used (digestAnnounce.ts; absent or "none": said nothing of). */
+  readonly gate?: "none" | "any" | "half" | undefined
   readonly notes: ReadonlyArray<NoteDigest>
   readonly skipped: ReadonlyArray<SkippedNote>
 }
@@ -124,6 +126,11 @@ export const digestBlock = (c: DigestContent): string => {
     `${c.notes.length} concept note${c.notes.length === 1 ? "" : "s"} searched for papers ${from}: ` +
       `${total} new paper${total === 1 ? "" : "s"} for ${withNew.length} of them, kept by the companion's rules ` +
       `(relevance${c.relevance === undefined ? "" : ` at least ${num(c.relevance)}`} and impact; judge: ${mdInline(c.judge)}). ` +
+      (c.gate === "half"
+        ? "A paper is announced only when its title or first sentence names at least half of its note's title words. "
+        : c.gate === "any"
+        ? "A paper is announced only when its title or first sentence names one of its note's title words. "
+        : "") +
       "Papers your vault already holds are not announced again.",
     ""
   )

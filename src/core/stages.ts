@@ -269,6 +269,43 @@ export const judge = Effect.fn("Companion.judge")(function*(
   return { judge: judgePort.name, candidates, judgements: byId } satisfies Judged
 }) as (concept: Concept, pool: ReadonlyArray<Paper>, kept: number, count?: Count) => Effect.Effect<Judged, JudgeFailed, LlmJudgePort>
 
+/**
+ * {@link judge} for several concepts at once (a digest's notes), with the same answers: each item's candidates
+ * picked as `judge` picks them, then, for a judge whose `judge` carries `many`, one batch for all of them (the
+ * local judge prepares a paper once for every concept it is a candidate of), else one `judge` per item in turn.
+ * `count` is told "judge" once per item with candidates, as `judge` does.
+ */
+export const judgeAll = Effect.fn("Companion.judgeAll")(function*(
+  items: ReadonlyArray<{ readonly concept: Concept; readonly pool: ReadonlyArray<Paper>; readonly kept: number }>,
+  count: Count = uncounted
+) {
+  const judgePort = yield* LlmJudgePort
+  const many = judgePort.judge.many
+  if (many === undefined) {
+    const out: Array<Judged> = []
+    for (const item of items) out.push(yield* judge(item.concept, item.pool, item.kept, count))
+    return out as ReadonlyArray<Judged>
+  }
+  const lists: Array<ReadonlyArray<Paper>> = []
+  for (const item of items) lists.push(yield* shortlist(judgePort, item.concept, item.pool, item.kept))
+  const asked = items.flatMap((item, i) => (lists[i]!.length === 0 ? [] : [{ i, concept: item.concept, papers: lists[i]! }]))
+  for (let k = 0; k < asked.length; k++) count("judge")
+  const answers = asked.length === 0 ? [] : yield* many(asked.map(({ concept, papers }) => ({ concept, papers })))
+  const byItem = new Map(asked.map((a, k) => [a.i, answers[k] ?? []]))
+  const out: Array<Judged> = []
+  for (let i = 0; i < items.length; i++) {
+    const candidates = lists[i]!
+    const byId = new Map((byItem.get(i) ?? []).map((j) => [j.arxivId, j]))
+    const unjudged = candidates.filter((p) => !byId.has(p.arxivId)).map((p) => p.arxivId)
+    if (unjudged.length > 0) return yield* new JudgeFailed({ model: judgePort.name, reason: `no judgement for ${unjudged.join(", ")}` })
+    out.push({ judge: judgePort.name, candidates, judgements: byId })
+  }
+  return out as ReadonlyArray<Judged>
+}) as (
+  items: ReadonlyArray<{ readonly concept: Concept; readonly pool: ReadonlyArray<Paper>; readonly kept: number }>,
+  count?: Count
+) => Effect.Effect<ReadonlyArray<Judged>, JudgeFailed, LlmJudgePort>
+
 /** The impacts known after the lookup, and where they come from. */
 export interface Impacts {
   readonly impacts: ReadonlyMap<string, Impact>

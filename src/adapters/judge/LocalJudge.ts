@@ -13,7 +13,7 @@
 import { Effect, Layer } from "effect"
 import { JudgeFailed } from "../../core/errors.js"
 import { Judgement } from "../../core/models.js"
-import { type Concept, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
+import { type Concept, type JudgeMany, LlmJudgePort, type LlmJudgeService } from "../../core/ports/LlmJudgePort.js"
 import { arxivDfTable } from "./dfTable.js"
 import type { Ranker } from "./ranker.js"
 import {
@@ -21,8 +21,10 @@ import {
   defaultParams,
   type PaperScore,
   prepareConcept,
+  preparePaper,
   type ScoringParams,
   scorePaper,
+  scorePrepared,
   type TermVectors
 } from "./score.js"
 import { arxivTermVectors } from "./termVectors.js"
@@ -87,12 +89,15 @@ export const rationale = (s: PaperScore): string => {
   )
 }
 
+type JudgedPaper = { readonly arxivId: string; readonly title: string; readonly abstract: string }
+
 /** Build the judge service with the given options. */
 export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
   const params: ScoringParams = { ...defaultParams, ...options.params }
   const table = () => options.table ?? arxivDfTable()
   const vectors = () => (params.semanticWeight > 0 ? options.vectors ?? arxivTermVectors() : undefined)
-  const judge: LlmJudgeService["judge"] = Effect.fn("LlmJudgePort.judge")(function*(
+  const failed = (e: unknown) => new JudgeFailed({ model: name, reason: e instanceof Error ? e.message : String(e) })
+  const judgeOne = Effect.fn("LlmJudgePort.judge")(function*(
     concept: Concept,
     papers: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly abstract: string }>
   ) {
@@ -106,9 +111,44 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
           return new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
         })
       },
-      catch: (e) => new JudgeFailed({ model: name, reason: e instanceof Error ? e.message : String(e) })
+      catch: failed
     })
   })
+  // several concepts at once: each distinct paper (same id, title and abstract) prepared once, scored against every
+  // concept it is a candidate of, then let go, so nothing of it is kept beyond its judgements
+  const many: JudgeMany = Effect.fn("LlmJudgePort.judgeMany")(function*(items) {
+    return yield* Effect.try({
+      try: () => {
+        const t = table()
+        const v = vectors()
+        const concepts = items.map((item) => prepareConcept(item.concept, t, params, v))
+        const out: Array<Array<Judgement | undefined>> = items.map((item) => new Array<Judgement | undefined>(item.papers.length))
+        // by id; a second text under one id (another record) is prepared on its own
+        const byPaper = new Map<string, Array<{ readonly paper: JudgedPaper; readonly refs: Array<{ readonly item: number; readonly at: number }> }>>()
+        items.forEach((item, i) =>
+          item.papers.forEach((paper, at) => {
+            const texts = byPaper.get(paper.arxivId) ?? []
+            if (texts.length === 0) byPaper.set(paper.arxivId, texts)
+            const same = texts.find((x) => x.paper === paper || (x.paper.title === paper.title && x.paper.abstract === paper.abstract))
+            if (same === undefined) texts.push({ paper, refs: [{ item: i, at }] })
+            else same.refs.push({ item: i, at })
+          })
+        )
+        for (const texts of byPaper.values()) {
+          for (const { paper, refs } of texts) {
+            const prepared = preparePaper(paper, t, params, v)
+            for (const { at, item } of refs) {
+              const s = scorePrepared(concepts[item]!, prepared, t, params, v, options.ranker)
+              out[item]![at] = new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
+            }
+          }
+        }
+        return out as ReadonlyArray<ReadonlyArray<Judgement>>
+      },
+      catch: failed
+    })
+  })
+  const judge: LlmJudgeService["judge"] = Object.assign(judgeOne, { many })
   // each relevance scale has its own bar for a digest; a ranker without one leaves the digest's default
   const digestRelevance = options.ranker == null ? fixedDigestRelevance : options.ranker.digestRelevance
   return { name, judge, digestRelevance }

@@ -307,6 +307,72 @@ export const prepareConcept = (
 }
 
 /**
+ * What a paper's score needs of the paper alone, whatever the concept: its tokens, term counts, length, title
+ * terms, SIF text vector (with term vectors in use), surface forms and salient stems. A digest prepares each of its
+ * papers once for every note the paper is a candidate of (`scorePrepared`); `scorePaper` is the two in one.
+ * The word families (concept.ts `familyKey`) only a concept with family units reads are counted on first use.
+ */
+export interface PreparedPaper {
+  readonly text: PaperInput
+  readonly title: ReadonlyArray<Token | null>
+  readonly abstract: ReadonlyArray<Token | null>
+  /** stem and stem-pair counts, a title occurrence counting `titleWeight` */
+  readonly tf: ReadonlyMap<string, number>
+  readonly length: number
+  /** the title's stems and stem pairs */
+  readonly titleKeys: ReadonlySet<string>
+  /** the abstract's stem and stem-pair counts */
+  readonly abstractCounts: ReadonlyMap<string, number>
+  readonly vector: Float32Array | undefined
+  readonly surface: ReadonlyMap<string, string>
+  /** the paper's most salient stems the reference corpus knows, most salient first (novelty) */
+  readonly salient: ReadonlyArray<{ readonly k: string; readonly w: number }>
+  /** the title terms and abstract counts with the word families added, once a concept asked for them */
+  families?: { readonly title: ReadonlySet<string>; readonly abstract: ReadonlyMap<string, number> } | undefined
+}
+
+/** Prepare a paper for scoring against any number of concepts (see {@link PreparedPaper}). */
+export const preparePaper = (paper: PaperInput, table: DfTable, p: ScoringParams, vectors?: TermVectors): PreparedPaper => {
+  const title = tokenize(paper.title)
+  const abstract = tokenize(paper.abstract)
+  const tf = new Map<string, number>()
+  let length = 0
+  for (const t of title) if (t !== null) count(tf, t.stem, p.titleWeight), length++
+  for (const t of abstract) if (t !== null) count(tf, t.stem, 1), length++
+  for (const b of bigrams(title)) count(tf, b, p.titleWeight)
+  for (const b of bigrams(abstract)) count(tf, b, 1)
+  const titleKeys = new Set<string>(bigrams(title))
+  for (const t of title) if (t !== null) titleKeys.add(t.stem)
+  const abstractCounts = new Map<string, number>()
+  for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
+  for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
+  const vector = vectors !== undefined && p.semanticWeight > 0 ? textVector([title, abstract], vectors) : undefined
+  const surface = surfaceForms([...title, null, ...abstract])
+  // salient = log count × IDF over stems the reference corpus knows (a one-off word is not what a paper is about)
+  const salient = [...tf]
+    .filter(([k]) => !k.includes(" ") && table.unigrams.has(k))
+    .map(([k, f]) => ({ k, w: (1 + Math.log(f)) * idf(table, k, false) }))
+    .sort((a, b) => b.w - a.w || (a.k < b.k ? -1 : 1))
+    .slice(0, p.noveltyTerms)
+  return { text: paper, title, abstract, tf, length, titleKeys, abstractCounts, vector, surface, salient }
+}
+
+const withFamilies = (paper: PreparedPaper): NonNullable<PreparedPaper["families"]> => {
+  if (paper.families !== undefined) return paper.families
+  const title = new Set<string>(paper.titleKeys)
+  const abstract = new Map(paper.abstractCounts)
+  for (const t of paper.title) {
+    const k = t === null ? undefined : familyKey(t)
+    if (k !== undefined) title.add(k)
+  }
+  for (const t of paper.abstract) {
+    const k = t === null ? undefined : familyKey(t)
+    if (k !== undefined) count(abstract, k, 1)
+  }
+  return (paper.families = { title, abstract })
+}
+
+/**
  * Score one paper against a prepared concept. Depends on nothing but the two and the table (and the model).
  * With a learned model (./ranker.ts) the relevance is its probability that the paper is worth a student's reading,
  * and `score` is midpoint + log-odds ÷ slope (so the fixed logistic map of the score still gives the relevance);
@@ -320,22 +386,22 @@ export const scorePaper = (
   p: ScoringParams,
   vectors?: TermVectors,
   ranker?: Ranker | null
-): PaperScore => {
-  const title = tokenize(paper.title)
-  const abstract = tokenize(paper.abstract)
-  const tf = new Map<string, number>()
-  let length = 0
-  for (const t of title) if (t !== null) count(tf, t.stem, p.titleWeight), length++
-  for (const t of abstract) if (t !== null) count(tf, t.stem, 1), length++
-  for (const b of bigrams(title)) count(tf, b, p.titleWeight)
-  for (const b of bigrams(abstract)) count(tf, b, 1)
+): PaperScore => scorePrepared(concept, preparePaper(paper, table, p, vectors), table, p, vectors, ranker)
 
+/** {@link scorePaper} of a paper prepared once ({@link preparePaper}, with the same table, knobs and vectors). */
+export const scorePrepared = (
+  concept: PreparedConcept,
+  paper: PreparedPaper,
+  table: DfTable,
+  p: ScoringParams,
+  vectors?: TermVectors,
+  ranker?: Ranker | null
+): PaperScore => {
+  const { length, tf, titleKeys } = paper
   const norm = 1 - p.b + p.b * (length / table.averageLength)
   let bm25 = 0
   let inTitle = 0
   const matches: Array<Match> = []
-  const titleKeys = new Set<string>(bigrams(title))
-  for (const t of title) if (t !== null) titleKeys.add(t.stem)
   for (const t of concept.terms) {
     const f = tf.get(t.key)
     if (f === undefined) continue
@@ -349,38 +415,19 @@ export const scorePaper = (
   const coverage = concept.maxScore > 0 ? Math.min(bm25 / concept.maxScore, 1) : 0
   let similarity: number | undefined
   if (concept.vector !== undefined && vectors !== undefined) {
-    similarity = cosine(concept.vector, textVector([title, abstract], vectors))
+    similarity = cosine(concept.vector, paper.vector ?? textVector([paper.title, paper.abstract], vectors))
   }
-  const titleTerms = new Set<string>(titleKeys)
-  const abstractCounts = new Map<string, number>()
-  for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
-  for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
-  if (concept.central.families) {
-    for (const t of title) {
-      const k = t === null ? undefined : familyKey(t)
-      if (k !== undefined) titleTerms.add(k)
-    }
-    for (const t of abstract) {
-      const k = t === null ? undefined : familyKey(t)
-      if (k !== undefined) count(abstractCounts, k, 1)
-    }
-  }
+  const families = concept.central.families ? withFamilies(paper) : undefined
   const parts = conceptMatchParts(
     concept.central,
-    { title: titleTerms, abstract: abstractCounts, text: { title: paper.title, abstract: paper.abstract } },
+    { title: families?.title ?? titleKeys, abstract: families?.abstract ?? paper.abstractCounts, text: paper.text },
     p
   )
   const about = parts.match
   const strength = concept.central.strength
 
   // novelty: the paper's own salient stems (tf·idf), and how much of that weight the note never uses
-  const surface = surfaceForms([...title, null, ...abstract])
-  // salient = log count × IDF over stems the reference corpus knows (a one-off word is not what a paper is about)
-  const salient = [...tf]
-    .filter(([k]) => !k.includes(" ") && table.unigrams.has(k))
-    .map(([k, f]) => ({ k, w: (1 + Math.log(f)) * idf(table, k, false) }))
-    .sort((a, b) => b.w - a.w || (a.k < b.k ? -1 : 1))
-    .slice(0, p.noveltyTerms)
+  const salient = paper.salient
   const total = salient.reduce((s, x) => s + x.w, 0)
   const outside = salient.filter((x) => !concept.vocabulary.has(x.k))
   const novelty = total > 0 ? outside.reduce((s, x) => s + x.w, 0) / total : 0
@@ -415,7 +462,7 @@ export const scorePaper = (
     relevance: clamp01(relevance),
     novelty: clamp01(novelty),
     matches,
-    additions: outside.map((x) => surface.get(x.k) ?? x.k),
+    additions: outside.map((x) => paper.surface.get(x.k) ?? x.k),
     features
   }
 }

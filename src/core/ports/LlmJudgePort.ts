@@ -35,11 +35,26 @@ export interface Shortlist {
   readonly rank: (concept: Concept, papers: JudgedPapers) => Effect.Effect<ReadonlyArray<number>, JudgeFailed>
 }
 
+/** Several concepts' papers at once: one list of judgements per item, each in the order of its papers. */
+export type JudgeMany = (
+  items: ReadonlyArray<{ readonly concept: Concept; readonly papers: JudgedPapers }>
+) => Effect.Effect<ReadonlyArray<ReadonlyArray<Judgement>>, JudgeFailed>
+
+/**
+ * Judge papers against a concept: one judgement per paper, in the order given. It may carry `many`, the same
+ * judgements for several concepts at once (a judge that prepares a paper once for every concept it is a candidate
+ * of: the local judge). `many` belongs to this very function: a service that replaces `judge` (a wrapper that
+ * records or caches) drops it with it, so the batch never bypasses the replacement.
+ */
+export type JudgeFn = ((concept: Concept, papers: JudgedPapers) => Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed>) & {
+  readonly many?: JudgeMany | undefined
+}
+
 /** The judge service. Returns one judgement per paper, in the order given. */
 export interface LlmJudgeService {
   /** A short name for reports (e.g. "local-bm25" or the model id). */
   readonly name: string
-  readonly judge: (concept: Concept, papers: JudgedPapers) => Effect.Effect<ReadonlyArray<Judgement>, JudgeFailed>
+  readonly judge: JudgeFn
   /** Absent: the judge sees every candidate. */
   readonly shortlist?: Shortlist | undefined
   /**
