@@ -12,6 +12,19 @@ import { DROPPED_LISTED, notKept } from "../tools/companion.js"
 
 const num = (n: number, d = 2) => n.toFixed(d)
 
+/** What a paper in the places says beyond its line: its summary and what it builds on. */
+const readLines = (r: CompanionReportData, id: string, indent: string): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  const summary = r.summaries.find((x) => x.arxivId === id)
+  if (summary !== undefined && summary.text !== "") lines.push(`${indent}summary: ${summary.text.replace(/\s+/g, " ")}`)
+  const f = r.foundations.find((x) => x.arxivId === id)
+  if (f !== undefined && f.status === "unavailable") lines.push(`${indent}builds on: unavailable this time (${f.reason ?? "the citation lookup failed"})`)
+  if (f !== undefined && f.citations.length > 0) {
+    lines.push(`${indent}builds on: ${f.citations.map((x) => `${x.title} (${x.citedByCount} citations)`).join("; ")}`)
+  }
+  return lines
+}
+
 /** A readable summary of what was kept and why. */
 export const renderReport = (r: CompanionReportData): string => {
   const lines: Array<string> = []
@@ -40,13 +53,7 @@ export const renderReport = (r: CompanionReportData): string => {
     lines.push(`${i + 1}. ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${id}, ${c.paper.published})`)
     lines.push(`   relevance ${num(c.judgement.relevance)} · novelty ${num(c.judgement.novelty)} · ${impact}`)
     lines.push(`   found by: ${(c.foundBy ?? ["arxiv-search"]).map((ch) => CHANNEL_LABELS[ch]).join(" + ")}`)
-    const summary = r.summaries.find((x) => x.arxivId === id)
-    if (summary !== undefined && summary.text !== "") lines.push(`   summary: ${summary.text.replace(/\s+/g, " ")}`)
-    const f = r.foundations.find((x) => x.arxivId === id)
-    if (f !== undefined && f.status === "unavailable") lines.push(`   builds on: unavailable this time (${f.reason ?? "the citation lookup failed"})`)
-    if (f !== undefined && f.citations.length > 0) {
-      lines.push(`   builds on: ${f.citations.map((x) => `${x.title} (${x.citedByCount} citations)`).join("; ")}`)
-    }
+    lines.push(...readLines(r, id, "   "))
   })
   if (r.unrecordedAmongKept.length > 0) {
     const inPlaces = new Set(r.unrecordedInPlaces)
@@ -65,6 +72,8 @@ export const renderReport = (r: CompanionReportData): string => {
         ? `, takes a place: ${ordinal(c.decision.rank)} of ${competing} in keep order`
         : `, ${ordinal(c.decision.rank)} of the kept by relevance`
       lines.push(`  - ${c.paper.title.replace(/\s+/g, " ")} (arXiv:${id}, ${c.paper.published}): relevance ${num(c.judgement.relevance)}${place}`)
+      // one that takes a place is read as a kept paper is
+      if (inPlaces.has(id)) lines.push(...readLines(r, id, "    "))
     }
   }
   if (r.alreadyInNote.length > 0) {

@@ -463,9 +463,34 @@ const unrecordedSection = (input: RelatedNoteInput): ReadonlyArray<string> => {
         num(c.judgement.relevance)
       }${place} · impact not recorded — ${mdInline(c.judgement.rationale)}`
     )
+    // one that takes a place is read as a kept paper is: its summary and what it builds on
+    if (inThePlaces(c)) lines.push(...placedLines(input, c).map((l) => `  ${l}`))
   }
   lines.push("")
+  lines.push(...placedWithoutReferences(input, unrecorded))
   return lines
+}
+
+/** The summary and the foundational citations of a paper without a recorded count that takes a place, as a kept paper has them. */
+const placedLines = (input: RelatedNoteInput, c: ScoredPaper): ReadonlyArray<string> => [
+  ...(input.teaching === undefined ? [] : summaryLines(input.teaching.summaries.find((x) => x.arxivId === c.paper.arxivId), input.judge)),
+  ...foundationLines(input.foundations.find((f) => f.arxivId === c.paper.arxivId))
+]
+
+/**
+ * "No reference list is recorded for the paper that takes a place, so …": said once under them, as under the
+ * kept papers. Empty when each that takes a place has one (or no foundations were looked up for them).
+ */
+const placedWithoutReferences = (input: RelatedNoteInput, unrecorded: ReadonlyArray<ScoredPaper>): ReadonlyArray<string> => {
+  const placed = unrecorded.filter(inThePlaces)
+  const missing = placed.filter((c) => input.foundations.find((f) => f.arxivId === c.paper.arxivId)?.status === "not-recorded")
+  if (missing.length === 0) return []
+  const which = missing.length === 1
+    ? placed.length === 1 ? "the paper that takes a place" : `${mdInline(missing[0]!.paper.title)}`
+    : missing.length === placed.length
+    ? `any of the ${placed.length} papers that take places`
+    : `${missing.length} of the ${placed.length} papers that take places`
+  return [`_No reference list is recorded for ${which}, so what ${missing.length === 1 ? "it builds" : "they build"} on is not shown._`, ""]
 }
 
 /**

@@ -10,6 +10,9 @@ import type { Foundations, ScoredPaper, SharedFoundations } from "./models.js"
 import { ReadingStep } from "./models.js"
 import { shorten } from "./text.js"
 
+/** What the step of a relevant paper without a recorded citation count says of it. */
+export const UNRECORDED_STEP = "impact not recorded, it takes one of the places"
+
 /** How many foundations open the reading order at most. */
 export const READING_FOUNDATIONS = 4
 
@@ -34,7 +37,8 @@ const stepNumbers = (numbers: ReadonlyArray<number>): string =>
   numbers.length === 1 ? `step ${numbers[0]}` : `steps ${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`
 
 /**
- * The reading order for `kept` (already ordered by relevance). Foundations
+ * The reading order for `kept` (the papers in the places, in keep order: a relevant paper without a recorded
+ * count that takes a place is read in its turn, marked so). Foundations
  * come from the shared foundations, then from each kept paper's foundational
  * citations: the `maxFoundations` most cited by kept papers (then most cited
  * overall) are chosen, and read oldest first; then the kept papers, oldest
@@ -108,9 +112,11 @@ export const readingOrder = (
     const cites = foundations.find((f) => f.arxivId === s.paper.arxivId)?.citations ?? []
     const earlier = inTime.slice(0, i).flatMap((k, j) => (cites.some((c) => sameTitle(c.title, k.paper.title)) ? [chosen.length + j + 1] : []))
     const builds = [...chosen.flatMap((c, n) => (c.citedBy.includes(s.paper.arxivId) ? [n + 1] : [])), ...earlier]
-    const place = i === 0 ? "The earliest kept paper" : "Next in time"
+    // a relevant paper without a recorded count that takes a place is read in its turn, and says why it is not "kept"
+    const unrecorded = s.decision.kind === "impact-not-recorded"
+    const place = i === 0 ? unrecorded ? "The earliest paper" : "The earliest kept paper" : "Next in time"
     const rank = s.paper.arxivId === mostRelevant && kept.length > 1 ? `${place}, the most relevant to your note` : place
-    const then = builds.length === 0 ? "" : `; builds on ${stepNumbers(builds)}`
+    const then = `${unrecorded ? `; ${UNRECORDED_STEP}` : ""}${builds.length === 0 ? "" : `; builds on ${stepNumbers(builds)}`}`
     steps.push(
       new ReadingStep({
         kind: "paper",

@@ -15,7 +15,7 @@ import { extractiveSummary, keyFigure } from "./summary.js"
 
 /** The teaching parts of a note. */
 export interface NoteTeaching {
-  /** One per kept paper, in the kept order. */
+  /** One per paper in the places (the kept, then those without a recorded count that take places). */
   readonly summaries: ReadonlyArray<PaperSummary>
   readonly shared: SharedFoundations
   readonly readingOrder: ReadonlyArray<ReadingStep>
@@ -75,6 +75,11 @@ export const summarise = (
 export interface TeachingSources {
   readonly sourceTitle: string
   readonly kept: ReadonlyArray<ScoredPaper>
+  /**
+   * The papers in the places, in keep order: the kept and the relevant papers without a recorded count that take
+   * places. The reading order has them all; the shared foundations and the citation map the kept only. Default: kept.
+   */
+  readonly places?: ReadonlyArray<ScoredPaper> | undefined
   /** Each kept paper's reference list (OpenAlex ids), undefined when none is recorded. */
   readonly references: ReadonlyMap<string, ReadonlyArray<string> | undefined>
   /** The referenced works that were resolved. */
@@ -105,7 +110,7 @@ export const teaching = (sources: TeachingSources): NoteTeaching => {
   return {
     summaries: sources.summaries,
     shared,
-    readingOrder: readingOrder(sources.kept, shared, sources.foundations),
+    readingOrder: readingOrder(sources.places ?? sources.kept, shared, sources.foundations),
     map
   }
 }

@@ -245,8 +245,9 @@ const keep = Effect.fn("Companion.keep")(function*(
 })
 
 /**
- * foundations: the foundational citations of the kept papers and of the papers the note names, batched in one
- * call, side by side with the kept papers' summaries (one more judge call when the judge writes summaries). A
+ * foundations: the foundational citations of the kept papers, of the relevant papers without a count that take
+ * places and of the papers the note names, batched in one call, side by side with the summaries of the papers in
+ * the places (one more judge call when the judge writes summaries). A
  * failed lookup keeps the run (its search and judging stand): the foundations are marked unavailable, saying why.
  */
 const findFoundations = Effect.fn("Companion.foundations")(function*(
@@ -258,8 +259,9 @@ const findFoundations = Effect.fn("Companion.foundations")(function*(
 ) {
   const openalex = yield* OpenAlexPort
   const judge = yield* LlmJudgePort
-  const { kept } = decided.outcome
-  const founded = [...kept.map((s) => s.paper.arxivId), ...candidates.named.map((n) => n.arxivId)]
+  // a relevant paper without a count that takes a place is read as a kept one is: its summary and what it builds on
+  const placed = [...decided.outcome.kept, ...decided.outcome.unrecordedInPlaces]
+  const founded = [...placed.map((s) => s.paper.arxivId), ...candidates.named.map((n) => n.arxivId)]
   const references = new Map(founded.map((id) => [id, impacts.impacts.get(id)?.referencedWorks]))
   const allRefs = [...new Set([...references.values()].flatMap((r) => r ?? []))]
   const works = new Map<string, Work>()
@@ -271,7 +273,7 @@ const findFoundations = Effect.fn("Companion.foundations")(function*(
     Effect.catchAll((error) => Effect.sync(() => void (unavailable = error.message.replace(/\s+/gu, " ").trim())))
   )
   const keywordTerms = concept.keywords.map((k) => k.term)
-  const summarising = summarise(judge, { title: concept.searchTitle, text: plainText(concept.searchText), keywords: keywordTerms }, kept)
+  const summarising = summarise(judge, { title: concept.searchTitle, text: plainText(concept.searchText), keywords: keywordTerms }, placed)
   const [, summaries] = yield* Effect.all([lookup, summarising], { concurrency: 2 })
   const foundations: Array<Foundations> = founded.map((arxivId) => {
     const refs = references.get(arxivId)
@@ -299,6 +301,7 @@ const teach = Effect.fn("Companion.teach")(function*(
   return teaching({
     sourceTitle: found.note.title,
     kept: decided.outcome.kept,
+    places: decided.outcome.places,
     references: founded.references,
     works: founded.works,
     impacts: impacts.impacts,

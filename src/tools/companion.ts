@@ -104,6 +104,12 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
   const byId = new Map(report.candidates.map((c) => [c.paper.arxivId, c]))
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
   const summaries = new Map(report.summaries.map((s) => [s.arxivId, s]))
+  const inPlaces = new Set(report.unrecordedInPlaces)
+  // what a paper in the places carries: its summary and its foundational citations
+  const readAs = (id: string) => ({
+    summary: summaries.get(id)?.text ?? "",
+    builds_on: (foundations.get(id)?.citations ?? []).map((f) => `${f.title === "" ? f.openalexId : f.title} (cited by ${f.citedByCount})`)
+  })
   return {
     note: report.note.path,
     written: report.written,
@@ -131,10 +137,7 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
         relevance: c.judgement.relevance,
         citations_per_year: c.impact.citationsPerYear ?? null,
         rationale: c.judgement.rationale,
-        summary: summaries.get(id)?.text ?? "",
-        builds_on: (foundations.get(id)?.citations ?? []).map((f) =>
-          `${f.title === "" ? f.openalexId : f.title} (cited by ${f.citedByCount})`
-        ),
+        ...readAs(id),
         found_by: c.foundBy ?? ["arxiv-search"]
       }]
     }),
@@ -151,7 +154,14 @@ export const summarizeReport = (report: CompanionReport): CompanionResult => {
     dropped: [
       ...report.unrecordedAmongKept.flatMap((id) => byId.get(id) ?? []),
       ...mostRelevantDropped(report.candidates, DROPPED_LISTED, report.unrecordedAmongKept)
-    ].map((c) => ({ arxiv_id: c.paper.arxivId, title: c.paper.title, decision: c.decision.kind, reasons: c.decision.reasons }))
+    ].map((c) => ({
+      arxiv_id: c.paper.arxivId,
+      title: c.paper.title,
+      decision: c.decision.kind,
+      reasons: c.decision.reasons,
+      // one that takes a place is read as a kept paper is
+      ...(inPlaces.has(c.paper.arxivId) ? readAs(c.paper.arxivId) : {})
+    }))
   }
 }
 

@@ -229,14 +229,16 @@ export const CompanionResult = Schema.Struct({
     dropped: Count
   }),
   /**
-   * Candidates not kept, with why (`decision`: cut-by-cap, impact-not-recorded or dropped): first the relevant
-   * papers without a recorded count whose relevance places them among the kept, then the 20 most relevant others.
+   * Candidates not kept, with why (`decision`): first the relevant papers without a recorded count listed after
+   * the kept (one in the places has `summary`, `builds_on`), then the 20 most relevant others.
    */
   dropped: Schema.Array(Schema.Struct({
     arxiv_id: Schema.String,
     title: Schema.String,
     decision: Schema.String,
-    reasons: Schema.Array(Schema.String)
+    reasons: Schema.Array(Schema.String),
+    summary: Schema.optional(Schema.String),
+    builds_on: Schema.optional(Schema.Array(Schema.String))
   }))
 })
 export type CompanionResult = typeof CompanionResult.Type

@@ -10,6 +10,7 @@ import { describeReading, type NoteReading } from "../core/language.js"
 import type { CompanionReport, Foundations, ScoredPaper } from "../core/models.js"
 import type { AskResult } from "../tools/ask.js"
 import { mostRelevantDropped, notKept } from "../tools/companion.js"
+import { ordinal } from "../core/rules.js"
 
 /** One paper on the page. */
 export interface PaperCard {
@@ -37,6 +38,8 @@ export interface PaperCard {
   readonly links: { readonly abs: string; readonly pdf: string; readonly doi?: string | undefined }
   /** How it was found: "the arXiv search", "the most cited works on the note's phrases", or both. */
   readonly foundBy?: string | undefined
+  /** For a relevant paper without a recorded count that takes a place: its place in keep order, and that it is not counted as kept. */
+  readonly place?: string | undefined
   /** The well-established works it builds on (note runs only). */
   readonly foundations?: {
     readonly text: string
@@ -75,6 +78,11 @@ export interface NoteView {
   /** The run's counts as the note and the CLI say them ("10 kept of the 26 that cleared both bars (…); 16 cut by the cap of 10"). */
   readonly counts: string
   readonly papers: ReadonlyArray<PaperCard>
+  /**
+   * The relevant papers without a recorded count that take one of the places, as cards right after the kept ones
+   * (summary and foundations as a kept paper has them; `place` says why it is not counted as kept).
+   */
+  readonly placed: ReadonlyArray<PaperCard>
   /** Relevant papers without a recorded count whose relevance places them among the kept, listed right after them. */
   readonly unrecorded: ReadonlyArray<{ readonly arxivId: string; readonly title: string; readonly relevance: number; readonly inPlaces: boolean }>
   /** The most relevant candidates not kept (at most 20, `unrecorded` left out), most relevant first. */
@@ -179,6 +187,25 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
   const foundations = new Map(report.foundations.map((f) => [f.arxivId, f]))
   const summaries = new Map(report.summaries.map((s) => [s.arxivId, s.text]))
   const language = languageView(report.language)
+  // a kept paper's card; a paper that takes a place without a recorded count has the same
+  const cardOf = (s: ScoredPaper): PaperCard => {
+    const id = s.paper.arxivId
+    return {
+      arxivId: id,
+      title: oneLine(s.paper.title),
+      authors: s.paper.authors,
+      year: year(s.paper.published),
+      published: s.paper.published,
+      relevance: s.judgement.relevance,
+      novelty: s.judgement.novelty,
+      rationale: s.judgement.rationale,
+      summary: summaries.get(id),
+      impact: impactOf(s),
+      links: links(id, s.paper.doi),
+      foundBy: (s.foundBy ?? ["arxiv-search"]).map((c) => CHANNELS[c]).join(" and "),
+      foundations: foundationsOf(foundations.get(id))
+    }
+  }
   return {
     kind: "note",
     note: { title: report.note.title, path: report.note.path },
@@ -189,21 +216,14 @@ export const noteView = (report: CompanionReport, pending: boolean): NoteView =>
     counts: countsLine(report.counts, report.options),
     papers: report.survivors.flatMap((id) => {
       const s = byId.get(id)
-      if (s === undefined) return []
-      return [{
-        arxivId: id,
-        title: oneLine(s.paper.title),
-        authors: s.paper.authors,
-        year: year(s.paper.published),
-        published: s.paper.published,
-        relevance: s.judgement.relevance,
-        novelty: s.judgement.novelty,
-        rationale: s.judgement.rationale,
-        summary: summaries.get(id),
-        impact: impactOf(s),
-        links: links(id, s.paper.doi),
-        foundBy: (s.foundBy ?? ["arxiv-search"]).map((c) => CHANNELS[c]).join(" and "),
-        foundations: foundationsOf(foundations.get(id))
+      return s === undefined ? [] : [cardOf(s)]
+    }),
+    placed: report.unrecordedInPlaces.flatMap((id) => {
+      const s = byId.get(id)
+      const competing = report.counts.clearedBothBars + report.counts.impactNotRecorded
+      return s === undefined ? [] : [{
+        ...cardOf(s),
+        place: `Takes a place${s.decision.rank === undefined ? "" : `: ${ordinal(s.decision.rank)} of ${competing} in keep order`}; impact not recorded, so not counted as kept`
       }]
     }),
     unrecorded: report.unrecordedAmongKept.flatMap((id) => {

@@ -155,6 +155,28 @@ describe("arxiv-companion run (offline, against a copy of examples/vault)", { ti
     const section = note.slice(note.indexOf("## Relevant, impact not recorded"), note.indexOf("## Cut by the cap"))
     expect(section).toContain(`[On distinguishability criteria for estimating generative models](https://arxiv.org/abs/1412.6515)`)
     expect(section).toContain(`takes a place: ${place} · impact not recorded`)
+
+    // it is read as a kept paper is: its summary (the same summariser), its step in the reading order, and, with no
+    // reference list recorded offline, the one line that says so
+    const summary = report.summaries.find((x: { arxivId: string }) => x.arxivId === "1412.6515")
+    expect(summary.source).toBe("abstract")
+    expect(summary.text.length).toBeGreaterThan(0)
+    expect(text.stdout).toMatch(/^ {2}- On distinguishability criteria .*\n {4}summary: Generative adversarial networks \(GANs\) are pairs/m)
+    expect(section).toMatch(/\(https:\/\/arxiv\.org\/abs\/1412\.6515\) .*\n {2}- Summary \(sentences of the abstract\): Generative adversarial networks \(GANs\) are pairs/)
+    expect(section).toContain("_No reference list is recorded for the paper that takes a place, so what it builds on is not shown._")
+    const order = note.slice(note.indexOf("## Reading order"), note.indexOf("## Kept papers"))
+    expect(order).toMatch(/^\d+\. \[On distinguishability criteria for estimating generative models\]\(https:\/\/arxiv\.org\/abs\/1412\.6515\) \(2014\) — .*\(relevance 0\.96\); impact not recorded, it takes one of the places\.$/m)
+    const step = report.readingOrder.find((x: { id: string }) => x.id === "1412.6515")
+    expect(step.kind).toBe("paper")
+    expect(report.readingOrder.filter((x: { kind: string }) => x.kind === "paper").length).toBe(20)
+    // the paper listed after the kept only by relevance takes no place: no summary, no step
+    const listedOnly = report.unrecordedAmongKept.filter((id: string) => !report.unrecordedInPlaces.includes(id))
+    for (const id of listedOnly) {
+      expect(report.summaries.some((x: { arxivId: string }) => x.arxivId === id)).toBe(false)
+      expect(report.readingOrder.some((x: { id: string }) => x.id === id)).toBe(false)
+    }
+    // its place is still not "kept": the counts are as they were
+    expect(report.survivors).not.toContain("1412.6515")
   })
 
   it("--json prints the report alone on stdout", async () => {

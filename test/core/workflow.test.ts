@@ -15,6 +15,7 @@ import { LlmJudgePort, type Shortlist } from "../../src/core/ports/LlmJudgePort.
 import { type CitedPaper, OpenAlexPort } from "../../src/core/ports/OpenAlexPort.js"
 import { VaultPort } from "../../src/core/ports/VaultPort.js"
 import { ageInYears, IN_THE_PLACES } from "../../src/core/rules.js"
+import { UNRECORDED_STEP } from "../../src/core/readingOrder.js"
 import { runCompanion } from "../../src/core/workflow.js"
 import { summarizeReport } from "../../src/tools/companion.js"
 import { landmark, landmarks, openalexImpacts, openalexSource, openalexWorks, s2Impacts, s2Source } from "./fixtures.js"
@@ -396,8 +397,27 @@ describe("runCompanion", () => {
       const allRefs = [...new Set([...refsOf("1609.08144"), ...refsOf("1310.4546")])]
       assert.strictEqual(calls.works.length, 1)
       assert.sameMembers([...calls.works[0]!], allRefs)
-      assert.deepStrictEqual(report.foundations.map((f) => f.arxivId), ["1609.08144", "1310.4546"])
-      for (const f of report.foundations) {
+      // a paper that takes a place is looked up as a kept one is: no reference list recorded for these three
+      assert.deepStrictEqual(report.foundations.map((f) => f.arxivId), ["1609.08144", "1310.4546", ...report.unrecordedInPlaces])
+      for (const id of report.unrecordedInPlaces) assert.strictEqual(report.foundations.find((f) => f.arxivId === id)!.status, "not-recorded", id)
+      // and each has its summary, by the same summariser as the kept, and its step in the reading order, marked
+      assert.deepStrictEqual(report.summaries.map((x) => x.arxivId), [...report.survivors, ...report.unrecordedInPlaces])
+      const steps = report.readingOrder.filter((x) => x.kind === "paper")
+      assert.sameMembers(steps.map((x) => x.id), [...report.survivors, ...report.unrecordedInPlaces])
+      for (const step of steps) {
+        assert.strictEqual(step.why.includes(UNRECORDED_STEP), report.unrecordedInPlaces.includes(step.id), step.id)
+      }
+      for (const id of report.unrecordedInPlaces) {
+        const summary = report.summaries.find((x) => x.arxivId === id)!
+        assert.strictEqual(summary.source, "abstract")
+        assert.isAbove(summary.text.length, 0)
+        // in the note, under the paper's line in its section
+        const section = note.slice(unrecorded, note.indexOf("## Dropped candidates"))
+        const line = section.split("\n").findIndex((l) => l.includes(`(${absUrl(id)})`))
+        assert.isTrue(section.split("\n")[line + 1]!.startsWith("  - Summary (sentences of the abstract): "), id)
+      }
+      assert.include(note, "_No reference list is recorded for any of the 3 papers that take places, so what they build on is not shown._")
+      for (const f of report.foundations.filter((x) => report.survivors.includes(x.arxivId))) {
         // none of these references is among the recorded works: reported, never invented
         assert.strictEqual(f.status, "found")
         assert.deepStrictEqual(f.citations, [])
@@ -505,8 +525,10 @@ describe("runCompanion", () => {
       assert.strictEqual(report.calls.openalex, 2) // the most-cited search and the impact batch
       const written = files.get(OUTPUT_PATH)!
       assert.include(written, "Semantic Scholar (zzappa/topAIpapers), recorded 2024-02-15")
-      // said once for the kept papers, not under each
-      assert.strictEqual(written.split("No reference list is recorded for").length - 1, report.survivors.length > 0 ? 1 : 0)
+      // said once for the kept papers, not under each, and once for the one that takes a place (word2vec phrases)
+      assert.deepStrictEqual(report.unrecordedInPlaces, ["1310.4546"])
+      assert.strictEqual(written.split("No reference list is recorded for").length - 1, 2)
+      assert.include(written, "_No reference list is recorded for the paper that takes a place, so what it builds on is not shown._")
       assert.notInclude(written, "no reference list recorded for this paper")
     }))
 

@@ -35,8 +35,9 @@ describe("tools/list", () => {
   // 12,000 until ask_arxiv (about 1,350 characters) joined the 13 tools that already used 11,740; 13,500 until
   // run_companion's result gained the counts every face reports and each paper not kept its decision and title;
   // 14,800 since digest_vault joined with 999 characters (the 14 others average 981); 15,000 since ask_arxiv's
-  // result lists the relevant papers whose impact is not recorded (about 190 characters: id, title, relevance, place, why)
-  it("lists every tool with input and output schemas, annotations, within 15,000 characters", async () => {
+  // result lists the relevant papers whose impact is not recorded (about 190 characters: id, title, relevance, place, why);
+  // 15,100 since run_companion's papers that take a place without a recorded count carry summary and builds_on (81)
+  it("lists every tool with input and output schemas, annotations, within 15,100 characters", async () => {
     const list = await client.listTools()
     const names = list.tools.map((t) => t.name).sort()
     assert.deepEqual(names, [
@@ -53,7 +54,7 @@ describe("tools/list", () => {
     const companion = list.tools.find((t) => t.name === "run_companion")!
     assert.strictEqual(companion.annotations?.readOnlyHint, false)
     assert.strictEqual(list.tools.find((t) => t.name === "get_paper")!.annotations?.readOnlyHint, true)
-    assert.isAtMost(JSON.stringify(list).length, 15_000)
+    assert.isAtMost(JSON.stringify(list).length, 15_100)
     // the digest's own share: about one tool's
     assert.isAtMost(JSON.stringify(list.tools.find((t) => t.name === "digest_vault")).length, 1_000)
     assert.include(list.tools.find((t) => t.name === "read_paper")!.description, "Untrusted")
@@ -297,6 +298,25 @@ describe("run_companion", () => {
     assert.deepEqual(shown, [...shown].sort((a, b) => b - a))
     assert.isAtLeast(shown[shown.length - 1]!, 0.5) // a GAN note has more relevant papers than it keeps
     assert.isAtMost(JSON.stringify(r.structuredContent).length, 40_000)
+  })
+
+  it("a relevant paper without a recorded count that takes a place carries its summary, as the written note has it", async () => {
+    const r = await call(client, "run_companion", {
+      prompt: "Find papers related to my 'Generative Adversarial Networks' note",
+      options: { max_results: 20 }
+    })
+    assert.isNotTrue(r.isError, text(r))
+    const s = structured(Tools.CompanionResult, r)
+    const placed = s.dropped.find((d) => d.arxiv_id === "1412.6515")!
+    assert.strictEqual(placed.decision, "impact-not-recorded")
+    assert.isAbove(placed.summary?.length ?? 0, 0)
+    // offline no reference list is recorded for it: nothing it builds on, said as for a kept paper
+    assert.deepEqual(placed.builds_on, [])
+    const written = readFileSync(join(vault, s.written.path), "utf8")
+    const section = written.slice(written.indexOf("## Relevant, impact not recorded"))
+    assert.include(section, `  - Summary (sentences of the abstract): ${placed.summary!.slice(0, 40)}`)
+    // one listed after the kept only by relevance takes no place, and carries nothing more
+    for (const d of s.dropped.filter((x) => x.arxiv_id !== "1412.6515")) assert.isUndefined(d.summary)
   })
 
   it("a note that cites authors: the second search asks for them, and the result says who and how the note cites them", async () => {

@@ -237,7 +237,8 @@ const link = (href, text, label) => el("a", { href, text, target: "_blank", rel:
 
 const card = (p, i) => {
   const titleId = `paper-${i}`
-  const rows = [["Relevance", p.relevance.toFixed(2)]]
+  const rows = p.place === undefined ? [] : [["Place", p.place]]
+  rows.push(["Relevance", p.relevance.toFixed(2)])
   if (p.novelty !== undefined) rows.push(["Novelty", p.novelty.toFixed(2)])
   if (p.foundBy !== undefined) rows.push(["Found by", p.foundBy])
   if (p.impact !== undefined) {
@@ -364,7 +365,8 @@ const render = (id, view) => {
   $("summary").textContent = view.kind === "note"
     ? `${n} of ${view.candidates} candidates kept for “${view.note.title}”: ${view.counts}.${unrecorded} Keywords: ${view.keywords.join(", ")}.${named}`
     : `${n} paper${n === 1 ? "" : "s"} for “${view.question}” (${view.candidates} of ${view.total} matches re-ranked by ${view.judge}). arXiv query: ${view.query}${view.message === undefined ? "" : `. ${view.message}`}${unrecorded}`
-  $("cards").replaceChildren(...view.papers.map(card))
+  // a relevant paper without a recorded count that takes a place comes right after the kept, as a card of its own
+  $("cards").replaceChildren(...[...view.papers, ...(view.kind === "note" ? view.placed : [])].map(card))
   $("action-status").textContent = ""
   $("bibtex-text").hidden = $("bibtex-label").hidden = true
   $("bibtex-all").hidden = n === 0
