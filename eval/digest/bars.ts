@@ -29,7 +29,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import { ArxivPort, type ArxivSearch, type ArxivSearchResult, Digest, type Judgement, Layers, LlmJudgePort, type LlmJudgeService, Tools } from "../../src/index.js"
-import { readLandmarks, readNote, repoRoot, seededRandom, SPLIT_SETS } from "../retrieval-data.js"
+import { readLandmarks, readNote, repoRoot, SPLIT_SETS } from "../retrieval-data.js"
+import { pooledInterval, pooledShare } from "./pooled.js"
 
 const arg = (name: string): string | undefined => {
   const at = process.argv.indexOf(`--${name}`)
@@ -75,18 +76,8 @@ interface Variant {
 }
 const ruleName = (v: Variant) => `${v.bar.toFixed(2)}${v.gate === "none" ? "" : `, gate ${v.gate}`}${v.cap === 10 ? "" : `, cap ${v.cap}`}`
 
-const share = (rows: ReadonlyArray<Row>, num: (r: Row) => number): number => {
-  const d = rows.reduce((s, r) => s + r.graded, 0)
-  return d === 0 ? 0 : rows.reduce((s, r) => s + num(r), 0) / d
-}
-/** A pooled share of the graded papers and its 95 % percentile bootstrap interval over notes (seeded). */
-const interval = (rows: ReadonlyArray<Row>, num: (r: Row) => number): readonly [number, number, number] => {
-  const random = seededRandom(27)
-  const samples: Array<number> = []
-  for (let b = 0; b < 2000; b++) samples.push(share(rows.map(() => rows[Math.floor(random() * rows.length)]!), num))
-  samples.sort((a, b) => a - b)
-  return [share(rows, num), samples[50]!, samples[1949]!]
-}
+const share = pooledShare<Row>
+const interval = pooledInterval<Row>
 
 const vault = mkdtempSync(join(tmpdir(), "digest-bars-"))
 for (const l of notes) writeFileSync(join(vault, `${l.title}.md`), readNote(l))

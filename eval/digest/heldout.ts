@@ -19,7 +19,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import { ArxivPort, Digest, Layers, Tools } from "../../src/index.js"
-import { landmarksFile, notesDir, repoRoot, seededRandom } from "../retrieval-data.js"
+import { landmarksFile, notesDir, repoRoot } from "../retrieval-data.js"
+import { pooledInterval, pooledShare } from "./pooled.js"
 
 const arg = (name: string): string | undefined => {
   const at = process.argv.indexOf(`--${name}`)
@@ -87,17 +88,8 @@ const rows: Array<Row> = landmarks.map((l) => {
   const known = announced.filter((id) => g[id] !== undefined)
   return { note: l.note, announced, graded: known.length, offTopic: known.filter((id) => g[id]!.grade === 0).length, onTopic: known.filter((id) => g[id]!.grade === 2).length }
 })
-const share = (rs: ReadonlyArray<Row>, num: (r: Row) => number): number => {
-  const d = rs.reduce((s, r) => s + r.graded, 0)
-  return d === 0 ? 0 : rs.reduce((s, r) => s + num(r), 0) / d
-}
-const interval = (rs: ReadonlyArray<Row>, num: (r: Row) => number): readonly [number, number, number] => {
-  const random = seededRandom(27)
-  const samples: Array<number> = []
-  for (let b = 0; b < 2000; b++) samples.push(share(rs.map(() => rs[Math.floor(random() * rs.length)]!), num))
-  samples.sort((a, b) => a - b)
-  return [share(rs, num), samples[50]!, samples[1949]!]
-}
+const share = pooledShare<Row>
+const interval = pooledInterval<Row>
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`
 const announcedAll = rows.reduce((s, r) => s + r.announced.length, 0)
 const gradedAll = rows.reduce((s, r) => s + r.graded, 0)
