@@ -29,7 +29,7 @@
  */
 import { type CentralConcept, centralConcept, type ConceptParams, conceptMatchParts, familyKey } from "./concept.js"
 import { type Ranker, rankerScore } from "./ranker.js"
-import { bigrams, type Token, tokenize } from "./tokenize.js"
+import { bigrams, skipBigrams, type Token, tokenize } from "./tokenize.js"
 
 /** Document frequencies from a reference corpus. */
 export interface DfTable {
@@ -136,7 +136,8 @@ export const defaultParams: ScoringParams = {
   conceptRepeatCredit: 0.2,
   conceptNeighbourCosine: 0.7,
   conceptNeighbourCredit: 0.5,
-  conceptNeighbours: 5
+  conceptNeighbours: 5,
+  conceptPairsApart: false
 }
 
 /** One query term: a stem or a stem pair, with what the note said and how much it weighs. */
@@ -329,6 +330,8 @@ export interface PreparedPaper {
   readonly salient: ReadonlyArray<{ readonly k: string; readonly w: number }>
   /** the title terms and abstract counts with the word families added, once a concept asked for them */
   families?: { readonly title: ReadonlySet<string>; readonly abstract: ReadonlyMap<string, number> } | undefined
+  /** the stem pairs one word apart (concept.ts `ConceptEvidence.apart`), once a concept asked for them */
+  apart?: { readonly title: ReadonlySet<string>; readonly abstract: ReadonlyMap<string, number> } | undefined
 }
 
 /** Prepare a paper for scoring against any number of concepts (see {@link PreparedPaper}). */
@@ -370,6 +373,13 @@ const withFamilies = (paper: PreparedPaper): NonNullable<PreparedPaper["families
     if (k !== undefined) count(abstract, k, 1)
   }
   return (paper.families = { title, abstract })
+}
+
+const withPairsApart = (paper: PreparedPaper): NonNullable<PreparedPaper["apart"]> => {
+  if (paper.apart !== undefined) return paper.apart
+  const abstract = new Map<string, number>()
+  for (const b of skipBigrams(paper.abstract)) count(abstract, b, 1)
+  return (paper.apart = { title: new Set(skipBigrams(paper.title)), abstract })
 }
 
 /**
@@ -420,7 +430,12 @@ export const scorePrepared = (
   const families = concept.central.families ? withFamilies(paper) : undefined
   const parts = conceptMatchParts(
     concept.central,
-    { title: families?.title ?? titleKeys, abstract: families?.abstract ?? paper.abstractCounts, text: paper.text },
+    {
+      title: families?.title ?? titleKeys,
+      abstract: families?.abstract ?? paper.abstractCounts,
+      text: paper.text,
+      apart: p.conceptPairsApart === true ? withPairsApart(paper) : undefined
+    },
     p
   )
   const about = parts.match
