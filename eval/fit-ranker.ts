@@ -357,6 +357,14 @@ const evaluate = (n: Note, relevanceOf: (r: Row) => number): NoteResult => {
   }
 }
 
+/**
+ * `--combine veto`: the fixed map orders and the model only vetoes (a paper it gives less than ½ gets half the fixed
+ * map's relevance, below the bar); `--combine model` (default): the model's probability is the relevance.
+ */
+const COMBINE = flag("combine", "model")
+const combined = (fixed: number, modelLogOdds: number): number =>
+  COMBINE === "veto" ? (modelLogOdds >= 0 ? fixed : fixed / 2) : 1 / (1 + Math.exp(-modelLogOdds))
+
 /** The places of the shipped rule (relevant papers without a count compete); `--places 0`: the kept papers alone, the rule before. */
 const PLACES = flag("places", "1") !== "0"
 
@@ -427,7 +435,7 @@ const crossValidate = (setting: Setting, verbose: boolean) => {
     const test = notes.filter((n) => held.has(n.pool.note))
     const model = fitOn(train, setting)
     const s = test.map((n) => evaluate(n, (r) => r.relevance))
-    const l = test.map((n) => evaluate(n, (r) => 1 / (1 + Math.exp(-rankerScore(model, r.features)))))
+    const l = test.map((n) => evaluate(n, (r) => combined(r.relevance, rankerScore(model, r.features))))
     shipped.push(...s)
     learned.push(...l)
     if (verbose) {
@@ -467,7 +475,15 @@ if (mode === "cv") {
   const dev = foldKeys(bench, "fold1_dev")
   const units = argv.includes("--dev") ? bench.units.filter((u) => dev.has(u.key)) : bench.units
   for (const [label, r] of [["fixed map", null], ["learned", model]] as const) {
-    const scored = scoreUnits(units, table, defaultParams, vectors, r).map((u) => ({ ...u, rankScore: u.relevance }))
+    const scored = COMBINE === "veto" && r !== null
+      ? scoreUnits(units, table, defaultParams, vectors, null).map((u, i) => {
+        // the model's log-odds from its own scoring of the same unit (strength-weighted as the judge does)
+        const m = scoreUnits([units[i]!], table, defaultParams, vectors, r)[0]!
+        const vetoed = m.relevance.map((x) => x < 0.5)
+        const rel = u.relevance.map((x, j) => (vetoed[j] ? x / 2 : x))
+        return { ...u, relevance: rel, rankScore: rel }
+      })
+      : scoreUnits(units, table, defaultParams, vectors, r).map((u) => ({ ...u, rankScore: u.relevance }))
     per.push(metrics(scored))
     console.log(`CSFCube nDCG@10 ${argv.includes("--dev") ? "fold1_dev" : "all"} ${units.length}, ${label}: ${summarize(metrics(scored)).ndcg10.toFixed(4)}`)
   }
