@@ -89,6 +89,12 @@ export interface ScoringParams extends ConceptParams {
   readonly unseenInMax: number
   /** the least share of every term's part the most a paper could earn is taken as (a note of names and shorthand) */
   readonly minReach: number
+  /**
+   * weight of novelty (what the paper adds beyond the note) taken off the score, around noveltyCentre, times the
+   * concept strength (0: not read; eval/precision/README.md "novelty against the concept")
+   */
+  readonly noveltyWeight?: number | undefined
+  readonly noveltyCentre?: number | undefined
 }
 
 /** Word vectors keyed by stem (word2vec over the same arXiv corpus), with what SIF text vectors need. */
@@ -447,7 +453,8 @@ export const scorePrepared = (
   const outside = salient.filter((x) => !concept.vocabulary.has(x.k))
   const novelty = total > 0 ? outside.reduce((s, x) => s + x.w, 0) / total : 0
   const fixed = (similarity === undefined ? coverage : coverage + p.semanticWeight * similarity) +
-    p.conceptWeight * strength * (about - p.conceptCentre)
+    p.conceptWeight * strength * (about - p.conceptCentre) -
+    (p.noveltyWeight ?? 0) * strength * (clamp01(novelty) - (p.noveltyCentre ?? 0.5))
   const features: PaperFeatures = {
     fixed: p.slope * (fixed - p.midpoint),
     coverage,
