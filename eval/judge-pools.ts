@@ -11,6 +11,8 @@
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
  *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning [--graded tune3,tune4]  # RANKER: data/judge/ranker.json
  *   PLACES=1 node --import tsx eval/judge-pools.ts grades|landmarks --split tuning   # relevant papers without a count compete for the places
+ *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
+ *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
  *
  * `sample` lists, per note, a seeded sample (SAMPLE, default 6) of the papers relevant under PARAMS but not under
  * BASE, for reading whether what newly clears the bar is on the note's topic. REFIT=1 (with --csfcube) refits the
@@ -530,8 +532,31 @@ const cv = () => {
   if (argv.includes("--rows")) grid.forEach((g, i) => line(JSON.stringify(g), results[i]!))
 }
 
+/**
+ * `dev`: CSFCube nDCG@10 on fold1_dev alone (the fold the fixed map was fitted on) for each setting of GRID, so a
+ * setting can be checked against the fixed map without printing the other fold; `--rows`: the units that move
+ * between the first two settings.
+ */
+const dev = () => {
+  const bench = loadBenchmark(benchmarkRoot())
+  const keys = foldKeys(bench, "fold1_dev")
+  const units = bench.units.filter((u) => keys.has(u.key))
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  const grid = JSON.parse(process.env.GRID ?? "[{}]") as ReadonlyArray<Partial<ScoringParams>>
+  const per = grid.map((g) => metrics(scoreUnits(units, table, { ...defaultParams, ...g }, vectors, ranker)))
+  grid.forEach((g, i) => console.log(`${JSON.stringify(g)}: CSFCube fold1_dev (${units.length}) nDCG@10 ${summarize(per[i]!).ndcg10.toFixed(4)}`))
+  if (argv.includes("--rows") && per.length > 1) {
+    per[0]!.forEach((a, i) => {
+      const b = per[1]![i]!
+      if (Math.abs(a.ndcg10 - b.ndcg10) > 1e-9) console.log(`  ${a.key.padEnd(24)} ${a.ndcg10.toFixed(3)} → ${b.ndcg10.toFixed(3)}  ${units[i]!.query.title}`)
+    })
+  }
+}
+
 if (mode === "record") await record()
 else if (mode === "cv") cv()
+else if (mode === "dev") dev()
 else if (mode === "grades") grades()
 else if (mode === "sample") sample()
 else if (mode === "diagnose") diagnose()
