@@ -36,9 +36,9 @@ import { type Ranker, rankerFeatureNames, rankerScore } from "../src/adapters/ju
 import { defaultParams, type PaperFeatures, prepareConcept, scorePaper, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
-import { benchmarkRoot, loadBenchmark, summarize } from "./csfcube-data.js"
+import { benchmarkRoot, foldKeys, loadBenchmark, summarize } from "./csfcube-data.js"
 import { bandCleared, type Pool } from "./pools-data.js"
-import { metrics, scoreUnits } from "./run-scorer.js"
+import { conceptOf, metrics, scoreUnits } from "./run-scorer.js"
 import { readLandmarks, repoRoot, seededRandom, SPLIT_SETS } from "./retrieval-data.js"
 
 const argv = process.argv.slice(2)
@@ -62,7 +62,8 @@ export const CHOSEN = {
   ],
   lambda: 1,
   pairwise: "1",
-  shift: 0.5
+  shift: 0.5,
+  csfcube: 0
 } as const
 
 const gradesDir = join(repoRoot, "eval", "precision", "grades")
@@ -145,7 +146,8 @@ const fitLogistic = (
   xs: ReadonlyArray<ReadonlyArray<number>>,
   ys: ReadonlyArray<number>,
   lambda: number,
-  free: ReadonlyArray<boolean> = []
+  free: ReadonlyArray<boolean> = [],
+  sw: ReadonlyArray<number> = []
 ) => {
   const d = xs[0]!.length
   const mean = new Array<number>(d).fill(0)
@@ -160,9 +162,10 @@ const fitLogistic = (
     const h = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0))
     zs.forEach((z, i) => {
       const p = 1 / (1 + Math.exp(-z.reduce((s, v, j) => s + v * w[j]!, 0)))
+      const c = sw[i] ?? 1
       for (let j = 0; j <= d; j++) {
-        g[j]! += (p - ys[i]!) * z[j]!
-        for (let k = 0; k <= d; k++) h[j]![k]! += p * (1 - p) * z[j]! * z[k]!
+        g[j]! += c * (p - ys[i]!) * z[j]!
+        for (let k = 0; k <= d; k++) h[j]![k]! += c * p * (1 - p) * z[j]! * z[k]!
       }
     })
     for (let j = 1; j <= d; j++) if (free[j - 1] !== true) g[j]! += lambda * w[j]!, h[j]![j]! += lambda
@@ -206,10 +209,36 @@ interface Setting {
   /** "" plain logistic, "1" pairs of any two grades, "2" pairs with a 2 */
   readonly pairwise: string
   readonly shift: number
+  /**
+   * how much CSFCube's fold1_dev units whose title names a concept (strength > 0) count in the pairwise fit: their
+   * pairs of candidates with different grades weigh, in total, this many times the notes' pairs (0: notes only)
+   */
+  readonly csfcube: number
+}
+
+/**
+ * The candidates of CSFCube's fold1_dev units whose title names a concept (the only units a learned relevance moves),
+ * with their signals and grades (0–3), for `--csfcube W`. fold1_dev is the fold the fixed map was fitted on.
+ */
+let devUnits: ReadonlyArray<ReadonlyArray<{ readonly features: PaperFeatures; readonly grade: number }>> | undefined
+const csfcubeDev = () => {
+  if (devUnits !== undefined) return devUnits
+  const bench = loadBenchmark(benchmarkRoot())
+  const dev = foldKeys(bench, "fold1_dev")
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  return (devUnits = bench.units.filter((u) => dev.has(u.key)).flatMap((u) => {
+    const c = prepareConcept(conceptOf(u), table, defaultParams, vectors)
+    if (c.central.strength === 0) return []
+    return [u.candidates.map((cand) => ({
+      features: scorePaper(c, cand, table, defaultParams, vectors, null).features,
+      grade: u.grades.get(cand.id) ?? 0
+    }))]
+  }))
 }
 
 const fitOn = (notes: ReadonlyArray<Note>, setting: Setting): Ranker => {
-  const { features, lambda, free: FREE, pairwise: PAIRWISE, shift: SHIFT } = setting
+  const { features, lambda, free: FREE, pairwise: PAIRWISE, shift: SHIFT, csfcube: CSF } = setting
   const xs: Array<Array<number>> = []
   const ys: Array<number> = []
   const byNote: Array<Array<{ x: Array<number>; y: number }>> = []
@@ -232,17 +261,25 @@ const fitOn = (notes: ReadonlyArray<Note>, setting: Setting): Ranker => {
     const px: Array<Array<number>> = []
     const py: Array<number> = []
     let flip = false
-    for (const rows of byNote) {
+    const pairsOf = (rows: ReadonlyArray<{ x: ReadonlyArray<number>; y: number }>, top: number) => {
       for (const a of rows) {
         for (const b of rows) {
-          if (a.y <= b.y || (PAIRWISE === "2" && a.y !== 2)) continue
+          if (a.y <= b.y || (PAIRWISE === "2" && a.y !== top)) continue
           flip = !flip
           px.push(a.x.map((v, j) => (flip ? v - b.x[j]! : b.x[j]! - v)))
           py.push(flip ? 1 : 0)
         }
       }
     }
-    const pw = fitLogistic(px, py, lambda, features.map((f) => FREE.includes(f))).weights
+    for (const rows of byNote) pairsOf(rows, 2)
+    const notePairs = px.length
+    if (CSF > 0) {
+      for (const unit of csfcubeDev()) pairsOf(unit.map((r) => ({ x: features.map((f) => valueOf(r.features, f)), y: r.grade })), 3)
+    }
+    // the CSFCube pairs weigh CSF times the notes' pairs in total
+    const each = px.length > notePairs ? (CSF * notePairs) / (px.length - notePairs) : 0
+    const sw = px.map((_, i) => (i < notePairs ? 1 : each))
+    const pw = fitLogistic(px, py, lambda, features.map((f) => FREE.includes(f)), sw).weights
     const one = fitLogistic(xs.map((x) => [x.reduce((s, v, j) => s + v * pw[j]!, 0)]), ys, 0)
     weights = pw.map((v) => v * one.weights[0]!)
     bias = one.bias
@@ -261,7 +298,8 @@ const fitOn = (notes: ReadonlyArray<Note>, setting: Setting): Ranker => {
       ...(FREE.length === 0 ? {} : { unpenalised: FREE }),
       notes: notes.length,
       splits: [...new Set(notes.map((n) => n.fold))],
-      ...(SHIFT === 0 ? {} : { shift: SHIFT })
+      ...(SHIFT === 0 ? {} : { shift: SHIFT }),
+      ...(CSF === 0 ? {} : { csfcube: { units: csfcubeDev().length, fold: "fold1_dev", weight: CSF } })
     }
   }
 }
@@ -290,7 +328,7 @@ const auc = (hi: ReadonlyArray<number>, lo: ReadonlyArray<number>): number | und
 /** What the keep rule keeps for a note when papers have the given relevance. */
 const evaluate = (n: Note, relevanceOf: (r: Row) => number): NoteResult => {
   const rel = new Map(n.rows.map((r) => [r.id, relevanceOf(r)]))
-  const kept = bandCleared(n.pool, rel).slice(0, 10)
+  const kept = bandCleared(n.pool, rel, undefined, PLACES).slice(0, 10)
   const g = (id: string) => n.grades[id]
   const gradedKept = kept.filter((id) => g(id) !== undefined)
   const by: [Array<number>, Array<number>, Array<number>] = [[], [], []]
@@ -318,6 +356,17 @@ const evaluate = (n: Note, relevanceOf: (r: Row) => number): NoteResult => {
     pairs
   }
 }
+
+/**
+ * `--combine veto`: the fixed map orders and the model only vetoes (a paper it gives less than ½ gets half the fixed
+ * map's relevance, below the bar); `--combine model` (default): the model's probability is the relevance.
+ */
+const COMBINE = flag("combine", "model")
+const combined = (fixed: number, modelLogOdds: number): number =>
+  COMBINE === "veto" ? (modelLogOdds >= 0 ? fixed : fixed / 2) : 1 / (1 + Math.exp(-modelLogOdds))
+
+/** The places of the shipped rule (relevant papers without a count compete); `--places 0`: the kept papers alone, the rule before. */
+const PLACES = flag("places", "1") !== "0"
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))] ?? 0
@@ -353,11 +402,12 @@ const given: Setting = {
   lambda: Number(flag("lambda", String(CHOSEN.lambda))),
   free: flag("free", "").split(",").filter((f) => f !== ""),
   pairwise: flag("pairwise", CHOSEN.pairwise) === "0" ? "" : flag("pairwise", CHOSEN.pairwise),
-  shift: Number(flag("shift", String(CHOSEN.shift)))
+  shift: Number(flag("shift", String(CHOSEN.shift))),
+  csfcube: Number(flag("csfcube", String(CHOSEN.csfcube)))
 }
 const describe = (s: Setting) =>
   `features ${s.features.join(",")} lambda ${s.lambda}${s.free.length > 0 ? ` free ${s.free.join(",")}` : ""} ` +
-  `pairwise ${s.pairwise || "0"} shift ${s.shift}`
+  `pairwise ${s.pairwise || "0"} shift ${s.shift}${s.csfcube > 0 ? ` csfcube ${s.csfcube}` : ""}`
 const notes = loadNotes(defaultParams)
 
 /** The cross-validation folds: one per split (`--cv split`), or K folds of whole notes drawn with `--seed`. */
@@ -385,7 +435,7 @@ const crossValidate = (setting: Setting, verbose: boolean) => {
     const test = notes.filter((n) => held.has(n.pool.note))
     const model = fitOn(train, setting)
     const s = test.map((n) => evaluate(n, (r) => r.relevance))
-    const l = test.map((n) => evaluate(n, (r) => 1 / (1 + Math.exp(-rankerScore(model, r.features)))))
+    const l = test.map((n) => evaluate(n, (r) => combined(r.relevance, rankerScore(model, r.features))))
     shipped.push(...s)
     learned.push(...l)
     if (verbose) {
@@ -421,10 +471,21 @@ if (mode === "cv") {
   const table = arxivDfTable()
   const vectors = arxivTermVectors()
   const per: Array<ReadonlyArray<{ key: string; ndcg10: number }>> = []
+  // --dev: fold1_dev only (the fold the fixed map and --csfcube fit on), so a setting can be chosen without the other fold
+  const dev = foldKeys(bench, "fold1_dev")
+  const units = argv.includes("--dev") ? bench.units.filter((u) => dev.has(u.key)) : bench.units
   for (const [label, r] of [["fixed map", null], ["learned", model]] as const) {
-    const scored = scoreUnits(bench.units, table, defaultParams, vectors, r).map((u) => ({ ...u, rankScore: u.relevance }))
+    const scored = COMBINE === "veto" && r !== null
+      ? scoreUnits(units, table, defaultParams, vectors, null).map((u, i) => {
+        // the model's log-odds from its own scoring of the same unit (strength-weighted as the judge does)
+        const m = scoreUnits([units[i]!], table, defaultParams, vectors, r)[0]!
+        const vetoed = m.relevance.map((x) => x < 0.5)
+        const rel = u.relevance.map((x, j) => (vetoed[j] ? x / 2 : x))
+        return { ...u, relevance: rel, rankScore: rel }
+      })
+      : scoreUnits(units, table, defaultParams, vectors, r).map((u) => ({ ...u, rankScore: u.relevance }))
     per.push(metrics(scored))
-    console.log(`CSFCube nDCG@10 all ${bench.units.length}, ${label}: ${summarize(metrics(scored)).ndcg10.toFixed(4)}`)
+    console.log(`CSFCube nDCG@10 ${argv.includes("--dev") ? "fold1_dev" : "all"} ${units.length}, ${label}: ${summarize(metrics(scored)).ndcg10.toFixed(4)}`)
   }
   if (argv.includes("--rows")) {
     per[0]!.forEach((a, i) => {

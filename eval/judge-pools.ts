@@ -11,6 +11,9 @@
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
  *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning [--graded tune3,tune4]  # RANKER: data/judge/ranker.json
  *   PLACES=1 node --import tsx eval/judge-pools.ts grades|landmarks --split tuning   # relevant papers without a count compete for the places
+ *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
+ *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
+ *   node --import tsx eval/judge-pools.ts oracle|language --split tuning   # diagnostics (eval/precision/README.md, prec6)
  *
  * `sample` lists, per note, a seeded sample (SAMPLE, default 6) of the papers relevant under PARAMS but not under
  * BASE, for reading whether what newly clears the bar is on the note's topic. REFIT=1 (with --csfcube) refits the
@@ -27,7 +30,7 @@ import { join } from "node:path"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { arxivRanker } from "../src/adapters/judge/ranker.js"
-import { defaultParams, idf, prepareConcept, scorePaper, type ScoringParams } from "../src/adapters/judge/score.js"
+import { defaultParams, idf, prepareConcept, preparePaper, scorePaper, scorePrepared, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit, tokenize } from "../src/adapters/judge/tokenize.js"
 import { assessImpact, NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
@@ -443,7 +446,272 @@ const landmarks = () => {
   console.log(`\n${[...tally].map(([k, n]) => `${k} ${n}`).join(", ")}`)
 }
 
+/**
+ * `cv`: settings of the fixed map (GRID, a JSON array of partial ScoringParams; the first is the reference) chosen in
+ * cross-validation by split over the graded tuning notes, on the places (PLACES=1 is implied). On each three splits
+ * the setting with the highest strict precision (an ungraded paper in the places counted as neither 2 nor 0) among
+ * those whose off-topic share is at most, and landmarks in the places at least, the reference's on the same notes
+ * (the reference if none) is picked and measured on the fourth; then the pick on every note. Prints each setting on
+ * every note too.
+ */
+const cv = () => {
+  setTokenCacheLimit(50_000)
+  const grid = JSON.parse(process.env.GRID ?? "[{}]") as ReadonlyArray<Partial<ScoringParams>>
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  type R = { note: string; split: string; places: number; twos: number; zeros: number; counted: number; ungraded: number; lm: number; lmIn: number }
+  const graded = pools().filter((pool) => gradedSplits.includes(pool.split) && existsSync(join(gradesDir, `${pool.note}.json`)))
+  const results: Array<ReadonlyArray<R>> = grid.map((g) => {
+    const p: ScoringParams = { ...defaultParams, ...g }
+    return graded.map((pool) => {
+      const grades = (JSON.parse(readFileSync(join(gradesDir, `${pool.note}.json`), "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
+      const c = prepareConcept(pool.concept, table, p, vectors)
+      const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
+      const places = bandCleared(pool, rel, near, true).slice(0, 10)
+      const gr = (id: string) => grades[id]?.grade
+      return {
+        note: pool.note,
+        split: pool.split,
+        places: places.length,
+        twos: places.filter((id) => gr(id) === 2).length,
+        zeros: places.filter((id) => gr(id) === 0).length,
+        // for choosing, an ungraded paper counts in the denominator as neither 2 nor 0
+        counted: places.length,
+        ungraded: places.filter((id) => gr(id) === undefined).length,
+        lm: pool.landmarks.length,
+        lmIn: pool.landmarks.filter((l) => places.includes(l.id)).length
+      }
+    })
+  })
+  const sum = (rs: ReadonlyArray<R>, f: (r: R) => number) => rs.reduce((k, r) => k + f(r), 0)
+  const figures = (rs: ReadonlyArray<R>) => ({
+    strict: sum(rs, (r) => r.twos) / Math.max(1, sum(rs, (r) => r.counted)),
+    off: sum(rs, (r) => r.zeros) / Math.max(1, sum(rs, (r) => r.counted)),
+    lm: sum(rs, (r) => r.lmIn)
+  })
+  const pick = (notes: ReadonlySet<string>): number => {
+    const of = (i: number) => figures(results[i]!.filter((r) => notes.has(r.note)))
+    const ref = of(0)
+    let best = 0
+    for (let i = 1; i < grid.length; i++) {
+      const f = of(i)
+      if (f.off <= ref.off && f.lm >= ref.lm && f.strict > of(best).strict) best = i
+    }
+    return best
+  }
+  const splits = [...new Set(graded.map((x) => x.split))]
+  const held: Array<R> = []
+  const refHeld: Array<R> = []
+  for (const s of splits) {
+    const train = new Set(graded.filter((x) => x.split !== s).map((x) => x.note))
+    const i = pick(train)
+    const test = (rs: ReadonlyArray<R>) => rs.filter((r) => r.split === s)
+    held.push(...test(results[i]!))
+    refHeld.push(...test(results[0]!))
+    console.log(`fold ${s}: picked ${JSON.stringify(grid[i])} on the other splits`)
+  }
+  const line = (label: string, rs: ReadonlyArray<R>) => {
+    const by = rs.map((r) => ({ graded: r.places - r.ungraded, twos: r.twos, zeros: r.zeros, lm: r.lm, lmKept: r.lmIn, lmShown: 0 }))
+    const boot = (num: (r: (typeof by)[number]) => number, den: (r: (typeof by)[number]) => number) => {
+      const random = seededRandom(22)
+      const share = (xs: typeof by) => xs.reduce((k, r) => k + num(r), 0) / Math.max(1, xs.reduce((k, r) => k + den(r), 0))
+      const samples: Array<number> = []
+      for (let b = 0; b < 2000; b++) samples.push(share(by.map(() => by[Math.floor(random() * by.length)]!)))
+      samples.sort((a, b) => a - b)
+      return `${(100 * share(by)).toFixed(1)} % (${(100 * samples[50]!).toFixed(1)}–${(100 * samples[1949]!).toFixed(1)})`
+    }
+    console.log(
+      `${label.padEnd(40)} places ${sum(rs, (r) => r.places)}, strict ${boot((r) => r.twos, (r) => r.graded)}, off-topic ${boot((r) => r.zeros, (r) => r.graded)}, ` +
+        `ungraded ${sum(rs, (r) => r.ungraded)}, landmarks in the places ${sum(rs, (r) => r.lmIn)}/${sum(rs, (r) => r.lm)}`
+    )
+  }
+  line("reference (first setting), all notes", results[0]!)
+  line("cross-validated picks (held folds)", held)
+  line("reference on the same held folds", refHeld)
+  const all = pick(new Set(graded.map((x) => x.note)))
+  console.log(`picked on all ${graded.length} notes: ${JSON.stringify(grid[all])}`)
+  if (argv.includes("--rows")) grid.forEach((g, i) => line(JSON.stringify(g), results[i]!))
+}
+
+/**
+ * `dev`: CSFCube nDCG@10 on fold1_dev alone (the fold the fixed map was fitted on) for each setting of GRID, so a
+ * setting can be checked against the fixed map without printing the other fold; `--rows`: the units that move
+ * between the first two settings.
+ */
+const dev = () => {
+  const bench = loadBenchmark(benchmarkRoot())
+  const keys = foldKeys(bench, "fold1_dev")
+  const units = bench.units.filter((u) => keys.has(u.key))
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  const grid = JSON.parse(process.env.GRID ?? "[{}]") as ReadonlyArray<Partial<ScoringParams>>
+  const per = grid.map((g) => metrics(scoreUnits(units, table, { ...defaultParams, ...g }, vectors, ranker)))
+  grid.forEach((g, i) => console.log(`${JSON.stringify(g)}: CSFCube fold1_dev (${units.length}) nDCG@10 ${summarize(per[i]!).ndcg10.toFixed(4)}`))
+  if (argv.includes("--rows") && per.length > 1) {
+    per[0]!.forEach((a, i) => {
+      const b = per[1]![i]!
+      if (Math.abs(a.ndcg10 - b.ndcg10) > 1e-9) console.log(`  ${a.key.padEnd(24)} ${a.ndcg10.toFixed(3)} → ${b.ndcg10.toFixed(3)}  ${units[i]!.query.title}`)
+    })
+  }
+}
+
+/** Mean over notes of the AUC of `hi` over `lo` (notes where either is empty left out). */
+const meanAuc = (xs: ReadonlyArray<number | undefined>): string => {
+  const d = xs.filter((x): x is number => x !== undefined)
+  return (d.reduce((a, b) => a + b, 0) / Math.max(1, d.length)).toFixed(3)
+}
+
+/** The graded tuning pools with their grades (only a tuning note's grade file is read). */
+const gradedPools = () =>
+  pools().filter((pool) => gradedSplits.includes(pool.split) && existsSync(join(gradesDir, `${pool.note}.json`))).map((pool) => ({
+    pool,
+    grades: (JSON.parse(readFileSync(join(gradesDir, `${pool.note}.json`), "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
+  }))
+
+/**
+ * `oracle`: the headroom of the order. Over the places' eligible papers (cleared both bars, or relevant without a
+ * count) of the shipped judge: strict precision if the 2s among them came first; and how well relevance, citations a
+ * year and each signal of the rule (score.ts PaperFeatures) order the 2s above the rest of them (mean AUC per note).
+ */
+const oracle = () => {
+  setTokenCacheLimit(50_000)
+  const p = params()
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  let places = 0
+  let twos = 0
+  let best = 0
+  const aucs = new Map<string, Array<number | undefined>>()
+  const add = (k: string, v: number | undefined) => aucs.set(k, [...(aucs.get(k) ?? []), v])
+  for (const { pool, grades } of gradedPools()) {
+    const c = prepareConcept(pool.concept, table, p, vectors)
+    const scored = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
+    const rel = new Map([...scored].map(([id, s]) => [id, s.relevance]))
+    const eligible = bandCleared(pool, rel, near, true)
+    const placed = eligible.slice(0, 10)
+    places += placed.length
+    twos += placed.filter((id) => grades[id]?.grade === 2).length
+    best += Math.min(placed.length, eligible.filter((id) => grades[id]?.grade === 2).length)
+    const two = eligible.filter((id) => grades[id]?.grade === 2)
+    const rest = eligible.filter((id) => grades[id] !== undefined && grades[id]!.grade < 2)
+    add("relevance", auc(two.map((id) => rel.get(id)!), rest.map((id) => rel.get(id)!)))
+    const counted = (ids: ReadonlyArray<string>) => ids.filter((id) => pool.impact?.[id]?.perYear !== undefined)
+    const perYear = (id: string) => pool.impact![id]!.perYear!
+    add("citations a year (counted papers)", auc(counted(two).map(perYear), counted(rest).map(perYear)))
+    for (const k of Object.keys(scored.values().next().value!.features) as Array<keyof ReturnType<typeof scorePaper>["features"]>) {
+      add(k, auc(two.map((id) => scored.get(id)!.features[k]), rest.map((id) => scored.get(id)!.features[k])))
+    }
+  }
+  console.log(`places ${places}: strict ${((100 * twos) / places).toFixed(1)} %; the eligible 2s first: ${((100 * best) / places).toFixed(1)} %`)
+  console.log("AUC of the eligible 2s over their 1s and 0s, mean per note:")
+  for (const [k, xs] of aucs) console.log(`  ${k.padEnd(36)} ${meanAuc(xs)}`)
+}
+
+/**
+ * `language`: the concept's own language (eval/precision/README.md, prec6), diagnostic only. The papers of a pool
+ * whose title earns ≥ TAU (0.75) of the concept (pairs one apart read) are its title-named papers; with at least 5 of
+ * them, (L) the share of the weight of the K (50) stems they use far more than arXiv abstracts do (p·log(p / df), the
+ * concept's own stems left out) that a paper's abstract uses, and (V) the cosine of a paper's SIF vector to their
+ * centroid, each over its mean on the title-named papers. Prints the per-note mean AUC of each alone and added to
+ * the score (w · strength · min(f, 1.5)), and among papers whose concept match is below 0.3.
+ */
+const language = () => {
+  setTokenCacheLimit(60_000)
+  const p = params()
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  const TAU = Number(process.env.TAU ?? 0.75)
+  const K = Number(process.env.K ?? 50)
+  type Row = { score: number; strength: number; concept: number; L: number; V: number; grade: number | undefined }
+  const notes: Array<ReadonlyArray<Row>> = []
+  const sizes: Array<number> = []
+  for (const { pool, grades } of gradedPools()) {
+    const c = prepareConcept(pool.concept, table, p, vectors)
+    const apart = { ...p, conceptPairsApart: true }
+    const ca = prepareConcept(pool.concept, table, apart, vectors)
+    const own = new Set<string>()
+    for (const u of c.central.units) for (const f of u.forms.keys()) for (const w of f.split(" ")) own.add(w)
+    const prepared = pool.papers.map((x) => preparePaper(x, table, p, vectors))
+    const scored = prepared.map((x) => scorePrepared(c, x, table, p, vectors))
+    const named = prepared.map((x) => {
+      const f = scorePrepared(ca, x, table, apart, vectors).features
+      return f.strength > 0 && f.conceptTitle / f.strength >= TAU
+    })
+    const titled = prepared.filter((_, i) => named[i])
+    sizes.push(titled.length)
+    const uses = new Map<string, number>()
+    for (const x of titled) for (const k of x.abstractCounts.keys()) if (!k.includes(" ")) uses.set(k, (uses.get(k) ?? 0) + 1)
+    const lexicon = [...uses]
+      .filter(([k, n]) => n >= 2 && table.unigrams.has(k) && !own.has(k))
+      .map(([k, n]) => {
+        const pt = n / titled.length
+        const pb = table.unigrams.get(k)! / table.documents
+        return { k, w: Math.log(pt / pb), kl: pt * Math.log(pt / pb) }
+      })
+      .filter((x) => x.w > 0)
+      .sort((a, b) => b.kl - a.kl || (a.k < b.k ? -1 : 1))
+      .slice(0, K)
+    const total = lexicon.reduce((s, x) => s + x.w, 0)
+    const L = prepared.map((x) => (total > 0 ? lexicon.reduce((s, y) => s + (x.abstractCounts.has(y.k) ? y.w : 0), 0) / total : 0))
+    const centre = new Float32Array(vectors.dims)
+    for (const x of titled) {
+      const v = x.vector!
+      const n = Math.sqrt(v.reduce((s, a) => s + a * a, 0)) || 1
+      for (let i = 0; i < v.length; i++) centre[i]! += v[i]! / n
+    }
+    const cos = (v: Float32Array) => {
+      let d = 0
+      let a = 0
+      let b = 0
+      for (let i = 0; i < v.length; i++) d += v[i]! * centre[i]!, a += v[i]! * v[i]!, b += centre[i]! * centre[i]!
+      return a > 0 && b > 0 ? d / Math.sqrt(a * b) : 0
+    }
+    const V = prepared.map((x) => cos(x.vector!))
+    const onTitled = (xs: ReadonlyArray<number>) => xs.filter((_, i) => named[i]).reduce((s, x) => s + x, 0) / Math.max(1, titled.length)
+    const enough = titled.length >= 5
+    const mL = onTitled(L)
+    const mV = onTitled(V)
+    notes.push(pool.papers.map((x, i) => ({
+      score: scored[i]!.score,
+      strength: scored[i]!.features.strength,
+      concept: scored[i]!.concept,
+      L: enough && mL > 0 ? L[i]! / mL : Number.NaN,
+      V: enough && mV > 0 ? V[i]! / mV : Number.NaN,
+      grade: grades[x.arxivId]?.grade
+    })))
+  }
+  console.log(`title-named papers per pool: ${sizes.sort((a, b) => a - b).join(" ")}`)
+  const per = (value: (r: Row) => number, keep: (r: Row) => boolean = () => true) => {
+    const a20: Array<number | undefined> = []
+    const a21: Array<number | undefined> = []
+    for (const rows of notes) {
+      const by = (g: number) => rows.filter((r) => r.grade === g && keep(r)).map(value).filter((x) => !Number.isNaN(x))
+      a20.push(auc(by(2), by(0)))
+      a21.push(auc(by(2), by(1)))
+    }
+    return `AUC 2v0 ${meanAuc(a20)} 2v1 ${meanAuc(a21)}`
+  }
+  console.log(`score ${per((r) => r.score)}; L ${per((r) => r.L)}; V ${per((r) => r.V)}`)
+  for (const key of ["L", "V"] as const) {
+    for (const w of [0.01, 0.02, 0.04, 0.08]) {
+      console.log(`score + ${w} · ${key}: ${per((r) => r.score + (Number.isNaN(r[key]) ? 0 : w * r.strength * Math.min(r[key], 1.5)))}`)
+    }
+  }
+  // pooled over notes: among the graded papers whose concept match is below 0.3
+  const low = notes.flat().filter((r) => r.grade !== undefined && r.concept < 0.3 && !Number.isNaN(r.L))
+  const pooledAuc = (k: "L" | "V" | "score", lo: ReadonlyArray<number>) =>
+    auc(low.filter((r) => r.grade === 2).map((r) => r[k]), low.filter((r) => lo.includes(r.grade!)).map((r) => r[k]))?.toFixed(3)
+  console.log(
+    `concept match < 0.3 (${low.length} graded papers, pooled): ` +
+      (["L", "V", "score"] as const).map((k) => `${k} 2v0 ${pooledAuc(k, [0])} 2v01 ${pooledAuc(k, [0, 1])}`).join("; ")
+  )
+}
+
 if (mode === "record") await record()
+else if (mode === "oracle") oracle()
+else if (mode === "language") language()
+else if (mode === "cv") cv()
+else if (mode === "dev") dev()
 else if (mode === "grades") grades()
 else if (mode === "sample") sample()
 else if (mode === "diagnose") diagnose()

@@ -12,6 +12,7 @@
  * Usage: npm run eval:precision:sheets -- [--split tune3,tune4,heldout] [--not-kept 30] [--out DIR] [--ranker fixed|learned]
  *
  * `--ranker learned`: the papers the local judge keeps with the learned relevance of data/judge/ranker.json.
+ * `--judge-params JSON`: the papers it keeps with other knobs of its scoring (e.g. '{"noveltyWeight":0.05}').
  */
 import { Effect, Either, Layer } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -33,6 +34,8 @@ const notKept = Number(arg("not-kept", "30"))
 const out = arg("out", join(precisionDir, "sheets"))
 const ranker = arg("ranker", "fixed")
 if (ranker !== "fixed" && ranker !== "learned") throw new Error(`--ranker must be fixed or learned, not "${ranker}"`)
+/** `--judge-params JSON`: knobs of the local judge's scoring (score.ts ScoringParams), as eval:precision takes them */
+const judgeParams = arg("judge-params", "") === "" ? undefined : (JSON.parse(arg("judge-params", "")) as Record<string, unknown>)
 
 /** The abstract's first ~700 characters, cut at a word: enough to tell what a paper is about. */
 const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
@@ -55,7 +58,11 @@ try {
       (note) => Effect.either(Workflow.runCompanion(`Find papers related to my '${note.title}' note`)),
       { concurrency: 1 }
     ).pipe(
-      Effect.provide(ranker === "learned" ? LocalJudge.layerWith({ ranker: arxivRanker() }) : Layer.empty),
+      Effect.provide(
+        ranker === "learned" || judgeParams !== undefined
+          ? LocalJudge.layerWith({ ranker: ranker === "learned" ? arxivRanker() : null, params: judgeParams })
+          : Layer.empty
+      ),
       Effect.provide(Layers.OfflineLayer({ vault, offline: true }))
     )
   )

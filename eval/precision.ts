@@ -22,7 +22,8 @@
  * records through the mirror's engine; the recorded citations stay.
  *
  * `--ranker learned` runs the local judge with the learned relevance of data/judge/ranker.json (eval/fit-ranker.ts)
- * instead of its default fixed map.
+ * instead of its default fixed map. `--judge-params JSON` overrides knobs of the local judge's scoring (score.ts
+ * ScoringParams, e.g. '{"noveltyWeight":0.05}'), as `LocalJudge.makeWith({ params })` does.
  */
 import { Effect, Either, Layer, Schema } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -58,6 +59,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
   let split: keyof typeof SPLIT_SETS = "all"
   let json = false
   let ranker: "fixed" | "learned" = "fixed"
+  let judgeParams: Record<string, unknown> | undefined
   let arxiv: Layers.ArxivBackend | undefined
   const options: Record<string, unknown> = {}
   for (let i = 0; i < argv.length; i++) {
@@ -75,6 +77,14 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
       ranker = raw as "fixed" | "learned"
       continue
     }
+    if (name === "judge-params") {
+      try {
+        judgeParams = JSON.parse(raw!) as Record<string, unknown>
+      } catch {
+        fail(`--judge-params must be a JSON object of the local judge's knobs, not "${raw}"`)
+      }
+      continue
+    }
     if (name === "arxiv") {
       if (Either.isLeft(Schema.decodeUnknownEither(Layers.ArxivBackend)(raw))) {
         fail(`--arxiv must be live, corpus, mirror, mirror:DIR or postgres://…, not "${raw}"`)
@@ -89,7 +99,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
       options[camel(name)] = /^-?\d+(\.\d+)?$/.test(raw!) ? Number(raw) : raw
     }
   }
-  return { split, json, ranker, arxiv, options }
+  return { split, json, ranker, judgeParams, arxiv, options }
 }
 
 interface NoteRow {
@@ -153,7 +163,11 @@ try {
       (note) => Effect.either(Workflow.runCompanion(`Find papers related to my '${note.title}' note`, options)),
       { concurrency: 1 }
     ).pipe(
-      Effect.provide(args.ranker === "learned" ? LocalJudge.layerWith({ ranker: arxivRanker() }) : Layer.empty),
+      Effect.provide(
+        args.ranker === "learned" || args.judgeParams !== undefined
+          ? LocalJudge.layerWith({ ranker: args.ranker === "learned" ? arxivRanker() : null, params: args.judgeParams })
+          : Layer.empty
+      ),
       Effect.provide(Layers.OfflineLayer({ vault, offline: true, ...(args.arxiv === undefined ? {} : { arxiv: args.arxiv }) }))
     )
   )

@@ -45,6 +45,11 @@ export interface ConceptParams {
   /** a title of up to this many content words names its concept; one of conceptLongTitle words or more, none */
   readonly conceptShortTitle: number
   readonly conceptLongTitle: number
+  /**
+   * whether a pair of the concept is matched by its two words one apart in the paper too ("human pose estimation"
+   * for "human … estimation"), as the concept forms its pairs (false: adjacent only, the rule before)
+   */
+  readonly conceptPairsApart?: boolean | undefined
 }
 
 /** One unit of the concept: a stem or a stem pair of the note's title, and what stands for it. */
@@ -248,6 +253,8 @@ export interface ConceptEvidence {
   readonly abstract: ReadonlyMap<string, number>
   /** the paper's title and abstract as written, for the long forms of an acronym */
   readonly text?: { readonly title: string; readonly abstract: string }
+  /** the stem pairs one word apart in a run of content words ("human estim" of "human pose estimation") */
+  readonly apart?: { readonly title: ReadonlySet<string>; readonly abstract: ReadonlyMap<string, number> } | undefined
 }
 
 const mentions = (re: RegExp, text: string): number => {
@@ -286,12 +293,14 @@ export const conceptMatchParts = (concept: CentralConcept, paper: ConceptEvidenc
   for (const u of concept.units) {
     let best = 0
     let title = 0
+    const pair = u.key.includes(" ") ? paper.apart : undefined
     for (const [s, credit] of u.forms) {
-      if (paper.title.has(s)) title = Math.max(title, credit)
+      const named = paper.title.has(s) || pair?.title.has(s) === true
+      if (named) title = Math.max(title, credit)
       if (credit <= best) continue
-      if (paper.title.has(s)) best = credit
+      if (named) best = credit
       else {
-        const n = paper.abstract.get(s) ?? 0
+        const n = (paper.abstract.get(s) ?? 0) + (pair?.abstract.get(s) ?? 0)
         if (n > 0) best = Math.max(best, credit * Math.min(1, p.conceptAbstractCredit + p.conceptRepeatCredit * (n - 1)))
       }
     }

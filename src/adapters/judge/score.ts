@@ -29,7 +29,7 @@
  */
 import { type CentralConcept, centralConcept, type ConceptParams, conceptMatchParts, familyKey } from "./concept.js"
 import { type Ranker, rankerScore } from "./ranker.js"
-import { bigrams, type Token, tokenize } from "./tokenize.js"
+import { bigrams, skipBigrams, type Token, tokenize } from "./tokenize.js"
 
 /** Document frequencies from a reference corpus. */
 export interface DfTable {
@@ -89,6 +89,12 @@ export interface ScoringParams extends ConceptParams {
   readonly unseenInMax: number
   /** the least share of every term's part the most a paper could earn is taken as (a note of names and shorthand) */
   readonly minReach: number
+  /**
+   * weight of novelty (what the paper adds beyond the note) taken off the score, around noveltyCentre, times the
+   * concept strength (0: not read; eval/precision/README.md "novelty against the concept")
+   */
+  readonly noveltyWeight?: number | undefined
+  readonly noveltyCentre?: number | undefined
 }
 
 /** Word vectors keyed by stem (word2vec over the same arXiv corpus), with what SIF text vectors need. */
@@ -136,7 +142,8 @@ export const defaultParams: ScoringParams = {
   conceptRepeatCredit: 0.2,
   conceptNeighbourCosine: 0.7,
   conceptNeighbourCredit: 0.5,
-  conceptNeighbours: 5
+  conceptNeighbours: 5,
+  conceptPairsApart: false
 }
 
 /** One query term: a stem or a stem pair, with what the note said and how much it weighs. */
@@ -308,7 +315,7 @@ export const prepareConcept = (
 
 /**
  * What a paper's score needs of the paper alone, whatever the concept: its tokens, term counts, length, title
- * terms, SIF text vector (with term vectors in use), surface forms and salient stems. A digest prepares each of its
+ * terms, SIF text vector (with term vectors in use) and salient stems. A digest prepares each of its
  * papers once for every note the paper is a candidate of (`scorePrepared`); `scorePaper` is the two in one.
  * The word families (concept.ts `familyKey`) only a concept with family units reads are counted on first use.
  */
@@ -324,11 +331,14 @@ export interface PreparedPaper {
   /** the abstract's stem and stem-pair counts */
   readonly abstractCounts: ReadonlyMap<string, number>
   readonly vector: Float32Array | undefined
-  readonly surface: ReadonlyMap<string, string>
+  /** the word most often written for a stem, for the few stems a rationale shows (`surfaceOf`), once asked for */
+  surfaces?: Map<string, string> | undefined
   /** the paper's most salient stems the reference corpus knows, most salient first (novelty) */
   readonly salient: ReadonlyArray<{ readonly k: string; readonly w: number }>
   /** the title terms and abstract counts with the word families added, once a concept asked for them */
   families?: { readonly title: ReadonlySet<string>; readonly abstract: ReadonlyMap<string, number> } | undefined
+  /** the stem pairs one word apart (concept.ts `ConceptEvidence.apart`), once a concept asked for them */
+  apart?: { readonly title: ReadonlySet<string>; readonly abstract: ReadonlyMap<string, number> } | undefined
 }
 
 /** Prepare a paper for scoring against any number of concepts (see {@link PreparedPaper}). */
@@ -347,14 +357,13 @@ export const preparePaper = (paper: PaperInput, table: DfTable, p: ScoringParams
   for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
   for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
   const vector = vectors !== undefined && p.semanticWeight > 0 ? textVector([title, abstract], vectors) : undefined
-  const surface = surfaceForms([...title, null, ...abstract])
   // salient = log count × IDF over stems the reference corpus knows (a one-off word is not what a paper is about)
   const salient = [...tf]
     .filter(([k]) => !k.includes(" ") && table.unigrams.has(k))
     .map(([k, f]) => ({ k, w: (1 + Math.log(f)) * idf(table, k, false) }))
     .sort((a, b) => b.w - a.w || (a.k < b.k ? -1 : 1))
     .slice(0, p.noveltyTerms)
-  return { text: paper, title, abstract, tf, length, titleKeys, abstractCounts, vector, surface, salient }
+  return { text: paper, title, abstract, tf, length, titleKeys, abstractCounts, vector, salient }
 }
 
 const withFamilies = (paper: PreparedPaper): NonNullable<PreparedPaper["families"]> => {
@@ -370,6 +379,31 @@ const withFamilies = (paper: PreparedPaper): NonNullable<PreparedPaper["families
     if (k !== undefined) count(abstract, k, 1)
   }
   return (paper.families = { title, abstract })
+}
+
+/**
+ * The word the paper most often writes for a stem (ties: alphabetical), as `surfaceForms` would give it: a rationale
+ * shows at most a few of a paper's stems, so they are found on demand rather than for every token of every paper.
+ */
+const surfaceOf = (paper: PreparedPaper, stem: string): string => {
+  const known = paper.surfaces?.get(stem)
+  if (known !== undefined) return known
+  const words = new Map<string, number>()
+  for (const tokens of [paper.title, paper.abstract]) {
+    for (const t of tokens) if (t !== null && t.stem === stem) count(words, t.word, 1)
+  }
+  let best: string = stem
+  let most = 0
+  for (const [w, n] of words) if (n > most || (n === most && w < best)) best = w, most = n
+  ;(paper.surfaces ??= new Map()).set(stem, best)
+  return best
+}
+
+const withPairsApart = (paper: PreparedPaper): NonNullable<PreparedPaper["apart"]> => {
+  if (paper.apart !== undefined) return paper.apart
+  const abstract = new Map<string, number>()
+  for (const b of skipBigrams(paper.abstract)) count(abstract, b, 1)
+  return (paper.apart = { title: new Set(skipBigrams(paper.title)), abstract })
 }
 
 /**
@@ -420,7 +454,12 @@ export const scorePrepared = (
   const families = concept.central.families ? withFamilies(paper) : undefined
   const parts = conceptMatchParts(
     concept.central,
-    { title: families?.title ?? titleKeys, abstract: families?.abstract ?? paper.abstractCounts, text: paper.text },
+    {
+      title: families?.title ?? titleKeys,
+      abstract: families?.abstract ?? paper.abstractCounts,
+      text: paper.text,
+      apart: p.conceptPairsApart === true ? withPairsApart(paper) : undefined
+    },
     p
   )
   const about = parts.match
@@ -432,7 +471,8 @@ export const scorePrepared = (
   const outside = salient.filter((x) => !concept.vocabulary.has(x.k))
   const novelty = total > 0 ? outside.reduce((s, x) => s + x.w, 0) / total : 0
   const fixed = (similarity === undefined ? coverage : coverage + p.semanticWeight * similarity) +
-    p.conceptWeight * strength * (about - p.conceptCentre)
+    p.conceptWeight * strength * (about - p.conceptCentre) -
+    (p.noveltyWeight ?? 0) * strength * (clamp01(novelty) - (p.noveltyCentre ?? 0.5))
   const features: PaperFeatures = {
     fixed: p.slope * (fixed - p.midpoint),
     coverage,
@@ -462,7 +502,7 @@ export const scorePrepared = (
     relevance: clamp01(relevance),
     novelty: clamp01(novelty),
     matches,
-    additions: outside.map((x) => paper.surface.get(x.k) ?? x.k),
+    additions: outside.map((x) => surfaceOf(paper, x.k)),
     features
   }
 }

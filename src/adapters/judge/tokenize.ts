@@ -93,6 +93,20 @@ export const stems = (text: string): ReadonlyArray<string> => {
   return out
 }
 
+/**
+ * Content-token pairs one word apart within a run of content words ("human pose estimation" → "human estim"): the
+ * pairs a concept forms beside the adjacent ones (concept.ts), so a paper is read for them the same way.
+ */
+export const skipBigrams = (tokens: ReadonlyArray<Token | null>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const a = tokens[i]
+    const b = tokens[i + 2]
+    if (a != null && tokens[i + 1] != null && b != null && a.stem !== b.stem) out.push(`${a.stem} ${b.stem}`)
+  }
+  return out
+}
+
 /** Adjacent content-token pairs ("neural network" → "neural network" stems joined by a space). */
 export const bigrams = (tokens: ReadonlyArray<Token | null>): ReadonlyArray<string> => {
   const out: Array<string> = []
