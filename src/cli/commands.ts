@@ -45,7 +45,7 @@ const suggesting = (argv: ReadonlyArray<string>) => (base: Console.Console): Con
   const flags = () => (typed === undefined ? undefined : SUBCOMMAND_FLAGS[typed])?.() ?? flagsOf(cli)
   const fix = (args: ReadonlyArray<unknown>) =>
     args.length === 1 && typeof args[0] === "string"
-      ? [withSuggestion(args[0], flags(), Object.keys(SUBCOMMAND_FLAGS), typed)]
+      ? [withSuggestion(args[0], flags, Object.keys(SUBCOMMAND_FLAGS), typed)]
       : args
   // help (the only output when --help or -h is given) is made readable at the terminal's width
   const helping = argv.slice(2).some((a) => a === "--help" || a === "-h")

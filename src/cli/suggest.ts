@@ -25,18 +25,20 @@ export const closest = (word: string, known: ReadonlyArray<string>): string | un
 /**
  * The line @effect/cli printed, with a suggestion when it is about an unknown
  * flag of `flags` or an unknown subcommand of `subcommands` (`word` is what
- * the user typed there).
+ * the user typed there). `flags` is asked for only when the line is about an
+ * unknown flag: reading a command's flags renders its whole help, and every
+ * progress line on stderr passes through here.
  */
 export const withSuggestion = (
   line: string,
-  flags: ReadonlyArray<string>,
+  flags: () => ReadonlyArray<string>,
   subcommands: ReadonlyArray<string>,
   typedSubcommand: string | undefined
 ): string => {
   const text = plain(line).trim()
   const unknown = /^Received unknown argument: '(--?[^'=]+)(?:=[^']*)?'$/.exec(text)
   if (unknown !== null) {
-    const near = closest(unknown[1]!, flags)
+    const near = closest(unknown[1]!, flags())
     return near === undefined ? line : `${text}. Did you mean ${near}?`
   }
   if (/^Invalid subcommand for /.test(text) && typedSubcommand !== undefined) {
