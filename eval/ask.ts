@@ -7,7 +7,9 @@
  * reader before any setting was chosen; run once, never tuned on), `--set
  * heldout2` the 20 questions of eval/ask/questions-heldout2.jsonl (a second
  * set, written by another reader who had not read the code, after the fourth
- * round; never tuned on), `--set all` all three:
+ * round; never tuned on), `--set heldout3` eval/ask/questions-heldout3.jsonl
+ * (a third set, added by the integrator after the seventh round; never read
+ * while tuning), `--set all` every set that is there:
  *
  * - the rule-based query builder (the default);
  * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
@@ -22,7 +24,7 @@
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
@@ -59,18 +61,26 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 const set = argument("--set") ?? "tuning"
-if (!["tuning", "heldout", "heldout2", "all"].includes(set)) {
-  console.error(`--set must be tuning, heldout, heldout2 or all (got "${set}")`)
+if (!["tuning", "heldout", "heldout2", "heldout3", "all"].includes(set)) {
+  console.error(`--set must be tuning, heldout, heldout2, heldout3 or all (got "${set}")`)
   process.exit(2)
 }
 const FILES = {
   tuning: ["questions.jsonl"],
   heldout: ["questions-heldout.jsonl"],
   heldout2: ["questions-heldout2.jsonl"],
-  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl"]
+  heldout3: ["questions-heldout3.jsonl"],
+  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl", "questions-heldout3.jsonl"]
 }
-const questions: ReadonlyArray<Question> = FILES[set as keyof typeof FILES].flatMap((file) =>
-  readFileSync(join(repoRoot, "eval", "ask", file), "utf8")
+const fileOf = (file: string): string => join(repoRoot, "eval", "ask", file)
+const chosen = FILES[set as keyof typeof FILES].filter((file) => set !== "all" || existsSync(fileOf(file)))
+const absent = chosen.filter((file) => !existsSync(fileOf(file)))
+if (absent.length > 0) {
+  console.error(`--set ${set} reads eval/ask/${absent.join(", eval/ask/")}, which is not there (a held-out set is added by whoever wrote it, unread by tuning)`)
+  process.exit(2)
+}
+const questions: ReadonlyArray<Question> = chosen.flatMap((file) =>
+  readFileSync(fileOf(file), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Question)
