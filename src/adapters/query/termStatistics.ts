@@ -9,6 +9,7 @@ import type { TermStatistics } from "../../core/question.js"
 import { arxivDfTable } from "../judge/dfTable.js"
 import type { DfTable } from "../judge/score.js"
 import { isStopWord, stem } from "../judge/tokenize.js"
+import { nearestStems } from "./relatedTerms.js"
 
 /** Statistics over a document-frequency table (default: the shipped arXiv table). */
 export const fromDfTable = (table: DfTable = arxivDfTable()): TermStatistics => ({
@@ -22,5 +23,6 @@ export const fromDfTable = (table: DfTable = arxivDfTable()): TermStatistics => 
     if (stems.length === 1) return table.unigrams.get(stems[0]!)
     if (stems.length === 2) return table.bigrams.get(`${stems[0]} ${stems[1]}`)
     return undefined
-  }
+  },
+  related: nearestStems
 })
