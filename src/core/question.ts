@@ -38,6 +38,10 @@ export interface TermStatistics {
    * absent when the statistics have none. A question's words are widened with them into the words abstracts use.
    */
   readonly related?: ((word: string) => ReadonlyArray<{ readonly stem: string; readonly similarity: number }>) | undefined
+  /** The long forms the corpus defines for an acronym (lower-case), most used first; absent when it defines none. */
+  readonly acronym?: ((word: string) => ReadonlyArray<string> | undefined) | undefined
+  /** The acronym the corpus defines for a long form (lower-case words), if one. */
+  readonly acronymOf?: ((phrase: string) => string | undefined) | undefined
 }
 
 /** One searchable idea of the question: its forms (ORed) and how informative it is. */
@@ -349,7 +353,30 @@ export const keyTerms = (analysis: QuestionAnalysis, stats: TermStatistics): Rea
       j = k
     }
   }
-  return terms.sort((a, b) => b.weight - a.weight)
+  const variants = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.ASK_VAR ?? ""
+  const widened = terms.map((t): KeyTerm => {
+    if (t.source === "synonyms") return t
+    const forms = [...t.forms]
+    const first = t.forms[0]!
+    if (variants.includes("a") && t.source === "word" && first.length >= 3 && stats.acronym !== undefined) {
+      const long = stats.acronym(first)
+      if (long !== undefined && long.length > 0 && long.length <= 2) forms.push(...long.filter((l) => !forms.includes(l)))
+    }
+    if (variants.includes("r") && t.source === "phrase" && stats.acronymOf !== undefined) {
+      const a = stats.acronymOf(first)
+      if (a !== undefined && a.length >= 3 && !forms.includes(a)) forms.push(a)
+    }
+    if (variants.includes("c") && t.source === "phrase") {
+      const parts = first.split(/[\s-]+/)
+      if (parts.length === 2) {
+        const joined = parts.join("")
+        const df = stats.df([joined])
+        if (df !== undefined && df >= 5 && !forms.includes(joined)) forms.push(joined)
+      }
+    }
+    return forms.length === t.forms.length ? t : { ...t, forms }
+  })
+  return widened.sort((a, b) => b.weight - a.weight)
 }
 
 const quote = (form: string): string => (/^[a-z0-9]+\*?$/.test(form) ? form : `"${form.replace(/"/g, "")}"`)

@@ -12,7 +12,17 @@ import { isStopWord, stem } from "../judge/tokenize.js"
 import { nearestStems } from "./relatedTerms.js"
 
 /** Statistics over a document-frequency table (default: the shipped arXiv table). */
-export const fromDfTable = (table: DfTable = arxivDfTable()): TermStatistics => ({
+export const fromDfTable = (table: DfTable = arxivDfTable()): TermStatistics => {
+  const reverse = new Map<string, string>()
+  for (const [a, longs] of table.acronyms ?? []) {
+    for (const l of longs) {
+      const key = l.split(/\s+/).map((w) => stem(w)).join(" ")
+      if (!reverse.has(key)) reverse.set(key, a)
+    }
+  }
+  return {
+  acronym: (word) => table.acronyms?.get(word.toLowerCase()),
+  acronymOf: (phrase) => reverse.get(phrase.toLowerCase().split(/[\s-]+/).map((w) => stem(w)).join(" ")),
   documents: table.documents,
   floor: table.minUnigramDf,
   df: (words) => {
@@ -25,4 +35,5 @@ export const fromDfTable = (table: DfTable = arxivDfTable()): TermStatistics => 
     return undefined
   },
   related: nearestStems
-})
+  }
+}
