@@ -250,22 +250,18 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
   let fellBack = built.fellBack
 
   // 2. plan and search: the pool, the title search on the central words, the most cited works on the key phrases
-  // (the words the corpus uses beside the question's, searched as prefixes, widen the pool's query alone)
-  const ownKeywords = concept.keywords.filter((k) => !k.term.endsWith("*"))
-  const related = concept.keywords.filter((k) => k.term.endsWith("*")).map((k) => k.term)
   const plan = (query: BuiltQuery["search"]["query"]): Stages.SearchPlan => ({
     query,
     categories: options.categories,
     since: options.since,
     poolSize: options.maxResults,
-    keywords: ownKeywords,
+    keywords: concept.keywords,
     central: concept.central,
     surnames: [],
     required: built.search.required,
-    citedPhrases: ownKeywords.slice(0, CITED_PHRASES).map((k) => k.term),
+    citedPhrases: concept.keywords.slice(0, CITED_PHRASES).map((k) => k.term),
     citedLimit: Stages.CITED_LIMIT,
-    admitCited: (p) => Stages.admitFor(options.categories, options.since)(p) && admitsQuestion(concept)(p),
-    ...(process.env.ASK_REL_WHERE === "title" ? { widen: related } : {})
+    admitCited: (p) => Stages.admitFor(options.categories, options.since)(p) && admitsQuestion(concept)(p)
   })
   const searched = yield* Stages.search({ ...plan(built.search.query), fallback: built.search.fallback }, count)
   if (searched.rejected !== undefined) {
@@ -275,8 +271,7 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
   const written = searched.rejected === undefined ? built.query : built.fallback ?? built.query
 
   // 3. judge the pool against the question
-  const judgeWords = process.env.ASK_REL_JUDGE === "1" ? [...built.keywords, ...related.map((r) => r.slice(0, -1))] : built.keywords
-  const judgeConcept = { title: question, text: judgeWords.join("\n"), keywords: judgeWords }
+  const judgeConcept = { title: question, text: built.keywords.join("\n"), keywords: built.keywords }
   const judgedRaw = yield* Stages.judge(judgeConcept, searched.merged.papers, options.top, count)
   // a short question saturates a judge: its relevance is weighed by how much of the question each paper covers
   // and how central it is. The weight is at most 1, so a paper the judge put below the relevance bar stays below

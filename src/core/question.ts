@@ -33,15 +33,6 @@ export interface TermStatistics {
   readonly df: (words: ReadonlyArray<string>) => number | undefined
   /** The smallest df the table lists: an unknown single word is rarer than this. */
   readonly floor: number
-  /**
-   * The stems the corpus uses nearest to a word's (its term vectors), most similar first, each with its cosine;
-   * absent when the statistics have none. A question's words are widened with them into the words abstracts use.
-   */
-  readonly related?: ((word: string) => ReadonlyArray<{ readonly stem: string; readonly similarity: number }>) | undefined
-  /** The long forms the corpus defines for an acronym (lower-case), most used first; absent when it defines none. */
-  readonly acronym?: ((word: string) => ReadonlyArray<string> | undefined) | undefined
-  /** The acronym the corpus defines for a long form (lower-case words), if one. */
-  readonly acronymOf?: ((phrase: string) => string | undefined) | undefined
 }
 
 /** One searchable idea of the question: its forms (ORed) and how informative it is. */
@@ -353,33 +344,10 @@ export const keyTerms = (analysis: QuestionAnalysis, stats: TermStatistics): Rea
       j = k
     }
   }
-  const variants = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.ASK_VAR ?? ""
-  const widened = terms.map((t): KeyTerm => {
-    if (t.source === "synonyms") return t
-    const forms = [...t.forms]
-    const first = t.forms[0]!
-    if (variants.includes("a") && t.source === "word" && first.length >= 3 && stats.acronym !== undefined) {
-      const long = stats.acronym(first)
-      if (long !== undefined && long.length > 0 && long.length <= 2) forms.push(...long.filter((l) => !forms.includes(l)))
-    }
-    if (variants.includes("r") && t.source === "phrase" && stats.acronymOf !== undefined) {
-      const a = stats.acronymOf(first)
-      if (a !== undefined && a.length >= 3 && !forms.includes(a)) forms.push(a)
-    }
-    if (variants.includes("c") && t.source === "phrase") {
-      const parts = first.split(/[\s-]+/)
-      if (parts.length === 2) {
-        const joined = parts.join("")
-        const df = stats.df([joined])
-        if (df !== undefined && df >= 5 && !forms.includes(joined)) forms.push(joined)
-      }
-    }
-    return forms.length === t.forms.length ? t : { ...t, forms }
-  })
-  return widened.sort((a, b) => b.weight - a.weight)
+  return terms.sort((a, b) => b.weight - a.weight)
 }
 
-const quote = (form: string): string => (/^[a-z0-9]+\*?$/.test(form) ? form : `"${form.replace(/"/g, "")}"`)
+const quote = (form: string): string => (/^[a-z0-9]+$/.test(form) ? form : `"${form.replace(/"/g, "")}"`)
 
 /**
  * One key term as query text: a form, or its forms ORed in parentheses. A
@@ -444,47 +412,6 @@ export interface RuleQuery {
 
 const yyyymmdd = (d: string): string => d.replace(/-/g, "")
 
-const env = (name: string, fallback: number): number => {
-  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]
-  return v === undefined || v === "" ? fallback : Number(v)
-}
-/** Experiment knobs (ASK_REL_*): similarity floor, neighbours per word, total, key terms read. */
-const REL = () => ({
-  sim: env("ASK_REL_SIM", 1), per: env("ASK_REL_PER", 2), total: env("ASK_REL_TOTAL", 4), terms: env("ASK_REL_TERMS", 3),
-  minDf: env("ASK_REL_MINDF", 10), scale: env("ASK_REL_SCALE", 0.8)
-})
-
-/**
- * Words the corpus uses beside the question's own (see `TermStatistics.related`): for the words of the most
- * informative key terms, their nearest stems at or above the similarity floor that are neither generic nor
- * already the question's, searched as a prefix ("instabl*"), weighed below the key term they widen.
- */
-export const relatedKeywords = (terms: ReadonlyArray<KeyTerm>, stats: TermStatistics): ReadonlyArray<ConceptKeyword> => {
-  const k = REL()
-  if (stats.related === undefined || k.sim >= 1) return []
-  const own = new Set(terms.flatMap((t) => t.forms.flatMap((f) => f.split(/[\s-]+/))).map(roughStem))
-  const out: Array<ConceptKeyword> = []
-  const seen = new Set<string>()
-  for (const t of terms.slice(0, k.terms)) {
-    for (const w of new Set(t.forms.flatMap((f) => f.split(/[\s-]+/)).filter((x) => !isFiller(x)))) {
-      let taken = 0
-      for (const n of stats.related(w)) {
-        if (taken >= k.per || out.length >= k.total) break
-        if (n.similarity < k.sim) break
-        if (n.stem.length < 4 || seen.has(n.stem) || own.has(roughStem(n.stem)) || own.has(n.stem)) continue
-        const df = stats.df([n.stem])
-        if (df === undefined || df < k.minDf) continue
-        const weight = Math.log(Math.max(1, stats.documents) / df)
-        if (weight <= Math.log(1 / GENERIC_SHARE)) continue
-        seen.add(n.stem)
-        out.push({ term: `${n.stem}*`, weight: Math.min(weight, t.weight) * n.similarity * k.scale })
-        taken++
-      }
-    }
-  }
-  return out
-}
-
 /** How many key terms name the question's central concept (their words make the title search). */
 const CENTRAL_TERMS = 2
 
@@ -513,8 +440,6 @@ export const questionConcept = (analysis: QuestionAnalysis, stats: TermStatistic
       if (!isFiller(w) && weight > Math.log(1 / GENERIC_SHARE)) add(w, Math.min(weight, t.weight) * 0.8)
     }
   }
-  if ((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.ASK_REL_WHERE !== "title") for (const r of relatedKeywords(terms, stats)) add(r.term, r.weight)
-  else for (const r of relatedKeywords(terms, stats)) keywords.push(r)
   const central: Array<string> = []
   for (const t of terms.slice(0, CENTRAL_TERMS)) {
     for (const w of t.forms[0]!.split(/\s+/)) {
@@ -578,7 +503,7 @@ export const ruleQuery = (
         "e.g. \"what are the main ways to stabilise GAN training?\" or \"papers by Hinton on capsules\"."
     }
   }
-  const topic = topicQuery((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.ASK_REL_WHERE === "title" ? concept.keywords.filter((k) => !k.term.endsWith("*")) : concept.keywords)
+  const topic = topicQuery(concept.keywords)
   return { _tag: "Right", right: { query: withRequired(concept, topic), terms: concept.terms, analysis, concept } }
 }
 
