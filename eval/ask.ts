@@ -19,7 +19,8 @@
  *   rule-based fallback.
  *
  * Recall@k is the share of a question's expected papers in the top k,
- * averaged over questions; intervals are 95% bootstrap intervals over
+ * averaged over questions (and, for the rules, the share among the judged
+ * candidates at all); intervals are 95% bootstrap intervals over
  * questions (5,000 draws, fixed seed). `--json` prints the figures as JSON.
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
@@ -50,6 +51,8 @@ interface Row {
   readonly requests: number
   readonly at3: number
   readonly at10: number
+  /** The share of the expected papers among the judged candidates: a paper never found cannot be answered. */
+  readonly found: number
   readonly query: string
   readonly retried: boolean
   readonly fellBack: boolean
@@ -110,6 +113,7 @@ const score = (q: Question, trace: AskTrace, ms: number): Row => {
     requests: answer.arxivRequests,
     at3: hit(3),
     at10: hit(10),
+    found: q.expected.filter((id) => trace.order.some((s) => s.paper.arxivId === id)).length / q.expected.length,
     query: [answer.query.sent, ...(answer.query.second === undefined ? [] : [answer.query.second])].join("\n             "),
     retried: answer.query.attempts > 1 && !answer.query.fellBack,
     fellBack: answer.query.fellBack,
@@ -157,6 +161,8 @@ const main = async () => {
         recallAt3Interval: bootstrap(rows.map((r) => r.at3)),
         recallAt10: mean(rows.map((r) => r.at10)),
         recallAt10Interval: bootstrap(rows.map((r) => r.at10)),
+        candidates: mean(rows.map((r) => r.found)),
+        candidatesInterval: bootstrap(rows.map((r) => r.found)),
         retried: rows.filter((r) => r.retried).length,
         fellBack: rows.filter((r) => r.fellBack).length,
         needed: bootstrap(rows.map((r) => (r.retried || r.fellBack ? 1 : 0))),
@@ -180,6 +186,7 @@ const main = async () => {
     const flakyRows = runs.llmMalformed
     const needed = flakyRows.map((r) => (r.retried || r.fellBack ? 1 : 0))
     console.log(`\nWith malformed JSON 1 in 3: ${needed.filter((x) => x === 1).length} of ${flakyRows.length} questions needed the retry or the fallback (${interval(needed)}).`)
+    console.log(`Expected papers among the judged candidates (rules): ${interval(runs.rules.map((r) => r.found))}; a paper never found cannot be answered.`)
     const ms = runs.rules.map((r) => r.ms).sort((a, b) => a - b)
     console.log(`\nRules, per question in this process (corpus loaded): median ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms, max ${ms.at(-1)!.toFixed(0)} ms; arXiv requests at most ${Math.max(...runs.rules.map((r) => r.requests))} a question.`)
     console.log("\nPer question (rules): top-3 / top-10 recall, expected papers not in the top 10 (where they ranked, and why), queries sent")

@@ -126,6 +126,21 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
     }))
 
+  it.effect("a question in a student's own words: the title search also asks for the word the field uses for it", () =>
+    Effect.gen(function*() {
+      // "forget old tasks" is what abstracts call catastrophic forgetting (the shipped term vectors place it nearest)
+      const answer = yield* askArxiv(
+        "why do neural networks forget old tasks when trained on a new one, and how can that be prevented",
+        new AskOptions({ top: 10 })
+      )
+      assert.include(answer.query.second ?? "", "all:catastroph*")
+      assert.notInclude(answer.query.sent, "catastroph")
+      assert.isAtMost(answer.arxivRequests, 2)
+      // Kirkpatrick et al. (EWC), progressive networks, learning without forgetting
+      const landmarks = ["1612.00796", "1606.04671", "1606.09282"]
+      assert.isAtLeast(answer.papers.filter((p) => landmarks.includes(p.paper.arxivId)).length, 2, answer.papers.map((p) => p.paper.title).join(" | "))
+    }))
+
   it.effect("impact breaks near ties only: in an answer, no paper comes before one more than the band (0.05) more relevant, however famous", () =>
     Effect.gen(function*() {
       // questions where landmarks cited tens of thousands of times a year sit beside lesser papers on the same words
