@@ -20,8 +20,8 @@ const NEAREST = 12
 interface Index {
   readonly vectors: TermVectors
   readonly stems: ReadonlyArray<string>
-  /** each stem's unit vector, in the model's order */
-  readonly units: ReadonlyArray<Float32Array>
+  /** every stem's unit vector, one after another in the model's order (dims floats each) */
+  readonly units: Float32Array
 }
 
 let cached: Index | undefined
@@ -30,13 +30,15 @@ const index = (): Index => {
   if (cached !== undefined) return cached
   const vectors = arxivTermVectors()
   const stems = vectors.stems ?? []
-  const units = stems.map((s) => {
-    const v = vectors.get(s)!
+  const dims = vectors.dims
+  const units = new Float32Array(stems.length * dims)
+  for (let i = 0; i < stems.length; i++) {
+    const v = vectors.get(stems[i]!)!
     let n = 0
-    for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!
+    for (let c = 0; c < dims; c++) n += v[c]! * v[c]!
     const norm = Math.sqrt(n) || 1
-    return Float32Array.from(v, (x) => x / norm)
-  })
+    for (let c = 0; c < dims; c++) units[i * dims + c] = v[c]! / norm
+  }
   const built: Index = { vectors, stems, units }
   cached = built
   return built
@@ -66,11 +68,11 @@ export const nearestToText = (text: string): ReadonlyArray<{ readonly stem: stri
   n = Math.sqrt(n)
   if (n === 0) return []
   const best: Array<{ stem: string; similarity: number }> = []
-  for (let i = 0; i < units.length; i++) {
+  const dims = vectors.dims
+  for (let i = 0; i < stems.length; i++) {
     if (own.has(stems[i]!)) continue
-    const u = units[i]!
     let s = 0
-    for (let k = 0; k < u.length; k++) s += u[k]! * c[k]!
+    for (let k = 0, at = i * dims; k < dims; k++) s += units[at + k]! * c[k]!
     s /= n
     if (best.length < NEAREST || s > best[best.length - 1]!.similarity) {
       best.push({ stem: stems[i]!, similarity: s })
