@@ -7,7 +7,9 @@
  * reader before any setting was chosen; run once, never tuned on), `--set
  * heldout2` the 20 questions of eval/ask/questions-heldout2.jsonl (a second
  * set, written by another reader who had not read the code, after the fourth
- * round; never tuned on), `--set all` all three:
+ * round; never tuned on), `--set heldout3` eval/ask/questions-heldout3.jsonl
+ * (a third set, added by the integrator after the seventh round; never read
+ * while tuning), `--set all` every set that is there:
  *
  * - the rule-based query builder (the default);
  * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
@@ -17,12 +19,13 @@
  *   rule-based fallback.
  *
  * Recall@k is the share of a question's expected papers in the top k,
- * averaged over questions; intervals are 95% bootstrap intervals over
+ * averaged over questions (and, for the rules, the share among the judged
+ * candidates at all); intervals are 95% bootstrap intervals over
  * questions (5,000 draws, fixed seed). `--json` prints the figures as JSON.
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
@@ -48,6 +51,8 @@ interface Row {
   readonly requests: number
   readonly at3: number
   readonly at10: number
+  /** The share of the expected papers among the judged candidates: a paper never found cannot be answered. */
+  readonly found: number
   readonly query: string
   readonly retried: boolean
   readonly fellBack: boolean
@@ -59,18 +64,26 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 const set = argument("--set") ?? "tuning"
-if (!["tuning", "heldout", "heldout2", "all"].includes(set)) {
-  console.error(`--set must be tuning, heldout, heldout2 or all (got "${set}")`)
+if (!["tuning", "heldout", "heldout2", "heldout3", "all"].includes(set)) {
+  console.error(`--set must be tuning, heldout, heldout2, heldout3 or all (got "${set}")`)
   process.exit(2)
 }
 const FILES = {
   tuning: ["questions.jsonl"],
   heldout: ["questions-heldout.jsonl"],
   heldout2: ["questions-heldout2.jsonl"],
-  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl"]
+  heldout3: ["questions-heldout3.jsonl"],
+  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl", "questions-heldout3.jsonl"]
 }
-const questions: ReadonlyArray<Question> = FILES[set as keyof typeof FILES].flatMap((file) =>
-  readFileSync(join(repoRoot, "eval", "ask", file), "utf8")
+const fileOf = (file: string): string => join(repoRoot, "eval", "ask", file)
+const chosen = FILES[set as keyof typeof FILES].filter((file) => set !== "all" || existsSync(fileOf(file)))
+const absent = chosen.filter((file) => !existsSync(fileOf(file)))
+if (absent.length > 0) {
+  console.error(`--set ${set} reads eval/ask/${absent.join(", eval/ask/")}, which is not there (a held-out set is added by whoever wrote it, unread by tuning)`)
+  process.exit(2)
+}
+const questions: ReadonlyArray<Question> = chosen.flatMap((file) =>
+  readFileSync(fileOf(file), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Question)
@@ -100,6 +113,7 @@ const score = (q: Question, trace: AskTrace, ms: number): Row => {
     requests: answer.arxivRequests,
     at3: hit(3),
     at10: hit(10),
+    found: q.expected.filter((id) => trace.order.some((s) => s.paper.arxivId === id)).length / q.expected.length,
     query: [answer.query.sent, ...(answer.query.second === undefined ? [] : [answer.query.second])].join("\n             "),
     retried: answer.query.attempts > 1 && !answer.query.fellBack,
     fellBack: answer.query.fellBack,
@@ -147,6 +161,8 @@ const main = async () => {
         recallAt3Interval: bootstrap(rows.map((r) => r.at3)),
         recallAt10: mean(rows.map((r) => r.at10)),
         recallAt10Interval: bootstrap(rows.map((r) => r.at10)),
+        candidates: mean(rows.map((r) => r.found)),
+        candidatesInterval: bootstrap(rows.map((r) => r.found)),
         retried: rows.filter((r) => r.retried).length,
         fellBack: rows.filter((r) => r.fellBack).length,
         needed: bootstrap(rows.map((r) => (r.retried || r.fellBack ? 1 : 0))),
@@ -170,6 +186,7 @@ const main = async () => {
     const flakyRows = runs.llmMalformed
     const needed = flakyRows.map((r) => (r.retried || r.fellBack ? 1 : 0))
     console.log(`\nWith malformed JSON 1 in 3: ${needed.filter((x) => x === 1).length} of ${flakyRows.length} questions needed the retry or the fallback (${interval(needed)}).`)
+    console.log(`Expected papers among the judged candidates (rules): ${interval(runs.rules.map((r) => r.found))}; a paper never found cannot be answered.`)
     const ms = runs.rules.map((r) => r.ms).sort((a, b) => a - b)
     console.log(`\nRules, per question in this process (corpus loaded): median ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms, max ${ms.at(-1)!.toFixed(0)} ms; arXiv requests at most ${Math.max(...runs.rules.map((r) => r.requests))} a question.`)
     console.log("\nPer question (rules): top-3 / top-10 recall, expected papers not in the top 10 (where they ranked, and why), queries sent")

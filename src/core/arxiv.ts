@@ -138,7 +138,10 @@ export const validateSearch = (request: ArxivSearch): Either.Either<ArxivSearch,
 
 // arXiv reads a bare hyphen as NOT ("r-cnn" would be r ANDNOT cnn): hyphenated words are quoted like phrases
 const wordIn = (field: TextField, word: string): ArxivQuery =>
-  /[\s-]/.test(word) ? phrase(field, word.replace(/"/g, "")) : term(field, word)
+  /[\s-]/.test(word) ? phrase(field, word.replace(/"/g, ""))
+  // a trailing "*" is a prefix (a stem: "catastroph*")
+  : /^[^*]+\*$/.test(word) ? term(field, word.slice(0, -1), true)
+  : term(field, word)
 
 /** How many of a concept's keywords its arXiv query uses (measured on the tuning notes, eval/README.md). */
 export const CONCEPT_QUERY_TERMS = 20

@@ -261,7 +261,9 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
     required: built.search.required,
     citedPhrases: concept.keywords.slice(0, CITED_PHRASES).map((k) => k.term),
     citedLimit: Stages.CITED_LIMIT,
-    admitCited: (p) => Stages.admitFor(options.categories, options.since)(p) && admitsQuestion(concept)(p)
+    admitCited: (p) => Stages.admitFor(options.categories, options.since)(p) && admitsQuestion(concept)(p),
+    // the stems the corpus uses beside the question's words widen the title search (the same request)
+    widen: (concept.related ?? []).map((s) => `${s}*`)
   })
   const searched = yield* Stages.search({ ...plan(built.search.query), fallback: built.search.fallback }, count)
   if (searched.rejected !== undefined) {
@@ -271,7 +273,9 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
   const written = searched.rejected === undefined ? built.query : built.fallback ?? built.query
 
   // 3. judge the pool against the question
-  const judgeConcept = { title: question, text: built.keywords.join("\n"), keywords: built.keywords }
+  // the judge reads the question's words and the stems the corpus uses beside them (question.ts `relatedStems`)
+  const judgeWords = [...built.keywords, ...(concept.related ?? [])]
+  const judgeConcept = { title: question, text: judgeWords.join("\n"), keywords: judgeWords }
   const judgedRaw = yield* Stages.judge(judgeConcept, searched.merged.papers, options.top, count)
   // a short question saturates a judge: its relevance is weighed by how much of the question each paper covers
   // and how central it is. The weight is at most 1, so a paper the judge put below the relevance bar stays below

@@ -109,6 +109,8 @@ export interface SearchPlan {
   readonly admitCited: (paper: Paper) => boolean
   /** The tuned constants (default: `SEARCH_POLICY`). */
   readonly policy?: SearchPolicy | undefined
+  /** Terms that widen the title search beside its feedback terms (a question's related stems, `stem*`; default none). */
+  readonly widen?: ReadonlyArray<string> | undefined
 }
 
 /** What the searches found, merged: each paper once, labelled by channel. */
@@ -142,7 +144,10 @@ const secondQuery = Effect.fn("Companion.secondQuery")(function*(plan: SearchPla
   }
   const feedback = feedbackTerms(feedbackPapers(first.papers, plan.central, policy.feedbackPapers))
   const feedbackStats = yield* termStats.lookup(feedback.map((f) => f.term))
-  const expansion = expansionTerms(feedback, feedbackStats, plan.keywords.map((k) => k.term), policy.expansionTerms).map((e) => e.term)
+  const expansion = [
+    ...expansionTerms(feedback, feedbackStats, plan.keywords.map((k) => k.term), policy.expansionTerms).map((e) => e.term),
+    ...(plan.widen ?? [])
+  ]
   return { query: narrowed(titleQuery(plan.central, plan.keywords, policy.conceptTerms, [], expansion)), expansion }
 })
 

@@ -210,6 +210,22 @@ describe("titleQuery", () => {
     assert.isBelow(buildSearchQuery(widened, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]).length, MAX_QUERY_CHARS)
   })
 
+  it("asks for a stem as a prefix when an expansion term ends in \"*\" (a question's related stems), which arXiv's syntax reads back as one", () => {
+    const kws = ["forget", "old tasks"].map((term, i) => ({ term, weight: 10 - i }))
+    const q = titleQuery(["forget"], kws, 20, [], ["catastroph*"])!
+    assert.strictEqual(queryText(q), `((ti:forget) AND (all:forget OR all:"old tasks")) OR all:catastroph*`)
+    assert.deepEqual(typedOrNone(queryText(q)), q)
+    // a lone "*" or an inner one is no prefix: the word is asked for as written
+    assert.strictEqual(title([], kws, 20, [], ["a*b"]), "all:a*b")
+    // within arXiv's query length with 20 long terms, three title words, three long expansion phrases and four stems
+    const many = Array.from({ length: 30 }, (_, i) => ({ term: `a longer key phrase ${i}`, weight: 30 - i }))
+    const widened = titleQuery(["alpha", "beta", "gamma"], many, 20, [], [
+      ...Array.from({ length: 3 }, () => "representational similarity analysis"),
+      ...Array.from({ length: 4 }, () => "convolutionalis*")
+    ])!
+    assert.isBelow(buildSearchQuery(widened, ["cs.LG", "cs.AI", "cs.CL", "cs.CV", "cs.NE", "cs.IR", "stat.ML"]).length, MAX_QUERY_CHARS)
+  })
+
   it("an author clause folds letters to ASCII and quotes a hyphenated surname (a bare hyphen is NOT to arXiv)", () => {
     assert.strictEqual(author("Bucilă"), "au:Bucila")
     assert.strictEqual(author("Schölkopf"), "au:Scholkopf")

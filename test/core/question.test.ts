@@ -6,7 +6,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
 import { parseQuery } from "../../src/adapters/query/queryParser.js"
-import { americanSpelling, analyseQuestion, keyTerms, questionFit, questionRelevance, ruleQuery, whyItAnswers, wordCount } from "../../src/core/question.js"
+import {
+  americanSpelling,
+  analyseQuestion,
+  keyTerms,
+  questionFit,
+  questionRelevance,
+  RELATED_SIMILARITY,
+  RELATED_STEMS,
+  relatedStems,
+  ruleQuery,
+  type TermStatistics,
+  whyItAnswers,
+  wordCount
+} from "../../src/core/question.js"
 
 const stats = fromDfTable()
 const build = (q: string) => {
@@ -176,6 +189,51 @@ describe("a question's relevance", () => {
     assert.notInclude(forms("encoder-decoder RNNs that map one sequence to another"), "another")
     assert.notInclude(forms("gated recurrent units versus LSTM for sequence modelling"), "versus")
     assert.include(forms("gated recurrent units versus LSTM for sequence modelling"), "lstm")
+  })
+})
+
+describe("the words the corpus uses beside a question's", () => {
+  it("takes the stems nearest to the key terms taken together: similar enough, not the question's own forms, neither generic nor rare, at most four", () => {
+    const asked: Array<string> = []
+    const fake: TermStatistics = {
+      ...stats,
+      related: (text) => {
+        asked.push(text)
+        return [
+          { stem: "stabil", similarity: 0.9 }, // a form of the question's own "stabilise"
+          { stem: "gan", similarity: 0.85 }, // the question's own acronym
+          { stem: "model", similarity: 0.8 }, // generic: most abstracts use it
+          { stem: "zzqx", similarity: 0.75 }, // unknown to the statistics
+          { stem: "wasserstein", similarity: 0.7 },
+          { stem: "dcgan", similarity: 0.65 }, // a name fewer than ten abstracts use
+          { stem: "lipschitz", similarity: 0.6 },
+          { stem: "discrimin", similarity: 0.55 },
+          { stem: "critic", similarity: 0.5 },
+          { stem: "spectral", similarity: RELATED_SIMILARITY - 0.01 }
+        ]
+      }
+    }
+    const terms = keyTerms(analyseQuestion("what are the main ways to stabilise GAN training?"), stats)
+    const related = relatedStems(terms, fake)
+    assert.isBelow(stats.df(["dcgan"]) ?? 0, 10)
+    assert.deepEqual(related, ["wasserstein", "lipschitz", "discrimin", "critic"])
+    assert.strictEqual(related.length, RELATED_STEMS)
+    // the key terms taken together, in the form the question wrote them
+    assert.deepEqual(asked, [terms.map((t) => t.forms[0]).join(" ")])
+    // below the similarity floor nothing is taken, and statistics without vectors give none
+    assert.deepEqual(relatedStems(terms, { ...fake, related: () => [{ stem: "wasserstein", similarity: RELATED_SIMILARITY - 0.01 }] }), [])
+    assert.deepEqual(relatedStems(terms, { ...stats, related: undefined }), [])
+  })
+
+  it("finds the field's word for an idea a student names in other words, from the shipped term vectors, and never widens the pool's query", () => {
+    const residual = build("very deep networks with residual connections for image recognition")
+    assert.includeMembers([...(residual.concept.related ?? [])], ["resnet", "shortcut"])
+    const fooling = build("protecting image classifiers against inputs crafted to fool them")
+    assert.includeMembers([...(fooling.concept.related ?? [])], ["impercept", "adversari"])
+    for (const b of [residual, fooling]) {
+      assert.isAtMost(b.concept.related!.length, RELATED_STEMS)
+      for (const r of b.concept.related!) assert.notInclude(b.query, r)
+    }
   })
 })
 

@@ -126,6 +126,22 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
     }))
 
+  it.effect("the title search also asks for the words the field uses beside the question's, and the judge reads them", () =>
+    Effect.gen(function*() {
+      // "residual connections … image recognition": abstracts say ResNet and shortcut (the shipped term vectors place
+      // them nearest to the question's words), asked for as prefixes in the same second request
+      const residual = yield* askArxiv("very deep networks with residual connections for image recognition", new AskOptions({ top: 10 }))
+      assert.include(residual.query.second ?? "", "all:resnet*")
+      assert.notInclude(residual.query.sent, "resnet")
+      assert.isAtMost(residual.arxivRequests, 2)
+      // an author's question: the pool holds every match, so no second request; the judge still reads "impercept(ible)",
+      // "vulner(able)", … and Goodfellow's "Explaining and Harnessing Adversarial Examples" (no recorded count) is no
+      // longer one of the near ties that counted papers win
+      const goodfellow = yield* askArxiv("papers by Goodfellow on adversarial examples", new AskOptions({ top: 10 }))
+      assert.isUndefined(goodfellow.query.second)
+      assert.include(goodfellow.papers.map((p) => p.paper.arxivId), "1412.6572", goodfellow.papers.map((p) => p.paper.title).join(" | "))
+    }))
+
   it.effect("impact breaks near ties only: in an answer, no paper comes before one more than the band (0.05) more relevant, however famous", () =>
     Effect.gen(function*() {
       // questions where landmarks cited tens of thousands of times a year sit beside lesser papers on the same words
