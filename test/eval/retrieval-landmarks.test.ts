@@ -23,6 +23,8 @@ const notes = readLandmarks()
 const normalise = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()
 const words = (s: string) => s.replace(/^---\n[\s\S]*?\n---\n/, "").split(/\s+/).filter((w) => w.length > 0).length
 const ids = (n: LandmarkNote) => n.landmarks.map((l) => l.id)
+/** The held-out sets written later by readers who had not read the code, each in its writer's own way. */
+const laterHeldOut = (n: LandmarkNote) => n.split === "heldout2" || n.split === "heldout3"
 
 describe("eval/retrieval/landmarks.json", () => {
   it("has one entry per note file, each with 1–5 distinct landmarks and the fields the eval reads", () => {
@@ -32,9 +34,9 @@ describe("eval/retrieval/landmarks.json", () => {
     expect(new Set(notes.map((n) => n.title)).size).toBe(notes.length)
     for (const n of notes) {
       expect(n.title, n.note).toMatch(/^[^/\\:*?"<>|[\]#^]+$/) // a valid vault file name and wikilink target
-      expect(["tune", "heldout", "tune2", "tune3", "tune4", "heldout2"], n.note).toContain(n.split)
-      // heldout2's writer named the fields of their own topics (RL, robotics, optimization, theory, audio, …)
-      if (n.split !== "heldout2") expect(["ML", "NLP", "vision", "speech"], n.note).toContain(n.topic)
+      expect(["tune", "heldout", "tune2", "tune3", "tune4", "heldout2", "heldout3"], n.note).toContain(n.split)
+      // the writers of heldout2 and heldout3 named the fields of their own topics (RL, robotics, optimization, …)
+      if (!laterHeldOut(n)) expect(["ML", "NLP", "vision", "speech"], n.note).toContain(n.topic)
       else expect(n.topic.length, n.note).toBeGreaterThan(0)
       expect(n.group.length, n.note).toBeGreaterThan(0)
       expect(n.landmarks.length, n.note).toBeGreaterThanOrEqual(1)
@@ -64,17 +66,17 @@ describe("eval/retrieval/landmarks.json", () => {
     })
   })
 
-  it("notes are 80–400 words and never paste a landmark's id (unless it is marked already in the note) or full title", () => {
+  it("notes are 80–400 words (heldout3's writer: up to 500) and never paste a landmark's id (unless it is marked already in the note) or full title", () => {
     for (const n of notes) {
       const text = readNote(n)
       const count = words(text)
       expect(count, n.note).toBeGreaterThanOrEqual(80)
-      expect(count, n.note).toBeLessThanOrEqual(400)
+      expect(count, n.note).toBeLessThanOrEqual(n.split === "heldout3" ? 500 : 400)
       const named = new Set(text.match(/\b\d{4}\.\d{4,5}\b/g) ?? [])
       expect([...named].filter((id) => !n.alreadyInNote.includes(id)), n.note).toEqual([])
       // heldout2's notes name the papers they already know the way a student does (by method and authors, "MC-CNN
       // (Zbontar & LeCun)"), never by id: the eval counts such a landmark as kept only when the report recognises it
-      if (n.split !== "heldout2") for (const id of n.alreadyInNote) expect(named.has(id), `${n.note} names ${id}`).toBe(true)
+      if (!laterHeldOut(n)) for (const id of n.alreadyInNote) expect(named.has(id), `${n.note} names ${id}`).toBe(true)
       const body = ` ${normalise(text)} `
       for (const l of n.landmarks) {
         // method names ("Fast R-CNN", "Memory Networks") are what students write; a full title of 4+ words is not
@@ -108,11 +110,16 @@ describe("eval/retrieval/landmarks.json", () => {
     expect([count("tune").flatMap(ids).length, count("heldout").flatMap(ids).length]).toEqual([71, 68])
   })
 
-  it("no paper is the landmark of two notes, in any split, but one of heldout2 that its writer chose for stereo matching", () => {
+  it("no paper is the landmark of two notes, in any split, but five that the later held-out writers chose", () => {
     const all = notes.flatMap(ids)
-    // 1512.02134 (DispNet and the FlyingThings3D data set) is a landmark of both optical-flow (tune2) and
-    // stereo-matching-cnn (heldout2), chosen by the heldout2 writer without seeing the other notes' landmarks
-    expect(all.filter((id, i) => all.indexOf(id) !== i)).toEqual(["1512.02134"])
+    // chosen by the heldout2 and heldout3 writers without seeing the other notes' landmarks: 1512.02134 (DispNet,
+    // optical-flow and stereo-matching-cnn), 1603.08511 (colorization, self-supervised-learning and
+    // image-colorization), 1506.02025 (spatial transformers, visual-attention and spatial-transformers), 1703.07737
+    // (triplet loss for re-identification, metric-learning and person-reid), 1508.01211 (Listen, Attend and Spell,
+    // speech-recognition-ctc and attention-asr)
+    expect(all.filter((id, i) => all.indexOf(id) !== i).sort()).toEqual(
+      ["1506.02025", "1508.01211", "1512.02134", "1603.08511", "1703.07737"]
+    )
   })
 
   it("tune2 is its own tuning set: 12 or more notes, none in a group of the held-out split", () => {
