@@ -10,7 +10,8 @@
  *
  * Prints one JSON line: the time to build the lists (what a sync would spend, for these alternatives only), the
  * query's time and CPU (lists read as blobs from a side table, accumulated, the 1000 papers read), the whole
- * ranking's (FTS5 over every match), and how many of the whole ranking's first 10, 100 and 1000 the lists' pool holds.
+ * ranking's (FTS5 over every match), and how many of the whole ranking's first 10, 100 and 1000 the lists' pool holds
+ * (and of its first 20 and 100 distinct titles: the bench's copies of a paper tie).
  */
 import { toFtsQuery } from "../src/adapters/arxiv/mirror/ftsQuery.js"
 import { MirrorIndex } from "../src/adapters/arxiv/mirror/MirrorIndex.js"
@@ -72,7 +73,7 @@ for (const a of fts.alternatives) {
 }
 const pool = [...sum].sort((x, y) => x[1] - y[1] || y[0] - x[0]).slice(0, 1000).map(([n]) => n)
 const listsMillis = performance.now() - t
-db.all(`SELECT * FROM papers WHERE n IN (${pool.map(() => "?").join(",")})`, pool)
+const poolRows = db.all(`SELECT * FROM papers WHERE n IN (${pool.map(() => "?").join(",")})`, pool)
 const queryMillis = performance.now() - t
 const queryCpuMillis = cpu() - c
 
@@ -89,6 +90,11 @@ const held = (k: number) => {
   return whole.slice(0, k).filter((n) => inPool.has(n)).length
 }
 const sameOrder10 = whole.slice(0, 10).filter((n, i) => pool[i] === n).length
+// by distinct titles too: the bench's copies of a paper share its title (and tie), so which copy a ranking keeps is arbitrary
+const titleOf = new Map(db.all(`SELECT n, title FROM papers WHERE n IN (${whole.map(() => "?").join(",")})`, whole).map((r) => [Number(r["n"]), String(r["title"])]))
+const wholeTitles = [...new Set(whole.map((n) => titleOf.get(n)!))]
+const poolTitles = new Set(poolRows.map((r) => String(r["title"])))
+const titlesHeld = (k: number) => wholeTitles.slice(0, k).filter((x) => poolTitles.has(x)).length
 index.close()
 process.stdout.write(JSON.stringify({
   K,
@@ -103,6 +109,9 @@ process.stdout.write(JSON.stringify({
   held100: held(100),
   held1000: held(1000),
   sameOrder10,
+  titles20: titlesHeld(20),
+  titles100: titlesHeld(100),
+  wholeTitles: Math.min(100, wholeTitles.length),
   firstWhole: Number(first["s"]),
   firstLists: sum.get(whole[0]!),
   maxRssMiB: process.resourceUsage().maxRSS / 1024

@@ -22,7 +22,7 @@ export default async () => {
       `K = ${k}: the lists read and summed in ${r["listsMillis"]!.toFixed(0)} ms, with the 1000 papers read ${r["queryMillis"]!.toFixed(0)} ms ` +
         `(CPU ${r["queryCpuMillis"]!.toFixed(0)} ms); the whole ranking by FTS5 ${r["wholeMillis"]!.toFixed(0)} ms (CPU ${r["wholeCpuMillis"]!.toFixed(0)} ms); ` +
         `the lists' pool holds ${r["held10"]}/10, ${r["held100"]}/100, ${r["held1000"]}/1000 of the whole ranking's first, ` +
-        `${r["sameOrder10"]} of its first 10 in place; building the ${r["alternatives"]} lists ${(r["buildMillis"]! / 1000).toFixed(1)} s; ` +
+        `${r["sameOrder10"]} of its first 10 in place, ${r["titles20"]}/20 and ${r["titles100"]}/${r["wholeTitles"]} of its first distinct titles; building the ${r["alternatives"]} lists ${(r["buildMillis"]! / 1000).toFixed(1)} s; ` +
         `peak RSS ${r["maxRssMiB"]!.toFixed(0)} MiB (load ${loadavg()[0]!.toFixed(1)})`
     )
   }
