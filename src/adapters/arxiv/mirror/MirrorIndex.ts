@@ -18,7 +18,7 @@
  *   version keeps its count); created in older indexes by the next sync.
  *
  * Opening reads nothing but the schema: queries page the file in through
- * SQLite's own cache (2 MB by default), so a mirror of all arXiv is opened as
+ * SQLite's own cache (`CACHE_KIB`, 64 MiB), so a mirror of all arXiv is opened as
  * fast as an empty one. A page of the harvest and the harvest's position are
  * written in one transaction: committed whole, or not at all.
  *
