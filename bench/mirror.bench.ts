@@ -49,7 +49,7 @@ const corpus = (): Array<Omit<Extract<OaiEntry, { _tag: "Record" }>["record"], "
   })
 }
 
-const CONCEPT =
+export const CONCEPT =
   '(all:"attention mechanism" OR all:transformer OR all:"self attention" OR all:encoder OR all:decoder OR all:"machine translation" ' +
   'OR all:sequence OR all:recurrent OR all:"neural network" OR all:bleu OR all:alignment OR all:softmax OR all:embedding ' +
   'OR all:"multi head" OR all:positional OR all:layer OR all:residual OR all:convolutional OR all:language OR all:model ' +

@@ -1,9 +1,8 @@
 /**
- * One process of bench/offline-engines.bench.ts: the recorded corpus through
- * one engine (`corpus`: today's index; `mirror DIR`: the mirror's SQLite FTS5
- * index built from it), as the footprint bench measures the corpus: the first
- * lookup (what loading or opening costs), then queries of new terms, then the
- * same queries again. Prints one JSON line.
+ * One process of bench/offline-engines.bench.ts: the recorded corpus (`corpus`:
+ * the offline mode's, a sealed mirror index) or a mirror (`mirror DIR`), as the
+ * footprint bench measures the corpus: the first lookup (what opening costs),
+ * then queries of new terms, then the same queries again. Prints one JSON line.
  */
 import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"

@@ -1,17 +1,16 @@
 /**
  * Builds the recorded corpus (fixtures/offline, 36,421 records) into a
- * mirror's index (`arxiv.sqlite`, SQLite FTS5, the mirror's own code:
- * src/adapters/arxiv/mirror/corpusMirror.ts; the prebuilt index of `npm run build`, else the TSV), so the offline corpus can be
- * searched through the mirror's engine: `--arxiv mirror:DIR` on every command
- * and on `eval:retrieval` / `eval:precision`. An index already in DIR is
- * refused unless `--force` (it is then built anew).
+ * mirror's index in a folder of your choice (`arxiv.sqlite`, SQLite FTS5, the
+ * mirror's own code: src/adapters/arxiv/mirror/corpusMirror.ts, sealed) — the
+ * same index `npm run build` writes into fixtures/offline/arxiv-corpus/ for
+ * the offline mode, which `--arxiv mirror:DIR` then reads like any mirror. An
+ * index already in DIR is refused unless `--force` (it is then built anew).
  *
  *   npm run mirror:corpus -- --dir DIR [--data DIR] [--force]
  */
 import { existsSync, rmSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { CORPUS_FILE, INDEX_FILE as CORPUS_INDEX } from "../src/adapters/arxiv/CorpusArxiv.js"
-import { buildCorpusMirror } from "../src/adapters/arxiv/mirror/corpusMirror.js"
+import { buildCorpusMirror, CORPUS_FILE } from "../src/adapters/arxiv/mirror/corpusMirror.js"
 import { INDEX_FILE } from "../src/adapters/arxiv/mirror/MirrorIndex.js"
 
 const args = process.argv.slice(2)
@@ -32,7 +31,7 @@ if (existsSync(file)) {
   rmSync(file, { force: true })
   rmSync(`${file}-journal`, { force: true })
 }
-if (!existsSync(join(data, CORPUS_INDEX)) && !existsSync(join(data, CORPUS_FILE))) fail(`${data} holds neither ${CORPUS_INDEX} nor ${CORPUS_FILE}`)
+if (!existsSync(join(data, CORPUS_FILE))) fail(`${data} holds no ${CORPUS_FILE}`)
 const started = performance.now()
 const records = buildCorpusMirror(data, dir)
 process.stderr.write(

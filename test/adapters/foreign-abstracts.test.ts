@@ -13,10 +13,11 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { stemmer } from "stemmer"
-import { buildCorpusIndex, CorpusIndex, readIndexHeader } from "../../src/adapters/corpus/corpusIndex.js"
-import { Corpus } from "../../src/adapters/corpus/corpusSearch.js"
+import { gunzipSync, gzipSync } from "node:zlib"
+import * as os from "node:os"
 import * as CorpusArxiv from "../../src/adapters/arxiv/CorpusArxiv.js"
-import { parseQuery } from "../../src/adapters/query/queryParser.js"
+import { corpusRecords, FOREIGN_KEY } from "../../src/adapters/arxiv/mirror/corpusMirror.js"
+import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { typedQuery } from "../support/query.js"
 
@@ -75,13 +76,9 @@ const servedForeign = (papers: ReadonlyArray<{ readonly arxivId: string; readonl
 
 describe("records whose abstract is another paper's", () => {
   it("over the whole shipped corpus, no record serves an abstract that speaks of another record's title and not of its own", () => {
-    const index = CorpusIndex.read(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.INDEX_FILE)))
-    assert.isDefined(index, "the index `npm run build` writes")
-    // the cells a Paper is built from (corpusSearch.ts), without building 36k of them
-    const papers = Array.from({ length: index!.documents }, (_, d) => {
-      const [arxivId, , , , , , , , title, abstract] = index!.cells(d)
-      return { arxivId: arxivId!, title: title!, abstract: abstract! }
-    })
+    // the records the build writes into the corpus's index (corpusMirror.ts), read from the recorded TSV
+    const { records } = corpusRecords(gunzipSync(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.CORPUS_FILE))).toString("utf8"))
+    const papers = records.map((r) => ({ arxivId: r.id, title: r.title, abstract: r.abstract }))
     assert.strictEqual(papers.length, 36421)
     assert.deepStrictEqual(servedForeign(papers), [])
     // a scan of 36k abstracts: seconds alone, a minute or more on a loaded 2-CPU machine
@@ -106,12 +103,16 @@ describe("records whose abstract is another paper's", () => {
     }).pipe(Effect.provide(CorpusArxiv.layer({ dataDir: OFFLINE })), Effect.provide(NodeContext.layer)))
 
   it("the index names each record it stores without its abstract, with the record the abstract belongs to", () => {
-    const header = readIndexHeader(fs.readFileSync(nodePath.join(OFFLINE, CorpusArxiv.INDEX_FILE)))
-    assert.deepStrictEqual(header?.foreignAbstracts, [
-      { id: "1301.3850", owner: "1301.6710" },
-      { id: "1401.6112", owner: "1311.6740" },
-      { id: "1505.05561", owner: "1603.01431" }
-    ])
+    const index = MirrorIndex.open(nodePath.join(OFFLINE, CorpusArxiv.CORPUS_INDEX_DIR), { create: false })
+    try {
+      assert.deepStrictEqual(JSON.parse(index.readMeta(FOREIGN_KEY) ?? "null"), [
+        { id: "1301.3850", owner: "1301.6710" },
+        { id: "1401.6112", owner: "1311.6740" },
+        { id: "1505.05561", owner: "1603.01431" }
+      ])
+    } finally {
+      index.close()
+    }
   })
 
   describe("the rule, on a corpus of a few records", () => {
@@ -125,54 +126,59 @@ describe("records whose abstract is another paper's", () => {
       "images and text that agree with the analysis of the encoder's weights and biases."
     const row = (id: string, title: string, abstract: string) => `${id}\t2016-03-04\t\tcs.LG\t\t\t\tA. Author\t${title}\t${abstract}`
     const tsv = (...rows: Array<string>) => [HEADER, ...rows].join("\n") + "\n"
-    const search = (corpus: Corpus, query: string) => {
-      const parsed = parseQuery(query)
-      if (parsed._tag !== "Ok") throw new Error(query)
-      return corpus.search({ query: parsed.query, categories: [], start: 0, maxResults: 10, sortBy: "relevance", sortOrder: "descending" })
-        .indices.map((d) => corpus.paper(d).arxivId)
+    /** A data directory holding this TSV: the corpus adapter builds its index there on first use. */
+    const dataDir = (text: string) => {
+      const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "foreign-abstracts-"))
+      fs.writeFileSync(nodePath.join(dir, CorpusArxiv.CORPUS_FILE), gzipSync(text))
+      fs.writeFileSync(nodePath.join(dir, "manifest.json"), "{}\n")
+      return dir
     }
+    const search = (dir: string, query: string) =>
+      Effect.gen(function*() {
+        const arxiv = yield* ArxivPort
+        const found = yield* arxiv.search({ query: typedQuery(query), categories: [], maxResults: 10 })
+        return found.papers.map((p) => p.arxivId)
+      }).pipe(Effect.provide(CorpusArxiv.layer({ dataDir: dir })), Effect.provide(NodeContext.layer))
+    const abstracts = (text: string) => corpusRecords(text).records.map((r) => r.abstract)
 
-    it("a record carrying another record's abstract is stored without it, whichever came first", () => {
-      const text = tsv(
-        row("1505.00001", "Why Regularized Auto-Encoders learn Sparse Representation?", ABSTRACT),
-        row("1603.00002", "Normalization Propagation: A Parametric Technique for Removing Internal Covariate Shift in Deep Networks", ABSTRACT),
-        row("1603.00003", "Sparse codes of auto-encoders", OTHER)
-      )
-      const corpus = Corpus.fromTsv(text)
-      assert.strictEqual(corpus.paper(0).abstract, "")
-      assert.strictEqual(corpus.paper(1).abstract, ABSTRACT)
-      assert.strictEqual(corpus.paper(2).abstract, OTHER)
-      assert.deepStrictEqual(search(corpus, 'abs:"normalization propagation"'), ["1603.00002"])
-      assert.deepStrictEqual(search(corpus, "ti:regularized"), ["1505.00001"])
-      assert.deepStrictEqual(readIndexHeader(buildCorpusIndex(text, { file: "t", sha1: "0" }))?.foreignAbstracts, [
-        { id: "1505.00001", owner: "1603.00002" }
-      ])
-    })
+    it.effect("a record carrying another record's abstract is stored without it, whichever came first", () =>
+      Effect.gen(function*() {
+        const text = tsv(
+          row("1505.00001", "Why Regularized Auto-Encoders learn Sparse Representation?", ABSTRACT),
+          row("1603.00002", "Normalization Propagation: A Parametric Technique for Removing Internal Covariate Shift in Deep Networks", ABSTRACT),
+          row("1603.00003", "Sparse codes of auto-encoders", OTHER)
+        )
+        assert.deepStrictEqual(abstracts(text), ["", ABSTRACT, OTHER])
+        assert.deepStrictEqual(corpusRecords(text).foreign, [{ id: "1505.00001", owner: "1603.00002" }])
+        const dir = dataDir(text)
+        assert.deepStrictEqual(yield* search(dir, 'abs:"normalization propagation"'), ["1603.00002"])
+        assert.deepStrictEqual(yield* search(dir, "ti:regularized"), ["1505.00001"])
+        fs.rmSync(dir, { recursive: true, force: true })
+      }))
 
     it("one work under two titles that its abstract both speaks of, or one title twice, keeps its abstract in both", () => {
-      const retitled = Corpus.fromTsv(tsv(
+      const retitled = abstracts(tsv(
         row("1601.00001", "Normalization Propagation", ABSTRACT),
         row("1603.00002", "Normalization Propagation: A Parametric Technique for Removing Internal Covariate Shift in Deep Networks", ABSTRACT),
         row("1603.00003", "Normalization Propagation: A Parametric Technique for Removing Internal Covariate Shift in Deep Networks", ABSTRACT)
       ))
-      for (let d = 0; d < 3; d++) assert.strictEqual(retitled.paper(d).abstract, ABSTRACT)
+      assert.deepStrictEqual(retitled, [ABSTRACT, ABSTRACT, ABSTRACT])
     })
 
     it("a title in another language over its English abstract is a translation, not a mistake", () => {
-      const translated = Corpus.fromTsv(tsv(
+      const translated = abstracts(tsv(
         row("1603.00001", "Une propagation de la normalisation pour les réseaux profonds", ABSTRACT),
         row("1603.00002", "Normalization Propagation: A Parametric Technique for Removing Internal Covariate Shift in Deep Networks", ABSTRACT)
       ))
-      assert.strictEqual(translated.paper(0).abstract, ABSTRACT)
+      assert.strictEqual(translated[0], ABSTRACT)
     })
 
     it("a one-line abstract shared by many records (\"This paper has been withdrawn\") is no paper's", () => {
       const withdrawn = "This paper has been withdrawn by the author due to an error in the proof of the main theorem of normalization propagation."
-      const corpus = Corpus.fromTsv(tsv(
+      assert.deepStrictEqual(abstracts(tsv(
         row("1603.00001", "Deep Sparse Coding", withdrawn),
         row("1603.00002", "Normalization Propagation", withdrawn)
-      ))
-      assert.strictEqual(corpus.paper(0).abstract, withdrawn)
+      )), [withdrawn, withdrawn])
     })
   })
 })

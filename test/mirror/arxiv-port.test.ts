@@ -152,7 +152,7 @@ describe("MirrorArxiv", () => {
     if (!(fts instanceof UnsupportedQuery)) {
       assert.strictEqual(
         fts.match,
-        '(title : "neural network" AND (authors : "del maestro" OR abstract : "atten" *)) AND categories : ("cslg")'
+        '(title : "neural network" AND (authors : NEAR("del" "maestro", 0) OR abstract : "atten" *)) AND categories : ("cslg")'
       )
     }
     assert.instanceOf(toFtsQuery(tree("a OR submittedDate:[202001010000 TO 202012312359]")), UnsupportedQuery)

@@ -1,14 +1,16 @@
 /**
  * `npm run mirror:corpus` (scripts/build-corpus-mirror.ts) as a user runs it: without `--dir`, or over an index
- * already there (without `--force`), it stops in one line saying what to do, and writes nothing; from a data folder
- * without the prebuilt index it reads the TSV. (The build from the index runs in the ArxivPort suite, which searches
- * what it built.)
+ * already there (without `--force`), it stops in one line saying what to do, and writes nothing; it builds the
+ * recorded corpus's TSV into a sealed index in the folder named, the same index the offline mode reads
+ * (fixtures/offline/arxiv-corpus/, which the ArxivPort suite searches).
  */
 import { execFile } from "node:child_process"
+import { createHash } from "node:crypto"
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { SOURCE_KEY } from "../../src/adapters/arxiv/mirror/corpusMirror.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
 
 const root = join(import.meta.dirname, "..", "..")
@@ -37,7 +39,7 @@ describe("npm run mirror:corpus", { timeout: 120_000 }, () => {
     expect(readFileSync(file, "utf8")).toBe("not ours to overwrite")
   })
 
-  it("builds from the corpus TSV when the data folder has no prebuilt index", async () => {
+  it("builds the corpus TSV of a data folder into a sealed index that holds every record and says what it was built from", async () => {
     const data = mkdtempSync(join(tmpdir(), "corpus-mirror-data-"))
     const out = mkdtempSync(join(tmpdir(), "corpus-mirror-out-"))
     try {
@@ -49,6 +51,8 @@ describe("npm run mirror:corpus", { timeout: 120_000 }, () => {
       try {
         expect(index.status().records).toBe(36_421)
         expect(index.byIds(["1406.2661"])[0]?.title).toBe("Generative Adversarial Networks")
+        expect(index.readsUnlocked).toBe(true)
+        expect(index.readMeta(SOURCE_KEY)).toBe(createHash("sha1").update(readFileSync(join(data, "arxiv-corpus.tsv.gz"))).digest("hex"))
       } finally {
         index.close()
       }

@@ -18,7 +18,7 @@ import { Effect, Layer } from "effect"
 import { type LookupId, lookupIds, queryText, validateSearch } from "../../../core/arxiv.js"
 import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
 import { Paper } from "../../../core/models.js"
-import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult } from "../../../core/ports/ArxivPort.js"
+import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult, type ArxivService } from "../../../core/ports/ArxivPort.js"
 import { toFtsQuery, UnsupportedQuery } from "./ftsQuery.js"
 import { MIRROR_SERVICE } from "./Harvester.js"
 import { failureReason, IndexUnavailable, MirrorIndex, type PaperRow } from "./MirrorIndex.js"
@@ -30,8 +30,11 @@ export interface MirrorArxivOptions {
   readonly dir: string
 }
 
-/** A stored row as the core's Paper. */
-export const paperOf = (row: PaperRow): Paper => {
+/**
+ * A stored row as the core's Paper. arXiv's format lists a paper's primary category first, so a mirror names it
+ * (`primary`); the recorded corpus lists every paper's categories sorted, and so names none.
+ */
+export const paperOf = (row: PaperRow, options: { readonly primary: boolean } = { primary: true }): Paper => {
   const categories = row.categories.split(" ").filter((c) => c !== "")
   return new Paper({
     arxivId: row.id,
@@ -41,7 +44,7 @@ export const paperOf = (row: PaperRow): Paper => {
     published: row.published,
     ...(row.updated === null ? {} : { updated: row.updated }),
     categories,
-    ...(categories[0] === undefined ? {} : { primaryCategory: categories[0] }),
+    ...(categories[0] === undefined || !options.primary ? {} : { primaryCategory: categories[0] }),
     ...(row.doi === null ? {} : { doi: row.doi }),
     ...(row.journal_ref === null ? {} : { journalRef: row.journal_ref }),
     ...(row.comments === null ? {} : { comment: row.comments })
@@ -53,8 +56,12 @@ export const paperOf = (row: PaperRow): Paper => {
  * mirror does not hold is missing, as it was asked. The mirror holds the current version: any version of a
  * mirrored paper is that paper.
  */
-export const lookupOf = (wanted: ReadonlyArray<LookupId>, rows: ReadonlyArray<PaperRow>): ArxivLookup => {
-  const byId = new Map(rows.map((r) => [r.id, paperOf(r)]))
+export const lookupOf = (
+  wanted: ReadonlyArray<LookupId>,
+  rows: ReadonlyArray<PaperRow>,
+  options: { readonly primary: boolean } = { primary: true }
+): ArxivLookup => {
+  const byId = new Map(rows.map((r) => [r.id, paperOf(r, options)]))
   const papers: Array<Paper> = []
   const missing: Array<string> = []
   for (const w of wanted) {
@@ -75,6 +82,12 @@ export const openedIndexes = (): ReadonlyArray<MirrorIndex> => {
   return all
 }
 
+/** Close the index of `dir` this process holds open, if any, and forget it (a stale index about to be replaced). */
+export const forgetIndex = (dir: string): void => {
+  opened.get(dir)?.close()
+  opened.delete(dir)
+}
+
 /** The index of `dir`, opened read-only on first use and then shared (the arXiv and the citation adapters alike). */
 export const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnavailable> =>
   Effect.try({
@@ -92,10 +105,14 @@ export const openIndex = (dir: string): Effect.Effect<MirrorIndex, UpstreamUnava
 const readFailure = (dir: string) => (e: unknown) =>
   new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, "the index", "read") })
 
-/** Build the adapter. Nothing is opened until the first call. */
-export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxivOptions) {
-  const index = openIndex(options.dir)
-
+/**
+ * The port over an index (opened by `index` on the first call): a mirror's, or the recorded corpus's (CorpusArxiv),
+ * which is one; `primary`: whether the first category of a paper is its primary one (see `paperOf`).
+ */
+export const portOver = (
+  index: Effect.Effect<MirrorIndex, UpstreamUnavailable>,
+  options: { readonly primary: boolean } = { primary: true }
+): ArxivService => {
   const search = Effect.fn("ArxivPort.search")(function*(request: ArxivSearch) {
     yield* validateSearch(request)
     const fts = toFtsQuery(request.query, request.categories)
@@ -122,20 +139,25 @@ export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxiv
           start,
           limit: request.maxResults
         }),
-      catch: readFailure(options.dir)
+      catch: readFailure(idx.dir)
     })
-    return { papers: found.rows.map(paperOf), total: found.total, start } satisfies ArxivSearchResult
+    return { papers: found.rows.map((row) => paperOf(row, options)), total: found.total, start } satisfies ArxivSearchResult
   })
 
   const getPapers = Effect.fn("ArxivPort.getPapers")(function*(ids: ReadonlyArray<string>) {
     const wanted = yield* lookupIds(ids)
     if (wanted.length === 0) return { papers: [], missing: [] } satisfies ArxivLookup
     const idx = yield* index
-    const rows = yield* Effect.try({ try: () => idx.byIds([...new Set(wanted.map((w) => w.bare))]), catch: readFailure(options.dir) })
-    return lookupOf(wanted, rows)
+    const rows = yield* Effect.try({ try: () => idx.byIds([...new Set(wanted.map((w) => w.bare))]), catch: readFailure(idx.dir) })
+    return lookupOf(wanted, rows, options)
   })
 
   return ArxivPort.of({ search, getPapers })
+}
+
+/** Build the adapter. Nothing is opened until the first call. */
+export const make = Effect.fn("MirrorArxiv.make")(function*(options: MirrorArxivOptions) {
+  return portOver(openIndex(options.dir))
 })
 
 /** The mirror adapter as a layer. */

@@ -18,7 +18,7 @@
  *   version keeps its count); created in older indexes by the next sync.
  *
  * Opening reads nothing but the schema: queries page the file in through
- * SQLite's own cache (2 MB by default), so a mirror of all arXiv is opened as
+ * SQLite's own cache (`CACHE_KIB`, 64 MiB), so a mirror of all arXiv is opened as
  * fast as an empty one. A page of the harvest and the harvest's position are
  * written in one transaction: committed whole, or not at all.
  *
@@ -28,6 +28,7 @@
  */
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync, statfsSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
+import { dirname } from "node:path"
 import { pathToFileURL } from "node:url"
 import { setFlagsFromString } from "node:v8"
 import type sqlite from "node-sqlite3-wasm"
@@ -584,6 +585,11 @@ export class MirrorIndex {
     private unlocked: { readonly dir: string; signature: string; readonly sealed: boolean } | undefined
   ) {}
 
+  /** The index's folder. */
+  get dir(): string {
+    return dirname(this.file)
+  }
+
   /** Whether this index is read without locks (sealed, or in a read-only folder): no `<file>.lock` is ever made. */
   get readsUnlocked(): boolean {
     return this.unlocked !== undefined
@@ -591,12 +597,13 @@ export class MirrorIndex {
 
   /**
    * Open the index of `dir`: created when `create` (the harvester), else it
-   * must exist (a reader). A reader never writes. A reader of a folder it
+   * must exist (a reader); `scratch`: a new index built whole in a folder thrown away if the build fails, written
+   * without a journal. A reader never writes. A reader of a folder it
    * cannot write, or of a sealed index, opens the file unlocked
    * (`immutable=1`), and reopens it if it changes; every other open locks the
    * file per transaction, so readers and the harvester take turns.
    */
-  static open(dir: string, options: { readonly create: boolean }): MirrorIndex {
+  static open(dir: string, options: { readonly create: boolean; readonly scratch?: boolean }): MirrorIndex {
     const file = `${dir.replace(/\/+$/, "")}/${INDEX_FILE}`
     if (!options.create) {
       try {
@@ -634,6 +641,9 @@ export class MirrorIndex {
     const index = new MirrorIndex(db, file, !options.create, undefined)
     try {
       db.exec(`PRAGMA busy_timeout = ${BUSY_MILLIS}; PRAGMA cache_size = -${CACHE_KIB}`)
+      // an index built whole in a folder of its own and thrown away if the build fails (the recorded corpus's):
+      // no journal and no sync to disk per page, as nothing of it is read before it is complete
+      if (options.create && options.scratch === true) db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
       if (options.create) index.migrate()
       else index.checkSchema()
     } catch (e) {
@@ -727,6 +737,20 @@ export class MirrorIndex {
 
   close(): void {
     if (this.db.isOpen) this.db.close()
+  }
+
+  /** Write entries of the index's `meta` table (what an index built for a purpose says about itself), in one transaction. */
+  writeMeta(entries: Readonly<Record<string, string>>): void {
+    this.transaction(() => {
+      for (const [key, value] of Object.entries(entries)) {
+        this.db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
+      }
+    })
+  }
+
+  /** An entry of the index's `meta` table, if written. */
+  readMeta(key: string): string | undefined {
+    return this.read(() => str((this.db.get("SELECT value FROM meta WHERE key = ?", [key]) as Row | null)?.["value"]))
   }
 
   /** Where the harvest `key` stands, if it ever started. */
@@ -881,6 +905,25 @@ export class MirrorIndex {
       const byId = new Map(rows.map((r) => [r.id, r]))
       return ids.map((id) => byId.get(id)).filter((r): r is PaperRow => r !== undefined)
     })
+  }
+
+  /** The row numbers of the papers held among `ids` (bare ids), by id: what `matching` answers in. */
+  numbersOf(ids: ReadonlyArray<string>): ReadonlyMap<string, number> {
+    if (ids.length === 0) return new Map()
+    return this.read(() =>
+      new Map(
+        (this.db.all("SELECT id, n FROM papers WHERE id IN (SELECT value FROM json_each(?))", [JSON.stringify(ids)]) as Array<Row>).map((
+          r
+        ) => [String(r["id"]), num(r["n"])])
+      )
+    )
+  }
+
+  /** The row numbers of every paper an FTS5 MATCH expression matches (unranked: a set to intersect with others). */
+  matching(match: string): ReadonlySet<number> {
+    return this.read(() =>
+      new Set((this.db.all("SELECT rowid AS n FROM papers_fts WHERE papers_fts MATCH ?", [match]) as Array<Row>).map((r) => num(r["n"])))
+    )
   }
 
   /**

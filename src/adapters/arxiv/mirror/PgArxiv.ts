@@ -58,7 +58,7 @@ export const fromReader = (reader: PgReader): ArxivPort["Type"] => {
         (e) => new InvalidArgument({ argument: "query", reason: `${e.reason}; the query was: ${queryText(request.query)}` })
       )
     )
-    return { papers: found.rows.map(paperOf), total: found.total, start } satisfies ArxivSearchResult
+    return { papers: found.rows.map((row) => paperOf(row)), total: found.total, start } satisfies ArxivSearchResult
   })
 
   const getPapers = Effect.fn("ArxivPort.getPapers")(function*(ids: ReadonlyArray<string>) {

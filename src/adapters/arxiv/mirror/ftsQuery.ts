@@ -9,7 +9,9 @@
  *   then reads no positions to match; the columns beyond title, abstract,
  *   authors, comments and journal reference weigh 0 in the ranking);
  * - phrases stay phrases, `word*` is a prefix, words are Porter-stemmed as
- *   arXiv's own search stems them;
+ *   arXiv's own search stems them; an `au:` phrase is one person's name, its
+ *   words side by side in either order, an initial for any name it begins
+ *   (`au:bahdanau_d`, `au:"Bahdanau Dzmitry"`);
  * - `a AND b`, `a OR b`, `a ANDNOT b`, and `-b` beside another term;
  * - `submittedDate:[… TO …]` / `lastUpdatedDate:[… TO …]` ANDed with the rest.
  *
@@ -68,6 +70,12 @@ const term = (node: TermNode): string => {
   if (!HAS_TOKEN.test(value)) throw new UnsupportedQuery(`"${node.value}" has no letter or digit to search for`)
   const columns = FIELD_COLUMNS[node.field]
   const filter = columns.length === 0 ? "" : columns.length === 1 ? `${columns[0]!} : ` : `{${columns.join(" ")}} : `
+  if (node.field === "au" && node.phrase && !node.prefix) {
+    const words = value.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "")
+    // one person's name, its words side by side in either order, an initial standing for any name it begins
+    // (au:bahdanau_d, au:"Bahdanau Dzmitry"); side by side, as the column does not tell where one author ends
+    if (words.length > 1) return `${filter}NEAR(${words.map((w) => (w.length === 1 ? `${quote(w)} *` : quote(w))).join(" ")}, 0)`
+  }
   return `${filter}${quote(value)}${node.prefix ? " *" : ""}`
 }
 
