@@ -34,50 +34,16 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { builtTree, git, ROOT } from "./baseline.js"
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 /** The commit before the start-up and size work of issue 25: the default baseline. */
 const BASELINE_COMMIT = "2251ffd"
 const RESULTS = path.join(ROOT, "bench", "results", "footprint.json")
 
-const git = (...args: ReadonlyArray<string>): string => {
-  const r = spawnSync("git", args, { cwd: ROOT, encoding: "utf8" })
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.trim()}`)
-  return r.stdout.trim()
-}
-
-/**
- * A built copy of `commit`, cached by its hash under the temp directory: the sources from `git archive`,
- * this checkout's node_modules linked in, the corpus index built by its own script, and its own `tsup` run.
- */
-const builtBaseline = (commit: string): string => {
-  const sha = git("rev-parse", "--verify", `${commit}^{commit}`)
-  const dir = path.join(os.tmpdir(), `arxiv-companion-baseline-${sha.slice(0, 12)}`)
-  if (fs.existsSync(path.join(dir, "dist", "cli.js"))) return dir
-  console.log(`building the baseline ${sha.slice(0, 12)} in ${dir} (once; a minute or more)`)
-  fs.rmSync(dir, { recursive: true, force: true })
-  fs.mkdirSync(dir, { recursive: true })
-  const archive = spawnSync("git", ["archive", "--format=tar", sha], { cwd: ROOT, maxBuffer: 1 << 30 })
-  if (archive.status !== 0) throw new Error(`git archive ${sha} failed`)
-  const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout })
-  if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`)
-  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir")
-  const build = (args: ReadonlyArray<string>) => {
-    const r = spawnSync(process.execPath, args, { cwd: dir, stdio: ["ignore", "ignore", "inherit"] })
-    if (r.status !== 0) throw new Error(`baseline build: node ${args.join(" ")} exited ${r.status}`)
-  }
-  // the corpus's index as the baseline's own build writes it (the engine it reads may not be this one's)
-  build(["--import", "tsx", "scripts/build-corpus-index.ts"])
-  build([path.join(dir, "node_modules", "tsup", "dist", "cli-default.js")])
-  return dir
-}
-
 const baselineOf = (spec: string | undefined): string | undefined => {
   const s = spec === undefined || spec === "" ? BASELINE_COMMIT : spec
   if (s === "none") return undefined
-  if (fs.existsSync(s) && fs.statSync(s).isDirectory()) return path.resolve(s)
-  return builtBaseline(s)
+  return builtTree(s)
 }
 const BASELINE = baselineOf(process.env["BENCH_BASELINE"])
 /** A baseline's commit when it is a git checkout, else its directory's name (a `git archive` copy names its commit). */

@@ -345,25 +345,91 @@ export interface PreparedPaper {
 export const preparePaper = (paper: PaperInput, table: DfTable, p: ScoringParams, vectors?: TermVectors): PreparedPaper => {
   const title = tokenize(paper.title)
   const abstract = tokenize(paper.abstract)
+  // one pass over each text: stems and adjacent stem pairs (as `bigrams` gives them), each count added in the
+  // order of the texts, title first, so that every sum is the same number whatever the title's weight
   const tf = new Map<string, number>()
-  let length = 0
-  for (const t of title) if (t !== null) count(tf, t.stem, p.titleWeight), length++
-  for (const t of abstract) if (t !== null) count(tf, t.stem, 1), length++
-  for (const b of bigrams(title)) count(tf, b, p.titleWeight)
-  for (const b of bigrams(abstract)) count(tf, b, 1)
-  const titleKeys = new Set<string>(bigrams(title))
-  for (const t of title) if (t !== null) titleKeys.add(t.stem)
+  const titleKeys = new Set<string>()
   const abstractCounts = new Map<string, number>()
-  for (const t of abstract) if (t !== null) count(abstractCounts, t.stem, 1)
-  for (const b of bigrams(abstract)) count(abstractCounts, b, 1)
+  // the paper's distinct stems, in the order first met (`tf` holds stem pairs too)
+  const distinct: Array<string> = []
+  const add = (key: string, by: number) => {
+    const n = tf.get(key)
+    if (n === undefined) {
+      tf.set(key, by)
+      return true
+    }
+    tf.set(key, n + by)
+    return false
+  }
+  let length = 0
+  let prev: Token | null = null
+  for (const t of title) {
+    if (t === null) {
+      prev = null
+      continue
+    }
+    length++
+    if (add(t.stem, p.titleWeight)) distinct.push(t.stem)
+    titleKeys.add(t.stem)
+    if (prev !== null && prev.stem !== t.stem) {
+      const pair = `${prev.stem} ${t.stem}`
+      add(pair, p.titleWeight)
+      titleKeys.add(pair)
+    }
+    prev = t
+  }
+  prev = null
+  for (const t of abstract) {
+    if (t === null) {
+      prev = null
+      continue
+    }
+    length++
+    if (add(t.stem, 1)) distinct.push(t.stem)
+    count(abstractCounts, t.stem, 1)
+    if (prev !== null && prev.stem !== t.stem) {
+      const pair = `${prev.stem} ${t.stem}`
+      add(pair, 1)
+      count(abstractCounts, pair, 1)
+    }
+    prev = t
+  }
   const vector = vectors !== undefined && p.semanticWeight > 0 ? textVector([title, abstract], vectors) : undefined
-  // salient = log count × IDF over stems the reference corpus knows (a one-off word is not what a paper is about)
-  const salient = [...tf]
-    .filter(([k]) => !k.includes(" ") && table.unigrams.has(k))
-    .map(([k, f]) => ({ k, w: (1 + Math.log(f)) * idf(table, k, false) }))
-    .sort((a, b) => b.w - a.w || (a.k < b.k ? -1 : 1))
-    .slice(0, p.noveltyTerms)
+  const salient = salientStems(distinct, tf, table, p.noveltyTerms)
   return { text: paper, title, abstract, tf, length, titleKeys, abstractCounts, vector, salient }
+}
+
+/**
+ * The `n` most salient stems of a paper's counts: log count × IDF over stems the reference corpus knows (a one-off
+ * word is not what a paper is about), most salient first, ties by stem; kept in order as they are found, so only
+ * the best are ever held.
+ */
+const salientStems = (
+  stems: ReadonlyArray<string>,
+  tf: ReadonlyMap<string, number>,
+  table: DfTable,
+  n: number
+): ReadonlyArray<{ readonly k: string; readonly w: number }> => {
+  const best: Array<{ readonly k: string; readonly w: number }> = []
+  if (n <= 0) return best
+  // the order of `(a, b) => b.w - a.w || (a.k < b.k ? -1 : 1)`
+  const before = (a: { readonly k: string; readonly w: number }, b: { readonly k: string; readonly w: number }) => {
+    const d = b.w - a.w
+    return d < 0 || (!(d > 0) && a.k < b.k)
+  }
+  for (const k of stems) {
+    const df = table.unigrams.get(k)
+    if (df === undefined) continue
+    const x = { k, w: (1 + Math.log(tf.get(k)!)) * idfOf(df, table.documents) }
+    if (best.length === n && !before(x, best[n - 1]!)) continue
+    let at = best.length === n ? n - 1 : best.length
+    while (at > 0 && before(x, best[at - 1]!)) {
+      best[at] = best[at - 1]!
+      at--
+    }
+    best[at] = x
+  }
+  return best
 }
 
 const withFamilies = (paper: PreparedPaper): NonNullable<PreparedPaper["families"]> => {
@@ -514,12 +580,18 @@ export const scorePrepared = (
  */
 const textVector = (parts: ReadonlyArray<ReadonlyArray<Token | null>>, vectors: TermVectors): Float32Array => {
   const v = new Float32Array(vectors.dims)
+  const known = knownStems(vectors)
   for (const tokens of parts) {
     for (const t of tokens) {
       if (t === null) continue
-      const w = vectors.get(t.stem)
-      if (w === undefined) continue
-      const a = vectors.weight(t.stem)
+      let k = known.get(t.stem)
+      if (k === undefined) {
+        const w = vectors.get(t.stem)
+        k = w === undefined ? null : { w, a: vectors.weight(t.stem) }
+        known.set(t.stem, k)
+      }
+      if (k === null) continue
+      const { a, w } = k
       for (let i = 0; i < v.length; i++) v[i]! += a * w[i]!
     }
   }
@@ -528,6 +600,14 @@ const textVector = (parts: ReadonlyArray<ReadonlyArray<Token | null>>, vectors: 
   for (let i = 0; i < v.length; i++) v[i]! -= along * vectors.common[i]!
   return v
 }
+
+/** Each stem's vector and SIF weight as the model gives them (null: a stem it does not know), looked up once. */
+const knownStems = (vectors: TermVectors): Map<string, { readonly w: Float32Array; readonly a: number } | null> => {
+  let known = stemVectors.get(vectors)
+  if (known === undefined || known.size >= 200_000) stemVectors.set(vectors, known = new Map())
+  return known
+}
+const stemVectors = new WeakMap<TermVectors, Map<string, { readonly w: Float32Array; readonly a: number } | null>>()
 
 const cosine = (a: Float32Array, b: Float32Array): number => {
   let dot = 0

@@ -67,24 +67,62 @@ export const setTokenCacheLimit = (n: number): void => {
   tokenCache.clear()
 }
 
+/**
+ * What the pattern `[a-z0-9]+|[^a-z0-9\s]+` over the folded text reads, scanned by character code: a run of
+ * letters and digits is a word; a run of anything else but white space (JavaScript's `\s`) is punctuation, of which
+ * a lone hyphen or apostrophe joins a compound and any other breaks a phrase. Each word is looked up once per
+ * process (`wordToken`), so a text's tokens are shared objects, not one new object per word.
+ */
 const tokenizeUncached = (text: string): ReadonlyArray<Token | null> => {
   const out: Array<Token | null> = []
-  const normal = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-  for (const m of normal.matchAll(/[a-z0-9]+|[^a-z0-9\s]+/g)) {
-    const w = m[0]
-    if (!/^[a-z0-9]/.test(w)) {
+  // NFKD leaves ASCII as it is: only a text with other characters is decomposed and stripped of its marks
+  const normal = (NON_ASCII.test(text) ? text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : text).toLowerCase()
+  const n = normal.length
+  let i = 0
+  while (i < n) {
+    const c = normal.charCodeAt(i)
+    if (isWordChar(c)) {
+      let j = i + 1
+      while (j < n && isWordChar(normal.charCodeAt(j))) j++
+      out.push(wordToken(normal.slice(i, j)))
+      i = j
+    } else if (isSpace(c)) {
+      i++
+    } else {
+      let j = i + 1
+      for (let d: number; j < n && !isWordChar(d = normal.charCodeAt(j)) && !isSpace(d); j++);
       // hyphens and apostrophes join a compound; other punctuation breaks a phrase
-      if (!/^['’-]$/.test(w)) out.push(null)
-      continue
+      if (j - i !== 1 || (c !== 0x27 && c !== 0x2019 && c !== 0x2d)) out.push(null)
+      i = j
     }
-    if (w.length < 2 || STOP.has(w) || !/[a-z]/.test(w)) {
-      out.push(null)
-      continue
-    }
-    out.push({ stem: stem(w), word: w })
   }
   return out
 }
+
+const NON_ASCII = /[^\x00-\x7f]/
+
+/** a–z or 0–9 */
+const isWordChar = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)
+
+/** JavaScript's `\s`: its white space and line terminators (ECMA-262 WhiteSpace, LineTerminator). */
+const isSpace = (c: number): boolean =>
+  c <= 0x20
+    ? c === 0x20 || (c >= 0x09 && c <= 0x0d)
+    : c >= 0xa0 &&
+      (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+        c === 0x205f || c === 0x3000 || c === 0xfeff)
+
+/** A folded word's token, or null for a stop word, a one-letter word or a number: one object per word. */
+const wordToken = (w: string): Token | null => {
+  let t = words.get(w)
+  if (t === undefined) {
+    t = w.length < 2 || STOP.has(w) || !/[a-z]/.test(w) ? null : { stem: stem(w), word: w }
+    if (words.size >= 200_000) words.clear()
+    words.set(w, t)
+  }
+  return t
+}
+const words = new Map<string, Token | null>()
 
 /** The stems of a text, without breaks. */
 export const stems = (text: string): ReadonlyArray<string> => {
