@@ -22,17 +22,19 @@ export interface PackedTermVectors {
 /** Unpack the data file's format (also used by the evaluation scripts for alternative models). */
 export const unpackTermVectors = (packed: PackedTermVectors): TermVectors => {
   const dims = packed.dims
-  const bytes = new Int8Array(Uint8Array.from(Buffer.from(packed.int8Base64, "base64")).buffer)
+  const raw = Buffer.from(packed.int8Base64, "base64")
+  const bytes = new Int8Array(raw.buffer, raw.byteOffset, raw.length)
   const sif = packed.sif.split(",").map(Number)
   const stems = packed.stems.split("\n")
+  // every vector in one buffer, in the order of the stems; each stem's is a view of its part
+  const matrix = new Float32Array(stems.length * dims)
+  for (let j = 0; j < matrix.length; j++) matrix[j] = bytes[j]! / 127
   const vectors = new Map<string, Float32Array>()
   const weights = new Map<string, number>()
-  stems.forEach((stem, i) => {
-    const v = new Float32Array(dims)
-    for (let c = 0; c < dims; c++) v[c] = bytes[i * dims + c]! / 127
-    vectors.set(stem, v)
-    weights.set(stem, sif[i]!)
-  })
+  for (let i = 0; i < stems.length; i++) {
+    vectors.set(stems[i]!, matrix.subarray(i * dims, (i + 1) * dims))
+    weights.set(stems[i]!, sif[i]!)
+  }
   return {
     dims,
     get: (stem) => vectors.get(stem),
