@@ -108,13 +108,32 @@ const INFLECTION = /^(?:i|e|s|y|al|li|ic)$/
 const inflections = (stem: string, table: DfTable): ReadonlyArray<string> => {
   if (stem.length < 4) return []
   const out: Array<string> = []
-  for (const other of table.unigrams.keys()) {
+  // a stem and its inflection share their first four letters (the shorter has four or more): only those are read
+  for (const other of byPrefix(table.unigrams).get(stem.slice(0, 4)) ?? []) {
     if (other === stem || Math.abs(other.length - stem.length) > 2) continue
     const [short, long] = other.length < stem.length ? [other, stem] : [stem, other]
     if (short.length >= 4 && long.startsWith(short) && INFLECTION.test(long.slice(short.length))) out.push(other)
   }
   return out
 }
+
+/** The table's stems of four letters or more by their first four, each list in the table's order; built once a table. */
+const byPrefix = (unigrams: ReadonlyMap<string, number>): ReadonlyMap<string, ReadonlyArray<string>> => {
+  let index = prefixes.get(unigrams)
+  if (index === undefined) {
+    const built = new Map<string, Array<string>>()
+    for (const stem of unigrams.keys()) {
+      if (stem.length < 4) continue
+      const head = stem.slice(0, 4)
+      const list = built.get(head)
+      if (list === undefined) built.set(head, [stem])
+      else list.push(stem)
+    }
+    prefixes.set(unigrams, index = built)
+  }
+  return index
+}
+const prefixes = new WeakMap<ReadonlyMap<string, number>, ReadonlyMap<string, ReadonlyArray<string>>>()
 
 const dot = (a: Float32Array, b: Float32Array): number => {
   let d = 0
@@ -131,8 +150,28 @@ const neighbours = (
 ): ReadonlyArray<readonly [string, number]> => {
   const v = vectors?.get(stem)
   if (v === undefined || vectors?.stems === undefined || n <= 0 || floor >= 1) return []
+  // the same stem in the titles of many notes (a digest): read against every other stem once
+  let known = nearest.get(vectors)
+  if (known === undefined || known.size >= 10_000) nearest.set(vectors, known = new Map())
+  const key = `${stem}\t${n}\t${floor}`
+  const hit = known.get(key)
+  if (hit !== undefined) return hit
+  const found = nearestTo(stem, v, vectors, vectors.stems, n, floor)
+  known.set(key, found)
+  return found
+}
+const nearest = new WeakMap<TermVectors, Map<string, ReadonlyArray<readonly [string, number]>>>()
+
+const nearestTo = (
+  stem: string,
+  v: Float32Array,
+  vectors: TermVectors,
+  stems: ReadonlyArray<string>,
+  n: number,
+  floor: number
+): ReadonlyArray<readonly [string, number]> => {
   const best: Array<readonly [string, number]> = []
-  for (const other of vectors.stems) {
+  for (const other of stems) {
     if (other === stem) continue
     const c = dot(v, vectors.get(other)!)
     if (c >= floor) best.push([other, c])
