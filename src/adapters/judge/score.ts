@@ -412,24 +412,25 @@ const salientStems = (
 ): ReadonlyArray<{ readonly k: string; readonly w: number }> => {
   const best: Array<{ readonly k: string; readonly w: number }> = []
   if (n <= 0) return best
-  // the order of `(a, b) => b.w - a.w || (a.k < b.k ? -1 : 1)`
-  const before = (a: { readonly k: string; readonly w: number }, b: { readonly k: string; readonly w: number }) => {
-    const d = b.w - a.w
-    return d < 0 || (!(d > 0) && a.k < b.k)
-  }
   for (const k of stems) {
     const df = table.unigrams.get(k)
     if (df === undefined) continue
-    const x = { k, w: (1 + Math.log(tf.get(k)!)) * idfOf(df, table.documents) }
-    if (best.length === n && !before(x, best[n - 1]!)) continue
+    const w = (1 + Math.log(tf.get(k)!)) * idfOf(df, table.documents)
+    if (best.length === n && !before(w, k, best[n - 1]!)) continue
     let at = best.length === n ? n - 1 : best.length
-    while (at > 0 && before(x, best[at - 1]!)) {
+    while (at > 0 && before(w, k, best[at - 1]!)) {
       best[at] = best[at - 1]!
       at--
     }
-    best[at] = x
+    best[at] = { k, w }
   }
   return best
+}
+
+/** Whether (w, k) comes before b in the order of `(a, b) => b.w - a.w || (a.k < b.k ? -1 : 1)`. */
+const before = (w: number, k: string, b: { readonly k: string; readonly w: number }): boolean => {
+  const d = b.w - w
+  return d < 0 || (!(d > 0) && k < b.k)
 }
 
 const withFamilies = (paper: PreparedPaper): NonNullable<PreparedPaper["families"]> => {
