@@ -7,11 +7,23 @@
 import { readPackageJson } from "../corpus/packageData.js"
 import type { DfTable } from "./score.js"
 
+/**
+ * "key<TAB>count" lines into a map, read in place (no array of lines): a count of digits alone is read digit by
+ * digit, any other as `Number` reads it; a line without a tab after its first character is skipped.
+ */
 const unpack = (packed: string): Map<string, number> => {
   const m = new Map<string, number>()
-  for (const line of packed.split("\n")) {
-    const tab = line.indexOf("\t")
-    if (tab > 0) m.set(line.slice(0, tab), Number(line.slice(tab + 1)))
+  for (let at = 0; at < packed.length;) {
+    let end = packed.indexOf("\n", at)
+    if (end < 0) end = packed.length
+    const tab = packed.indexOf("\t", at)
+    if (tab > at && tab < end) {
+      let n = 0
+      let i = tab + 1
+      for (let c: number; i < end && (c = packed.charCodeAt(i)) >= 0x30 && c <= 0x39; i++) n = n * 10 + (c - 0x30)
+      m.set(packed.slice(at, tab), i === end && end > tab + 1 ? n : Number(packed.slice(tab + 1, end)))
+    }
+    at = end + 1
   }
   return m
 }
