@@ -1,5 +1,5 @@
 /**
- * The vault digest on a vault of the retrieval eval's concept notes (eval/retrieval/notes, 96 notes written as
+ * The vault digest on a vault of the retrieval eval's concept notes (eval/retrieval/notes, every note: 136 written as
  * a student would, each under its title in eval/retrieval/landmarks.json), offline, `--since 2016-06-01` (the recorded corpus ends in April 2017): wall time and peak
  * memory of the built CLI's process (goal: ≤ 30 s and ≤ 300 MiB on this machine class), CPU time beside the
  * wall time (the machine is shared), and the new papers per note.

@@ -88,6 +88,8 @@ export interface DigestContent {
   readonly relevance?: number | undefined
   /** The concept gate the digest used (digestAnnounce.ts; absent or "none": said nothing of). */
   readonly gate?: "none" | "any" | "half" | undefined
+  /** The most papers announced per note (digestAnnounce.ts; absent: the run's cap, said nothing of). */
+  readonly cap?: number | undefined
   readonly notes: ReadonlyArray<NoteDigest>
   readonly skipped: ReadonlyArray<SkippedNote>
 }
@@ -131,6 +133,7 @@ export const digestBlock = (c: DigestContent): string => {
         : c.gate === "any"
         ? "A paper is announced only when its title or first sentence names one of its note's title words. "
         : "") +
+      (c.cap === undefined ? "" : `At most ${c.cap} papers a note are announced, the most relevant first. `) +
       "Papers your vault already holds are not announced again.",
     ""
   )

@@ -109,7 +109,7 @@ describe("the digest's shared judging", { timeout: 240_000 }, () => {
     }
   })
 
-  it("announces by default only papers whose title or first sentence names half of the note's title words, and says so", async () => {
+  it("announces by default only papers whose title or first sentence names half of the note's title words, at most 5 a note, and says so", async () => {
     const vault = vaultOfNotes()
     try {
       const run = (announceRule?: Digest.AnnounceRule) =>
@@ -121,11 +121,21 @@ describe("the digest's shared judging", { timeout: 240_000 }, () => {
           const found = ids.length === 0 ? [] : (yield* arxiv.getPapers(ids)).papers
           return { report, text: new Map(found.map((p) => [p.arxivId.replace(/v\d+$/, ""), p])) }
         }).pipe(Effect.provide(Layers.OfflineLayer({ vault }))))
-      expect(Digest.DIGEST_ANNOUNCE).toEqual({ gate: "half" })
+      expect(Digest.DIGEST_ANNOUNCE).toEqual({ gate: "half", cap: 5 })
       const gated = await run()
       const open = await run({ gate: "none" })
       expect(gated.report.markdown).toContain("A paper is announced only when its title or first sentence names at least half of its note's title words.")
+      expect(gated.report.markdown).toContain("At most 5 papers a note are announced, the most relevant first.")
       expect(open.report.markdown).not.toContain("first sentence names")
+      expect(open.report.markdown).not.toContain("At most")
+      // the cap: 5 a note by default, the most relevant of what the gate alone would announce
+      const uncapped = await run({ gate: "half" })
+      for (const n of gated.report.notes) {
+        expect(n.papers.length).toBeLessThanOrEqual(5)
+        const all = uncapped.report.notes.find((u) => u.path === n.path)!.papers
+        expect(n.papers.map((p) => p.arxivId)).toEqual(all.slice(0, 5).map((p) => p.arxivId))
+      }
+      expect(uncapped.report.notes.some((n) => n.papers.length > 5)).toBe(true)
       let failing = 0
       for (const n of open.report.notes) {
         const words = conceptWords(n.title)

@@ -37,11 +37,11 @@ export const name = "local (BM25F + arXiv IDF)"
 
 /**
  * The least relevance of the fixed map (the default) at which a digest announces a paper, the judge's
- * `digestRelevance`: chosen on the 76 graded tuning notes by the rule "the lowest bar, in steps of 0.05, whose
- * off-topic share is at most 2 %" (eval/digest/bars.ts; eval/digest/README.md). The learned relevance has its own,
- * beside its weights (`Ranker.digestRelevance` in data/judge/ranker.json).
+ * `digestRelevance`: chosen with the digest's announcing rule (src/core/digest.ts `DIGEST_ANNOUNCE`) on the 76 graded
+ * tuning notes (eval/digest/bars.ts; eval/digest/README.md). The learned relevance has its own, beside its weights
+ * (`Ranker.digestRelevance` in data/judge/ranker.json).
  */
-export const fixedDigestRelevance = 0.8
+export const fixedDigestRelevance = 0.7
 
 /** Options of the local judge; every field has a measured default. */
 export interface LocalJudgeOptions {
