@@ -40,8 +40,8 @@ import {
 } from "../../openalex/openalexClient.js"
 import { IMPACT_FIELDS } from "../../openalex/LiveOpenAlex.js"
 import { existsSync } from "node:fs"
-import { MIRROR_SERVICE, openForWriting, withSyncLock } from "./Harvester.js"
-import { failureReason, INDEX_FILE, MirrorIndex, type StoredCount } from "./MirrorIndex.js"
+import { openForWriting, withSyncLock } from "./Harvester.js"
+import { failureReason, INDEX_FILE, MIRROR_SERVICE, MirrorIndex, type StoredCount } from "./MirrorIndex.js"
 
 const indexFailure = (dir: string, e: unknown, what: string): UpstreamUnavailable =>
   new UpstreamUnavailable({ service: MIRROR_SERVICE, reason: failureReason(dir, e, what, "write") })

@@ -23,14 +23,12 @@
 import { FileSystem, Path } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { UpstreamUnavailable } from "../../../core/errors.js"
-import { failureReason, type HarvestState, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
+import { failureReason, type HarvestState, MIRROR_SERVICE, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
 import type { HarvestStore } from "./MirrorStore.js"
 import { OAI_SERVICE, type OaiClient, type OaiRequest } from "./OaiClient.js"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
 import type { HarvestScope } from "./sets.js"
 
-/** The service name of the index in messages. */
-export const MIRROR_SERVICE = "the arXiv mirror"
 
 /** What one sync is asked to do. */
 export interface SyncOptions {

@@ -12,7 +12,6 @@ import { isCalendarDate, today } from "../../../core/dates.js"
 import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
 import {
   harvest,
-  MIRROR_SERVICE,
   openForWriting,
   plan,
   sqliteStore,
@@ -21,7 +20,7 @@ import {
   type SyncReport,
   withSyncLock
 } from "./Harvester.js"
-import { type CitationStatus, type HarvestState, INDEX_FILE, IndexUnavailable, MirrorIndex } from "./MirrorIndex.js"
+import { type CitationStatus, type HarvestState, INDEX_FILE, IndexUnavailable, MIRROR_SERVICE, MirrorIndex } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
 import { isPostgresUrl } from "./MirrorStore.js"
 import { DEFAULT_OAI_URL, limiterFor, make as makeClient, type OaiClientOptions } from "./OaiClient.js"

@@ -20,8 +20,7 @@ import { InvalidArgument, UpstreamUnavailable } from "../../../core/errors.js"
 import { Paper } from "../../../core/models.js"
 import { type ArxivLookup, ArxivPort, type ArxivSearch, type ArxivSearchResult, type ArxivService } from "../../../core/ports/ArxivPort.js"
 import { toFtsQuery, UnsupportedQuery } from "./ftsQuery.js"
-import { MIRROR_SERVICE } from "./Harvester.js"
-import { failureReason, IndexUnavailable, MirrorIndex, type PaperRow } from "./MirrorIndex.js"
+import { failureReason, IndexUnavailable, MIRROR_SERVICE, MirrorIndex, type PaperRow } from "./MirrorIndex.js"
 import { defaultMirrorDir } from "./mirrorDir.js"
 
 /** Options of the mirror adapter. */
