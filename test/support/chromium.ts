@@ -98,6 +98,9 @@ export const openChromium = async (
     ],
     viewport
   })
+  // a wait is for a state, bounded by the test's own timeout: on a busy machine (the whole suite on two
+  // cores, a package build beside it) a run the page waits for can take far longer than Playwright's 30 s
+  context.setDefaultTimeout(110_000)
   return {
     context,
     close: async () => {

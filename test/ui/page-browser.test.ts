@@ -45,7 +45,16 @@ const runEnded = (page: Page) => page.locator("#find:enabled").waitFor()
 
 /** The results are drawn and the run that drew them is over. */
 const resultsShown = async (page: Page) => {
-  await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
+  try {
+    await page.getByRole("heading", { name: "Results", exact: true }).waitFor()
+  } catch (e) {
+    // say what the page showed instead: the run's status, its progress and any error line
+    const shown = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { getElementById: (id: string) => { textContent: string | null; hidden: boolean } | null } }).document
+      return ["run-status", "progress", "error"].map((id) => `${id}: ${d.getElementById(id)?.textContent ?? "?"}`).join(" | ")
+    }).catch(() => "the page could not be read")
+    throw new Error(`No results were drawn (${shown})`, { cause: e })
+  }
   await runEnded(page)
 }
 
