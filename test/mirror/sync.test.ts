@@ -152,6 +152,16 @@ describe("mirror sync over OAI-PMH", () => {
         )
         assert.strictEqual(lookup.papers[0]!.title, "A Kochen-Specker system has at least 22 vectors")
         assert.deepStrictEqual(lookup.missing, ["cs/0001024"])
+        // the categories the mirror reports are those of the papers it holds: the withdrawn paper's are gone with it
+        const held = (yield* Effect.flatMap(ArxivPort, (a) => a.getPapers(now)).pipe(Effect.provide(MirrorArxiv.layer({ dir })))).papers
+        const expected = new Map<string, number>()
+        for (const p of held) for (const c of new Set(p.categories)) expected.set(c, (expected.get(c) ?? 0) + 1)
+        const reported = (yield* Mirror.status(dir).pipe(Effect.provide(Node))).categories
+        assert.deepStrictEqual(
+          Object.fromEntries(reported.map((c) => [c.category, c.records])),
+          Object.fromEntries([...expected].sort(([a], [b]) => a.localeCompare(b)))
+        )
+        assert.strictEqual(held.length, now.length)
       }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))))
   })
 

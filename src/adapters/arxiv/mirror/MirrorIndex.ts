@@ -851,7 +851,13 @@ export class MirrorIndex {
 
   private remove(n: number): void {
     this.db.run("DELETE FROM papers_fts WHERE rowid = ?", [n])
-    this.db.run("DELETE FROM paper_categories WHERE n = ?", [n])
+    // by the paper's own categories: paper_categories is keyed (category, n), and `WHERE n = ?` alone read all of it
+    // (2.5 million rows at 1,000,000 papers: a page of 2,500 deletions took minutes)
+    const categories = str((this.db.get("SELECT categories FROM papers WHERE n = ?", [n]) as Row | null)?.["categories"]) ?? ""
+    this.db.run("DELETE FROM paper_categories WHERE category IN (SELECT value FROM json_each(?)) AND n = ?", [
+      JSON.stringify(categories.split(" ").filter((c) => c !== "")),
+      n
+    ])
     this.db.run("DELETE FROM papers WHERE n = ?", [n])
   }
 
