@@ -297,6 +297,24 @@ const clearedOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rul
 const placesOf = (eligible: ReadonlyArray<string>, relevance: ReadonlyMap<string, number>, bar: number | undefined = process.env.PLACEBAR === undefined ? undefined : Number(process.env.PLACEBAR), n = 10): ReadonlyArray<string> =>
   (bar === undefined ? eligible : eligible.filter((id, i) => i === 0 || relevance.get(id)! >= bar)).slice(0, n)
 
+/**
+ * The eligible papers in keep order on another key (prec7, `orderNovelty`): by the key, citations per year inside a
+ * run of near-equal keys (a missing count last), then the key, then the id, as keepOrder does on relevance.
+ */
+const reorder = (pool: Pool, ids: ReadonlyArray<string>, key: (id: string) => number): ReadonlyArray<string> => {
+  const perYear = (id: string) => pool.impact?.[id]?.perYear ?? -1
+  const byKey = ids.slice().sort((a, b) => key(b) - key(a) || a.localeCompare(b))
+  const ordered: Array<string> = []
+  for (let start = 0; start < byKey.length;) {
+    const top = key(byKey[start]!)
+    let end = start + 1
+    while (end < byKey.length && near(top, key(byKey[end]!))) end++
+    ordered.push(...byKey.slice(start, end).sort((a, b) => perYear(b) - perYear(a) || key(b) - key(a) || a.localeCompare(b)))
+    start = end
+  }
+  return ordered
+}
+
 /** The keep rule, simulated over a recorded pool: "merit" (relevance + 0.1 · log10(1 + citations/year), the old rule), "relevance" or "band" (keepOrder). */
 const keptOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rule, n = 10): ReadonlyArray<string> =>
   placesOf(clearedOf(pool, relevance, rule), relevance, undefined, n)
@@ -469,13 +487,16 @@ const cv = () => {
   type R = { note: string; split: string; places: number; twos: number; zeros: number; counted: number; ungraded: number; lm: number; lmIn: number }
   const graded = pools().filter((pool) => gradedSplits.includes(pool.split) && existsSync(join(gradesDir, `${pool.note}.json`)))
   const results: Array<ReadonlyArray<R>> = grid.map((entry) => {
-    const { placeBar, ...g } = entry as Partial<ScoringParams> & { placeBar?: number }
+    const { placeBar, orderNovelty, ...g } = entry as Partial<ScoringParams> & { placeBar?: number; orderNovelty?: number }
     const p: ScoringParams = { ...defaultParams, ...g }
     return graded.map((pool) => {
       const grades = (JSON.parse(readFileSync(join(gradesDir, `${pool.note}.json`), "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
       const c = prepareConcept(pool.concept, table, p, vectors)
-      const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
-      const places = placesOf(bandCleared(pool, rel, near, true), rel, placeBar)
+      const scored = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
+      const rel = new Map([...scored].map(([id, x]) => [id, x.relevance]))
+      const eligible = bandCleared(pool, rel, near, true)
+      const ordered = orderNovelty === undefined ? eligible : reorder(pool, eligible, (id) => rel.get(id)! - orderNovelty * (scored.get(id)!.novelty - 0.5))
+      const places = placesOf(ordered, rel, placeBar)
       const gr = (id: string) => grades[id]?.grade
       return {
         note: pool.note,
