@@ -43,6 +43,13 @@ export const name = "local (BM25F + arXiv IDF)"
  */
 export const fixedDigestRelevance = 0.7
 
+/**
+ * The fixed map's `orderNovelty`: a run's places are ordered by relevance − 0.1 · (novelty − ½). Chosen by
+ * leave-one-split-out cross-validation over the six graded tuning splits (eval/precision/README.md, prec7); the
+ * judge's scores, and so CSFCube, do not move. The learned relevance already reads novelty and names none.
+ */
+export const fixedOrderNovelty = 0.1
+
 /** Options of the local judge; every field has a measured default. */
 export interface LocalJudgeOptions {
   /** Override scoring knobs (see ScoringParams in ./score.ts); the defaults were tuned on one CSFCube fold. */
@@ -57,6 +64,8 @@ export interface LocalJudgeOptions {
    * default, which keeps CSFCube's figure; eval/precision/README.md says what the learned one measured).
    */
   readonly ranker?: Ranker | null | undefined
+  /** Override the judge's `orderNovelty` (0: the keep order reads relevance alone). */
+  readonly orderNovelty?: number | undefined
 }
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`
@@ -151,7 +160,8 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
   const judge: LlmJudgeService["judge"] = Object.assign(judgeOne, { many })
   // each relevance scale has its own bar for a digest; a ranker without one leaves the digest's default
   const digestRelevance = options.ranker == null ? fixedDigestRelevance : options.ranker.digestRelevance
-  return { name, judge, digestRelevance }
+  const orderNovelty = options.orderNovelty ?? (options.ranker == null ? fixedOrderNovelty : undefined)
+  return { name, judge, digestRelevance, orderNovelty }
 }
 
 /** The local judge with its defaults. */
