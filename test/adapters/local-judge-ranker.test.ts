@@ -80,6 +80,13 @@ describe("LocalJudge with the learned relevance", () => {
     assert.strictEqual(validRanker({ ...file, digestRelevance: 0.75 }).digestRelevance, 0.75)
   })
 
+  it("names an orderNovelty for the fixed map only: the learned relevance already reads novelty", () => {
+    assert.strictEqual(LocalJudge.makeWith().orderNovelty, LocalJudge.fixedOrderNovelty)
+    assert.isAbove(LocalJudge.fixedOrderNovelty, 0)
+    assert.isUndefined(learned.orderNovelty)
+    assert.strictEqual(LocalJudge.makeWith({ orderNovelty: 0 }).orderNovelty, 0)
+  })
+
   it.effect("is deterministic and judges each paper on its own", () =>
     Effect.gen(function*() {
       const all = yield* learned.judge(dropout, conceptPapers)
