@@ -11,6 +11,8 @@
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
  *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning [--graded tune3,tune4]  # RANKER: data/judge/ranker.json
  *   PLACES=1 node --import tsx eval/judge-pools.ts grades|landmarks --split tuning   # relevant papers without a count compete for the places
+ *     (`grades` orders the places as the run does, by relevance − orderNovelty · (novelty − ½), ORDERNOVELTY=0 for relevance
+ *     alone; `landmarks`, `failures` and `oracle` order by relevance alone, and `cv`'s `{}` is relevance alone)
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
  *   node --import tsx eval/judge-pools.ts oracle|language --split tuning   # diagnostics (eval/precision/README.md, prec6)
@@ -355,10 +357,15 @@ const grades = () => {
     if (!existsSync(file)) continue
     const graded = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
     const c = prepareConcept(pool.concept, table, p, vectors)
-    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
+    const scoredAll = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
+    const rel = new Map([...scoredAll].map(([id, x]) => [id, x.relevance]))
     judgedPapers += pool.papers.length
     notes++
-    const kept = keptOf(pool, rel, rule)
+    // the run's order: with PLACES=1 and the band rule, the fixed map's orderNovelty (ORDERNOVELTY=w overrides; 0: relevance alone)
+    const w = Number(process.env.ORDERNOVELTY ?? (ranker === null ? LocalJudge.fixedOrderNovelty : 0))
+    const kept = PLACES && rule === "band" && w !== 0
+      ? placesOf(reorder(pool, bandCleared(pool, rel, near, true), (id) => rel.get(id)! - w * (scoredAll.get(id)!.novelty - 0.5)), rel)
+      : keptOf(pool, rel, rule)
     const g = (id: string) => graded[id]?.grade
     const twos = kept.filter((id) => g(id) === 2).length
     const zeros = kept.filter((id) => g(id) === 0).length
