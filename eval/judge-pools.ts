@@ -11,8 +11,8 @@
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
  *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning [--graded tune3,tune4]  # RANKER: data/judge/ranker.json
  *   PLACES=1 node --import tsx eval/judge-pools.ts grades|landmarks --split tuning   # relevant papers without a count compete for the places
- *     (`grades` orders the places as the run does, by relevance − orderNovelty · (novelty − ½), ORDERNOVELTY=0 for relevance
- *     alone; `landmarks`, `failures` and `oracle` order by relevance alone, and `cv`'s `{}` is relevance alone)
+ *     (ORDERNOVELTY=w: `grades` orders the places by relevance − w · (novelty − ½), as a judge naming orderNovelty w does;
+ *     `landmarks`, `failures` and `oracle` order by relevance alone, and `cv`'s `{}` is relevance alone)
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
  *   node --import tsx eval/judge-pools.ts oracle|language --split tuning   # diagnostics (eval/precision/README.md, prec6)
@@ -361,8 +361,9 @@ const grades = () => {
     const rel = new Map([...scoredAll].map(([id, x]) => [id, x.relevance]))
     judgedPapers += pool.papers.length
     notes++
-    // the run's order: with PLACES=1 and the band rule, the fixed map's orderNovelty (ORDERNOVELTY=w overrides; 0: relevance alone)
-    const w = Number(process.env.ORDERNOVELTY ?? (ranker === null ? LocalJudge.fixedOrderNovelty : 0))
+    // ORDERNOVELTY=w (with PLACES=1 and the band rule): the places ordered by relevance − w · (novelty − ½), as a run
+    // with a judge naming orderNovelty w does; default 0, relevance alone (the shipped order)
+    const w = Number(process.env.ORDERNOVELTY ?? 0)
     const kept = PLACES && rule === "band" && w !== 0
       ? placesOf(reorder(pool, bandCleared(pool, rel, near, true), (id) => rel.get(id)! - w * (scoredAll.get(id)!.novelty - 0.5)), rel)
       : keptOf(pool, rel, rule)
