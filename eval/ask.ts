@@ -9,7 +9,9 @@
  * set, written by another reader who had not read the code, after the fourth
  * round; never tuned on), `--set heldout3` eval/ask/questions-heldout3.jsonl
  * (a third set, added by the integrator after the seventh round; never read
- * while tuning), `--set all` every set that is there:
+ * while tuning), `--set heldout4` eval/ask/questions-heldout4.jsonl (a fourth, written
+ * blind on 2026-12-07 when heldout2 and heldout3, reported on, were retired into
+ * tuning), `--set all` every set that is there:
  *
  * - the rule-based query builder (the default);
  * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
@@ -64,8 +66,8 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 const set = argument("--set") ?? "tuning"
-if (!["tuning", "heldout", "heldout2", "heldout3", "all"].includes(set)) {
-  console.error(`--set must be tuning, heldout, heldout2, heldout3 or all (got "${set}")`)
+if (!["tuning", "heldout", "heldout2", "heldout3", "heldout4", "all"].includes(set)) {
+  console.error(`--set must be tuning, heldout, heldout2, heldout3, heldout4 or all (got "${set}")`)
   process.exit(2)
 }
 const FILES = {
@@ -73,7 +75,8 @@ const FILES = {
   heldout: ["questions-heldout.jsonl"],
   heldout2: ["questions-heldout2.jsonl"],
   heldout3: ["questions-heldout3.jsonl"],
-  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl", "questions-heldout3.jsonl"]
+  heldout4: ["questions-heldout4.jsonl"],
+  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl", "questions-heldout3.jsonl", "questions-heldout4.jsonl"]
 }
 const fileOf = (file: string): string => join(repoRoot, "eval", "ask", file)
 const chosen = FILES[set as keyof typeof FILES].filter((file) => set !== "all" || existsSync(fileOf(file)))
