@@ -74,7 +74,8 @@ export const SPLIT_SETS: Record<Split | "tuning" | "all", ReadonlyArray<Split>> 
   heldout4: ["heldout4"],
   multilingual: ["multilingual"],
   "multilingual-tune": ["multilingual-tune"],
-  tuning: ["tune", "tune2", "tune3", "tune4"],
+  /** heldout2 and heldout3 were reported once each and then retired into tuning (2026-12-07). */
+  tuning: ["tune", "tune2", "tune3", "tune4", "heldout2", "heldout3"],
   all: ["tune", "tune2", "tune3", "tune4", "heldout", "heldout2", "heldout3", "heldout4"]
 }
 
