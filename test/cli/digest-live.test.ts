@@ -98,14 +98,20 @@ describe("arxiv-companion digest, live, against loopback stand-ins", { timeout: 
       // the student's machine goes down after the second note
       await new Promise<void>((resolve, reject) => {
         const merged = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>
-        const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: merged, stdio: ["ignore", "ignore", "pipe"] })
+        const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: merged, stdio: ["ignore", "pipe", "pipe"] })
         let stderr = ""
+        let stdout = ""
+        child.stdout.setEncoding("utf8")
+        child.stdout.on("data", (chunk: string) => (stdout += chunk))
         child.stderr.setEncoding("utf8")
         child.stderr.on("data", (chunk: string) => {
           stderr += chunk
           if (/^\[.*\] 2\/4 /m.test(stderr)) child.kill("SIGKILL")
         })
-        child.on("exit", () => (/^\[.*\] 2\/4 /m.test(stderr) ? resolve() : reject(new Error(`the digest ended before its second note: ${stderr}`))))
+        child.on("exit", (code, signal) =>
+          /^\[.*\] 2\/4 /m.test(stderr)
+            ? resolve()
+            : reject(new Error(`the digest ended (${code ?? signal}) before its second note: ${stderr}${stdout.slice(0, 2_000)}`)))
       })
     } finally {
       clearInterval(hold)
