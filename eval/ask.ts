@@ -25,7 +25,7 @@
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
@@ -64,19 +64,20 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 const set = argument("--set") ?? "tuning"
-if (!["tuning", "heldout", "heldout2", "heldout3", "all"].includes(set)) {
-  console.error(`--set must be tuning, heldout, heldout2, heldout3 or all (got "${set}")`)
+/**
+ * The files a set reads: `tuning` is questions.jsonl, any other name `questions-<name>.jsonl` (a new held-out set
+ * needs no change here), several names joined by commas (`tuning,heldout2,heldout3`) read each in turn, and `all`
+ * every questions file there is.
+ */
+const fileOf = (file: string): string => join(repoRoot, "eval", "ask", file)
+const fileOfSet = (name: string): string => name === "tuning" ? "questions.jsonl" : `questions-${name}.jsonl`
+if (set.split(",").some((name) => !/^[a-z0-9][a-z0-9-]*$/.test(name) || (name === "all" && set !== "all"))) {
+  console.error(`--set takes tuning, all, or the name of an eval/ask/questions-<name>.jsonl (several joined by commas); got "${set}"`)
   process.exit(2)
 }
-const FILES = {
-  tuning: ["questions.jsonl"],
-  heldout: ["questions-heldout.jsonl"],
-  heldout2: ["questions-heldout2.jsonl"],
-  heldout3: ["questions-heldout3.jsonl"],
-  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl", "questions-heldout3.jsonl"]
-}
-const fileOf = (file: string): string => join(repoRoot, "eval", "ask", file)
-const chosen = FILES[set as keyof typeof FILES].filter((file) => set !== "all" || existsSync(fileOf(file)))
+const chosen = set === "all"
+  ? readdirSync(join(repoRoot, "eval", "ask")).filter((f) => /^questions(?:-[a-z0-9-]+)?\.jsonl$/.test(f)).sort()
+  : set.split(",").map(fileOfSet)
 const absent = chosen.filter((file) => !existsSync(fileOf(file)))
 if (absent.length > 0) {
   console.error(`--set ${set} reads eval/ask/${absent.join(", eval/ask/")}, which is not there (a held-out set is added by whoever wrote it, unread by tuning)`)
@@ -138,6 +139,8 @@ const interval = (xs: ReadonlyArray<number>): string => {
 
 const main = async () => {
   const json = process.argv.includes("--json")
+  // `--rules-only`: the rule-based builder alone (a quicker look while tuning; a reported figure runs all three)
+  const rulesOnly = process.argv.includes("--rules-only")
   // one corpus for every run: the layer is built once (memoised) and shared
   const arxiv = Layer.merge(CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
   const clean = await startLlmStandIn()
@@ -150,9 +153,11 @@ const main = async () => {
         const shared = yield* Layer.memoize(arxiv)
         return {
           rules: yield* run(RuleQueryBuilder.layer, shared),
-          llm: yield* run(llm(clean.url), shared),
-          llmMalformed: yield* run(llm(flaky.url), shared)
-        }
+          ...(rulesOnly ? {} : {
+            llm: yield* run(llm(clean.url), shared),
+            llmMalformed: yield* run(llm(flaky.url), shared)
+          })
+        } as { rules: ReadonlyArray<Row>; llm?: ReadonlyArray<Row>; llmMalformed?: ReadonlyArray<Row> }
       }).pipe(Effect.scoped)
     )
     const summary = Object.fromEntries(
@@ -183,7 +188,7 @@ const main = async () => {
           `${String(rows.filter((r) => r.retried).length).padStart(5)} | ${String(rows.filter((r) => r.fellBack).length).padStart(8)}`
       )
     }
-    const flakyRows = runs.llmMalformed
+    const flakyRows = runs.llmMalformed ?? []
     const needed = flakyRows.map((r) => (r.retried || r.fellBack ? 1 : 0))
     console.log(`\nWith malformed JSON 1 in 3: ${needed.filter((x) => x === 1).length} of ${flakyRows.length} questions needed the retry or the fallback (${interval(needed)}).`)
     console.log(`Expected papers among the judged candidates (rules): ${interval(runs.rules.map((r) => r.found))}; a paper never found cannot be answered.`)
