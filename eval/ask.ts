@@ -2,14 +2,13 @@
  * `npm run eval:ask` — how often `ask` puts the landmark papers of a research
  * question in its top 3 and top 10, on the offline corpus (the recorded arXiv
  * corpus and citation counts) with the local judge. `--set tuning` (default)
- * runs the 38 tuning questions of eval/ask/questions.jsonl, `--set heldout`
- * the held-out questions of eval/ask/questions-heldout.jsonl (written by a
- * reader before any setting was chosen; run once, never tuned on), `--set
- * heldout2` the 20 questions of eval/ask/questions-heldout2.jsonl (a second
- * set, written by another reader who had not read the code, after the fourth
- * round; never tuned on), `--set heldout3` eval/ask/questions-heldout3.jsonl
- * (a third set, added by the integrator after the seventh round; never read
- * while tuning), `--set all` every set that is there:
+ * runs the 55 tuning questions of eval/ask/questions.jsonl; `--set NAME` the
+ * questions of eval/ask/questions-NAME.jsonl, whatever the name (`heldout`,
+ * the first held-out set, never tuned on; `heldout2` and `heldout3`, retired
+ * into tuning after their runs; a new set needs no change here); names joined
+ * by commas are read in turn (`--set tuning,heldout2,heldout3`); `--set all`
+ * every questions file that is there. `--rules-only` runs the first builder
+ * alone (a quicker look while tuning); a reported figure runs all three:
  *
  * - the rule-based query builder (the default);
  * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
