@@ -7,12 +7,18 @@
  * `npm run bench -- digest` (after `npm run build`); BENCH_RUNS=n runs it n times (medians; default 1). The last
  * run's result is written to bench/results/digest.json (the digest's papers per note, for the grading sheets of
  * eval/digest/sheets.ts).
+ *
+ * BENCH_BASELINE=<commit>|<built dir> (default none) runs that build too, in turn with this one (which goes first
+ * alternates each run, each on a fresh vault), prints the same figures for it, and whether every run's digest
+ * (`--json`) is the one this build's first run printed, to the byte but its count of vault calls: the digest
+ * records the notes it has finished every 2 s of searching, so that count follows the machine's pace, not the code.
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { builtTree } from "./baseline.js"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const NOTES = path.join(ROOT, "eval", "retrieval", "notes")
@@ -42,13 +48,24 @@ const median = (xs: ReadonlyArray<number>): number => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
-const once = (vault: string, rssFile: string): Promise<{ wallMs: number; cpuMs: number; maxRssKb: number; result: Digest }> =>
+/** The digest as it is compared between runs and builds: the printed JSON but its count of vault calls. */
+const comparable = (stdout: string): string => {
+  const d = JSON.parse(stdout) as { calls?: Record<string, unknown> }
+  if (d.calls !== undefined) delete d.calls["vault"]
+  return JSON.stringify(d)
+}
+
+const once = (
+  tree: string,
+  vault: string,
+  rssFile: string
+): Promise<{ wallMs: number; cpuMs: number; maxRssKb: number; result: Digest; printed: string }> =>
   new Promise((resolve, reject) => {
     const started = performance.now()
     const child = spawn(process.execPath, [
       "--import", path.join(ROOT, "bench", "peak-rss.mjs"),
-      path.join(ROOT, "dist", "cli.js"), "digest", "--vault", vault, "--offline", "--since", SINCE, "--json"
-    ], { cwd: ROOT, env: { ...process.env, BENCH_RSS_FILE: rssFile }, stdio: ["ignore", "pipe", "pipe"] })
+      path.join(tree, "dist", "cli.js"), "digest", "--vault", vault, "--offline", "--since", SINCE, "--json"
+    ], { cwd: tree, env: { ...process.env, BENCH_RSS_FILE: rssFile }, stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
@@ -57,7 +74,7 @@ const once = (vault: string, rssFile: string): Promise<{ wallMs: number; cpuMs: 
       const wallMs = performance.now() - started
       if (code !== 0) return reject(new Error(`digest exited ${code}: ${stderr.slice(-2000)}`))
       const usage = JSON.parse(fs.readFileSync(rssFile, "utf8")) as { maxRssKb: number; cpuMs: number }
-      resolve({ wallMs, ...usage, result: JSON.parse(stdout) as Digest })
+      resolve({ wallMs, ...usage, result: JSON.parse(stdout) as Digest, printed: comparable(stdout) })
     })
   })
 
@@ -67,14 +84,25 @@ export default async () => {
   const files = fs.readdirSync(NOTES).filter((f) => f.endsWith(".md")).sort()
   // each note under the title a student gave it (as the retrieval and precision evaluations name them)
   const titles = new Map((JSON.parse(fs.readFileSync(LANDMARKS, "utf8")) as ReadonlyArray<{ note: string; title: string }>).map((l) => [`${l.note}.md`, `${l.title}.md`]))
+  const spec = process.env["BENCH_BASELINE"]
+  const baseline = spec === undefined || spec === "" || spec === "none" ? undefined : builtTree(spec)
   const samples: Array<Awaited<ReturnType<typeof once>>> = []
+  const baseSamples: Array<Awaited<ReturnType<typeof once>>> = []
+  const loads: Array<number> = []
   try {
     for (let i = 0; i < runs; i++) {
-      // a fresh vault each run: the first digest of every note
-      const vault = path.join(work, `vault-${i}`)
-      fs.mkdirSync(vault)
-      for (const f of files) fs.copyFileSync(path.join(NOTES, f), path.join(vault, titles.get(f) ?? f))
-      samples.push(await once(vault, path.join(work, `rss-${i}.json`)))
+      // which build goes first alternates, so that neither has the quieter half of the machine's load
+      const order = baseline === undefined ? [ROOT] : i % 2 === 0 ? [ROOT, baseline] : [baseline, ROOT]
+      for (const tree of order) {
+        // a fresh vault each run: the first digest of every note
+        const vault = path.join(work, `vault-${i}-${tree === ROOT ? "this" : "baseline"}`)
+        fs.mkdirSync(vault)
+        for (const f of files) fs.copyFileSync(path.join(NOTES, f), path.join(vault, titles.get(f) ?? f))
+        loads.push(os.loadavg()[0]!)
+        const sample = await once(tree, vault, path.join(work, `rss-${i}.json`))
+        ;(tree === ROOT ? samples : baseSamples).push(sample)
+        fs.rmSync(vault, { recursive: true, force: true })
+      }
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true })
@@ -96,6 +124,17 @@ export default async () => {
   )
   console.log(`per-note counts (papers: notes): ${[...histogram].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}: ${v}`).join(", ")}`)
   console.log(`calls: ${Object.entries(last.calls).map(([k, v]) => `${k} ${v}`).join(", ")}`)
+  if (baseline !== undefined) {
+    const first = samples[0]!.printed
+    const fig = (xs: ReadonlyArray<Awaited<ReturnType<typeof once>>>) =>
+      `wall ${(median(xs.map((s) => s.wallMs)) / 1000).toFixed(1)} s, CPU ${(median(xs.map((s) => s.cpuMs)) / 1000).toFixed(1)} s ` +
+      `(medians of ${xs.length}; CPU each run: ${xs.map((s) => (s.cpuMs / 1000).toFixed(1)).join(", ")}), peak ${(Math.max(...xs.map((s) => s.maxRssKb)) / 1024).toFixed(0)} MiB`
+    console.log(`this build: ${fig(samples)}`)
+    console.log(`baseline ${spec}: ${fig(baseSamples)}`)
+    console.log(`load (1 min) at each run's start: ${loads.map((l) => l.toFixed(1)).join(", ")}`)
+    const same = [...samples, ...baseSamples].every((s) => s.printed === first)
+    console.log(`the same digest in every run of both builds (--json but its vault calls): ${same ? "yes" : "NO"}`)
+  }
   fs.mkdirSync(path.dirname(RESULTS), { recursive: true })
   fs.writeFileSync(RESULTS, `${JSON.stringify({ measuredOn: new Date().toISOString(), since: SINCE, runs, wallSeconds: wall, cpuSeconds: cpu, peakMiB: rss, loadavg: os.loadavg(), result: compact(last) })}\n`)
 }

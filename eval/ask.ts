@@ -5,7 +5,8 @@
  * runs the 55 tuning questions of eval/ask/questions.jsonl; `--set NAME` the
  * questions of eval/ask/questions-NAME.jsonl, whatever the name (`heldout`,
  * the first held-out set, never tuned on; `heldout2` and `heldout3`, retired
- * into tuning after their runs; a new set needs no change here); names joined
+ * into tuning after their runs; `heldout4`, written blind on 2026-12-07 when
+ * those two were retired; a new set needs no change here); names joined
  * by commas are read in turn (`--set tuning,heldout2,heldout3`); `--set all`
  * every questions file that is there. `--rules-only` runs the first builder
  * alone (a quicker look while tuning); a reported figure runs all three:

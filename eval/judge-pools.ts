@@ -11,6 +11,8 @@
  *   BASE='{"unseenInMax":1,"midpoint":0.1355,"slope":30.4}' node --import tsx eval/judge-pools.ts sample [--split tune]
  *   [RANKER=learned] node --import tsx eval/judge-pools.ts grades|landmarks --split tuning [--graded tune3,tune4]  # RANKER: data/judge/ranker.json
  *   PLACES=1 node --import tsx eval/judge-pools.ts grades|landmarks --split tuning   # relevant papers without a count compete for the places
+ *     (ORDERNOVELTY=w: `grades` orders the places by relevance − w · (novelty − ½), as a judge naming orderNovelty w does;
+ *     `landmarks`, `failures` and `oracle` order by relevance alone, and `cv`'s `{}` is relevance alone)
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
  *   node --import tsx eval/judge-pools.ts oracle|language --split tuning   # diagnostics (eval/precision/README.md, prec6)
@@ -290,9 +292,34 @@ const clearedOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rul
   return survivors.slice().sort((a, b) => merit(b) - merit(a) || a.localeCompare(b))
 }
 
+/**
+ * The ten places of an eligible list in keep order; with `bar` (PLACEBAR, or a GRID entry's `placeBar`), a paper
+ * takes a place only when its relevance is at least the bar, the first in keep order always (prec7).
+ */
+const placesOf = (eligible: ReadonlyArray<string>, relevance: ReadonlyMap<string, number>, bar: number | undefined = process.env.PLACEBAR === undefined ? undefined : Number(process.env.PLACEBAR), n = 10): ReadonlyArray<string> =>
+  (bar === undefined ? eligible : eligible.filter((id, i) => i === 0 || relevance.get(id)! >= bar)).slice(0, n)
+
+/**
+ * The eligible papers in keep order on another key (prec7, `orderNovelty`): by the key, citations per year inside a
+ * run of near-equal keys (a missing count last), then the key, then the id, as keepOrder does on relevance.
+ */
+const reorder = (pool: Pool, ids: ReadonlyArray<string>, key: (id: string) => number): ReadonlyArray<string> => {
+  const perYear = (id: string) => pool.impact?.[id]?.perYear ?? -1
+  const byKey = ids.slice().sort((a, b) => key(b) - key(a) || a.localeCompare(b))
+  const ordered: Array<string> = []
+  for (let start = 0; start < byKey.length;) {
+    const top = key(byKey[start]!)
+    let end = start + 1
+    while (end < byKey.length && near(top, key(byKey[end]!))) end++
+    ordered.push(...byKey.slice(start, end).sort((a, b) => perYear(b) - perYear(a) || key(b) - key(a) || a.localeCompare(b)))
+    start = end
+  }
+  return ordered
+}
+
 /** The keep rule, simulated over a recorded pool: "merit" (relevance + 0.1 · log10(1 + citations/year), the old rule), "relevance" or "band" (keepOrder). */
 const keptOf = (pool: Pool, relevance: ReadonlyMap<string, number>, rule: Rule, n = 10): ReadonlyArray<string> =>
-  clearedOf(pool, relevance, rule).slice(0, n)
+  placesOf(clearedOf(pool, relevance, rule), relevance, undefined, n)
 
 const gradesDir = join(repoRoot, "eval", "precision", "grades")
 
@@ -330,10 +357,16 @@ const grades = () => {
     if (!existsSync(file)) continue
     const graded = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
     const c = prepareConcept(pool.concept, table, p, vectors)
-    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
+    const scoredAll = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
+    const rel = new Map([...scoredAll].map(([id, x]) => [id, x.relevance]))
     judgedPapers += pool.papers.length
     notes++
-    const kept = keptOf(pool, rel, rule)
+    // ORDERNOVELTY=w (with PLACES=1 and the band rule): the places ordered by relevance − w · (novelty − ½), as a run
+    // with a judge naming orderNovelty w does; default 0, relevance alone (the shipped order)
+    const w = Number(process.env.ORDERNOVELTY ?? 0)
+    const kept = PLACES && rule === "band" && w !== 0
+      ? placesOf(reorder(pool, bandCleared(pool, rel, near, true), (id) => rel.get(id)! - w * (scoredAll.get(id)!.novelty - 0.5)), rel)
+      : keptOf(pool, rel, rule)
     const g = (id: string) => graded[id]?.grade
     const twos = kept.filter((id) => g(id) === 2).length
     const zeros = kept.filter((id) => g(id) === 0).length
@@ -461,13 +494,17 @@ const cv = () => {
   const vectors = arxivTermVectors()
   type R = { note: string; split: string; places: number; twos: number; zeros: number; counted: number; ungraded: number; lm: number; lmIn: number }
   const graded = pools().filter((pool) => gradedSplits.includes(pool.split) && existsSync(join(gradesDir, `${pool.note}.json`)))
-  const results: Array<ReadonlyArray<R>> = grid.map((g) => {
+  const results: Array<ReadonlyArray<R>> = grid.map((entry) => {
+    const { placeBar, orderNovelty, ...g } = entry as Partial<ScoringParams> & { placeBar?: number; orderNovelty?: number }
     const p: ScoringParams = { ...defaultParams, ...g }
     return graded.map((pool) => {
       const grades = (JSON.parse(readFileSync(join(gradesDir, `${pool.note}.json`), "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
       const c = prepareConcept(pool.concept, table, p, vectors)
-      const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
-      const places = bandCleared(pool, rel, near, true).slice(0, 10)
+      const scored = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
+      const rel = new Map([...scored].map(([id, x]) => [id, x.relevance]))
+      const eligible = bandCleared(pool, rel, near, true)
+      const ordered = orderNovelty === undefined ? eligible : reorder(pool, eligible, (id) => rel.get(id)! - orderNovelty * (scored.get(id)!.novelty - 0.5))
+      const places = placesOf(ordered, rel, placeBar)
       const gr = (id: string) => grades[id]?.grade
       return {
         note: pool.note,
@@ -528,6 +565,10 @@ const cv = () => {
   line("reference (first setting), all notes", results[0]!)
   line("cross-validated picks (held folds)", held)
   line("reference on the same held folds", refHeld)
+  for (const s of splits) {
+    line(`  held ${s}: the pick`, held.filter((r) => r.split === s))
+    line(`  held ${s}: the reference`, refHeld.filter((r) => r.split === s))
+  }
   const all = pick(new Set(graded.map((x) => x.note)))
   console.log(`picked on all ${graded.length} notes: ${JSON.stringify(grid[all])}`)
   if (argv.includes("--rows")) grid.forEach((g, i) => line(JSON.stringify(g), results[i]!))
@@ -588,7 +629,7 @@ const oracle = () => {
     const scored = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
     const rel = new Map([...scored].map(([id, s]) => [id, s.relevance]))
     const eligible = bandCleared(pool, rel, near, true)
-    const placed = eligible.slice(0, 10)
+    const placed = placesOf(eligible, rel)
     places += placed.length
     twos += placed.filter((id) => grades[id]?.grade === 2).length
     best += Math.min(placed.length, eligible.filter((id) => grades[id]?.grade === 2).length)
@@ -707,7 +748,74 @@ const language = () => {
   )
 }
 
+/**
+ * `failures`: what takes the places on the graded tuning notes (prec7's diagnosis). Per split: the places graded
+ * 0, 1 and 2; the eligible 2s left out of the places; and for each place graded 0 or 1 above such a 2, the signals
+ * that carried it (concept match, its title part, coverage, similarity, novelty, the most-cited channel, a missing
+ * count) beside the displaced 2's. `--rows` prints every such place with its matched terms.
+ */
+const failures = () => {
+  setTokenCacheLimit(50_000)
+  const p = params()
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  type Row = { split: string; note: string; id: string; title: string; grade: number | undefined; s: ReturnType<typeof scorePaper>; cited: boolean; unrecorded: boolean; place: number }
+  const placed: Array<Row> = []
+  const displaced: Array<Row> = []
+  const lines: Array<string> = []
+  const dump: Array<unknown> = []
+  for (const { pool, grades } of gradedPools()) {
+    const c = prepareConcept(pool.concept, table, p, vectors)
+    const scored = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
+    const rel = new Map([...scored].map(([id, s]) => [id, s.relevance]))
+    const eligible = bandCleared(pool, rel, near, true)
+    const places = placesOf(eligible, rel)
+    const unrec = new Set(relevantOf(pool, rel).unrecorded)
+    const row = (id: string, place: number): Row => ({
+      split: pool.split, note: pool.note, id, title: pool.papers.find((x) => x.arxivId === id)!.title,
+      grade: grades[id]?.grade, s: scored.get(id)!, cited: pool.impact?.[id]?.cited === true, unrecorded: unrec.has(id), place
+    })
+    places.forEach((id, i) => placed.push(row(id, i + 1)))
+    eligible.forEach((id, i) => dump.push({ ...row(id, i + 1), s: undefined, rel: scored.get(id)!.relevance, features: scored.get(id)!.features, concept: scored.get(id)!.concept, perYear: pool.impact?.[id]?.perYear }))
+    // the 2s of the pool not in the places: eligible ones (the order's loss) and relevant-or-not others
+    const out2 = pool.papers.filter((x) => grades[x.arxivId]?.grade === 2 && !places.includes(x.arxivId)).map((x) => row(x.arxivId, eligible.indexOf(x.arxivId) + 1))
+    displaced.push(...out2)
+    const show = (r: Row) =>
+      `${r.grade ?? "?"} #${String(r.place).padStart(2)} rel ${r.s.relevance.toFixed(2)} con ${r.s.concept.toFixed(2)} ct ${(r.s.features.strength > 0 ? r.s.features.conceptTitle / r.s.features.strength : 0).toFixed(2)} ` +
+      `cov ${r.s.coverage.toFixed(2)} sim ${(r.s.similarity ?? 0).toFixed(2)} nov ${r.s.novelty.toFixed(2)}${r.cited ? " cited" : ""}${r.unrecorded ? " no-count" : ""}  ${r.id} ${r.title.slice(0, 80)}` +
+      `  [${r.s.matches.slice(0, 5).map((m) => m.term).join(", ")}]`
+    const bad = places.map((id, i) => row(id, i + 1)).filter((r) => r.grade !== undefined && r.grade < 2)
+    if (bad.length > 0) {
+      lines.push(`\n## ${pool.note} (${pool.split}) "${pool.concept.title}" strength ${c.central.strength.toFixed(2)}; eligible ${eligible.length}`)
+      for (const r of bad) lines.push(`  place ${show(r)}`)
+      for (const r of out2.filter((r) => r.place > 0).slice(0, 6)) lines.push(`  out2  ${show(r)}`)
+    }
+  }
+  if (argv.includes("--rows")) console.log(lines.join("\n"))
+  if (process.env.DUMP !== undefined) writeFileSync(process.env.DUMP, JSON.stringify(dump))
+  const splits = [...new Set(placed.map((r) => r.split))]
+  const mean = (rs: ReadonlyArray<Row>, f: (r: Row) => number) => (rs.length === 0 ? "-" : (rs.reduce((a, r) => a + f(r), 0) / rs.length).toFixed(2))
+  const describe = (label: string, rs: ReadonlyArray<Row>) =>
+    console.log(
+      `  ${label.padEnd(26)} ${String(rs.length).padStart(4)}  rel ${mean(rs, (r) => r.s.relevance)} concept ${mean(rs, (r) => r.s.concept)} ` +
+        `title-named ${mean(rs, (r) => (r.s.features.strength > 0 ? r.s.features.conceptTitle / r.s.features.strength : 0))} ` +
+        `cov ${mean(rs, (r) => r.s.coverage)} sim ${mean(rs, (r) => r.s.similarity ?? 0)} nov ${mean(rs, (r) => r.s.novelty)} ` +
+        `cited ${rs.filter((r) => r.cited).length} no-count ${rs.filter((r) => r.unrecorded).length} concept<0.5 ${rs.filter((r) => r.s.concept < 0.5).length}`
+    )
+  for (const s of [...splits, "all"]) {
+    const of = (rs: ReadonlyArray<Row>) => rs.filter((r) => s === "all" || r.split === s)
+    console.log(`${s}: places ${of(placed).length}`)
+    describe("places graded 2", of(placed).filter((r) => r.grade === 2))
+    describe("places graded 1", of(placed).filter((r) => r.grade === 1))
+    describe("places graded 0", of(placed).filter((r) => r.grade === 0))
+    describe("places ungraded", of(placed).filter((r) => r.grade === undefined))
+    describe("2s eligible, not placed", of(displaced).filter((r) => r.place > 0))
+    describe("2s not eligible", of(displaced).filter((r) => r.place === 0))
+  }
+}
+
 if (mode === "record") await record()
+else if (mode === "failures") failures()
 else if (mode === "oracle") oracle()
 else if (mode === "language") language()
 else if (mode === "cv") cv()

@@ -261,6 +261,6 @@ if (args.json) {
     for (const u of ungraded) console.log(`  ${u}`)
   }
   console.log("")
-  console.log(`Goals on held-out notes: strict precision ≥ ${pct(GOALS.strict)}, off-topic ≤ ${pct(GOALS.offTopic)}. Tune on the tuning splits only (tune, tune2, tune3, tune4).`)
+  console.log(`Goals on held-out notes: strict precision ≥ ${pct(GOALS.strict)}, off-topic ≤ ${pct(GOALS.offTopic)}. Tune on the tuning splits only (${SPLIT_SETS.tuning.join(", ")}).`)
   console.log(`${selected.length} runs in ${seconds.toFixed(1)} s`)
 }

@@ -34,7 +34,9 @@ export const corpusFile = join(repoRoot, "fixtures", "offline", "arxiv-corpus.ts
  * landmarks include papers by authors the note does not name; written without
  * reading the retrieval code, after the author path saturated on tune and tune2). `heldout2` is a second held-out
  * set (20 concept notes written by a reader who had not read the code, on topics none of the other notes covers):
- * never tuned on. `heldout3` is a third one, written the same way on 2026-12-07, again on new topics.
+ * never tuned on. `heldout3` is a third one, written the same way on 2026-12-07, again on new topics. Once each had
+ * been reported on, `heldout2` and `heldout3` were retired into tuning (2026-12-07); `heldout4`, written the same way
+ * that day, and `heldout` are the held-out sets since.
  */
 export type Split =
   | "tune"
@@ -44,6 +46,7 @@ export type Split =
   | "tune4"
   | "heldout2"
   | "heldout3"
+  | "heldout4"
   | "multilingual"
   | "multilingual-tune"
 
@@ -54,6 +57,7 @@ export const EXPLICIT_SPLITS: ReadonlyArray<Split> = [
   "tune4",
   "heldout2",
   "heldout3",
+  "heldout4",
   "multilingual",
   "multilingual-tune"
 ]
@@ -67,10 +71,12 @@ export const SPLIT_SETS: Record<Split | "tuning" | "all", ReadonlyArray<Split>> 
   heldout: ["heldout"],
   heldout2: ["heldout2"],
   heldout3: ["heldout3"],
+  heldout4: ["heldout4"],
   multilingual: ["multilingual"],
   "multilingual-tune": ["multilingual-tune"],
-  tuning: ["tune", "tune2", "tune3", "tune4"],
-  all: ["tune", "tune2", "tune3", "tune4", "heldout", "heldout2", "heldout3"]
+  /** heldout2 and heldout3 were reported once each and then retired into tuning (2026-12-07). */
+  tuning: ["tune", "tune2", "tune3", "tune4", "heldout2", "heldout3"],
+  all: ["tune", "tune2", "tune3", "tune4", "heldout", "heldout2", "heldout3", "heldout4"]
 }
 
 export interface Landmark {

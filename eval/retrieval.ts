@@ -451,7 +451,7 @@ const printTable = (rows: ReadonlyArray<NoteScore>, totals: Record<string, Total
       : `no note with 0 kept whose landmarks have counts: NOT met (${t.flagged.length}: ${t.flagged.join(", ")})`
     console.log(`  ${pad(name, 8)} ${goals.join("; ")}; ${empty}`)
   }
-  console.log("Choose settings on `tune`, `tune2`, `tune3` and `tune4` only; report `heldout` as the figure.")
+  console.log(`Choose settings on the tuning splits only (${SPLIT_SETS.tuning.map((s) => `\`${s}\``).join(", ")}); report the held-out splits as the figure.`)
 }
 
 // ---------------------------------------------------------------- main

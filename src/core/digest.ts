@@ -81,8 +81,10 @@ export const DIGEST_RELEVANCE = 0.7
 /**
  * How many notes, at most, a digest searches before it judges them together (a paper that is a candidate of several
  * of them prepared once): bounds what a chunk holds (its notes' candidates and judgements) whatever the vault's size.
+ * 64: on the bench's 136 notes offline, the least CPU of 16, 32 and 64 (median 12.4 s against 15.5 s at 16) at a
+ * peak of at most 273 MiB in the runs measured (eval/digest/README.md, "the digest's time on the mirror's engine").
  */
-export const CHUNK_NOTES = 16
+export const CHUNK_NOTES = 64
 /**
  * The announcing rule beyond the judge's bar: a paper is announced only when its title or first sentence names at
  * least half of its note's title words (the concept gate `half`), and at most 5 a note, the most relevant first.

@@ -171,26 +171,36 @@ export const NEAR_EQUAL_RELEVANCE = 0.05
 const perYearOf = (s: ScoredPaper): number => s.impact.citationsPerYear ?? -1
 
 /**
- * Papers in keep order: by relevance (descending); within a run of near-equal relevance (each within
- * {@link NEAR_EQUAL_RELEVANCE} of the run's most relevant paper), by citations per year (descending; a new paper
- * without a count last), then relevance, then arXiv id. A paper thus precedes a more relevant one only when their
- * relevances differ by less than the band: a famous paper never displaces a clearly more relevant one, and a new
- * paper loses only a near tie. (A paper without a count ending a run, so that it never loses even a near tie,
- * kept 162 instead of 169 of the 263 tuning landmarks: eval/README.md.)
+ * How the keep order reads a judge's novelty (the judge's `orderNovelty`): the order's key is relevance −
+ * `noveltyWeight` · (novelty − ½), so a paper mostly about what the note never mentions comes after a near one
+ * about the note's own subject. 0 (the default): relevance alone.
  */
-export const keepOrder = (papers: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> => {
-  const byRelevance = papers.slice().sort((a, b) =>
-    b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
-  )
+export interface KeepOrderOptions {
+  readonly noveltyWeight?: number | undefined
+}
+
+/**
+ * Papers in keep order: by the order's key, relevance (descending; with a novelty weight, relevance − weight ·
+ * (novelty − ½), {@link KeepOrderOptions}); within a run of near-equal keys (each within
+ * {@link NEAR_EQUAL_RELEVANCE} of the run's first key), by citations per year (descending; a new paper without a
+ * count last), then the key, then arXiv id. A paper thus precedes a more relevant one only when their keys differ by
+ * less than the band: a famous paper never displaces a clearly more relevant one (impact moves nothing past the
+ * band, whatever the novelty weight), and a new paper loses only a near tie. (A paper without a count ending a run,
+ * so that it never loses even a near tie, kept 162 instead of 169 of the 263 tuning landmarks: eval/README.md.)
+ */
+export const keepOrder = (papers: ReadonlyArray<ScoredPaper>, o: KeepOrderOptions = {}): ReadonlyArray<ScoredPaper> => {
+  const w = o.noveltyWeight ?? 0
+  const key = (s: ScoredPaper): number => s.judgement.relevance - w * (s.judgement.novelty - 0.5)
+  const byKey = papers.slice().sort((a, b) => key(b) - key(a) || a.paper.arxivId.localeCompare(b.paper.arxivId))
   const ordered: Array<ScoredPaper> = []
-  for (let start = 0; start < byRelevance.length;) {
-    const top = byRelevance[start]!.judgement.relevance
+  for (let start = 0; start < byKey.length;) {
+    const top = key(byKey[start]!)
     let end = start + 1
-    while (end < byRelevance.length && top - byRelevance[end]!.judgement.relevance < NEAR_EQUAL_RELEVANCE) end++
+    while (end < byKey.length && top - key(byKey[end]!) < NEAR_EQUAL_RELEVANCE) end++
     ordered.push(
-      ...byRelevance.slice(start, end).sort((a, b) =>
+      ...byKey.slice(start, end).sort((a, b) =>
         perYearOf(b) - perYearOf(a) ||
-        b.judgement.relevance - a.judgement.relevance ||
+        key(b) - key(a) ||
         a.paper.arxivId.localeCompare(b.paper.arxivId)
       )
     )
@@ -203,8 +213,8 @@ export const keepOrder = (papers: ReadonlyArray<ScoredPaper>): ReadonlyArray<Sco
 export const clearedBothBars = (s: ScoredPaper): boolean => s.decision.kind === "kept" || s.decision.kind === "cut-by-cap"
 
 /** Survivors: the candidates that cleared both bars, cut by the cap or not, in keep order ({@link keepOrder}). */
-export const survivors = (scored: ReadonlyArray<ScoredPaper>): ReadonlyArray<ScoredPaper> =>
-  keepOrder(scored.filter(clearedBothBars))
+export const survivors = (scored: ReadonlyArray<ScoredPaper>, o: KeepOrderOptions = {}): ReadonlyArray<ScoredPaper> =>
+  keepOrder(scored.filter(clearedBothBars), o)
 
 /** "1st", "2nd", "3rd", "11th", "22nd". */
 export const ordinal = (n: number): string => {
@@ -266,13 +276,16 @@ export const keepBest = (
      * papers that cleared both bars). Default true.
      */
     readonly unrecordedTakePlaces?: boolean
+    /** The keep order's novelty weight ({@link KeepOrderOptions}; the judge's `orderNovelty`). Default 0. */
+    readonly orderNovelty?: number | undefined
   }
 ): KeepOutcome => {
-  const cleared = survivors(scored)
+  const order: KeepOrderOptions = { noveltyWeight: t.orderNovelty }
+  const cleared = survivors(scored, order)
   const unrecordedAll = scored.filter((s) => s.decision.kind === "impact-not-recorded")
   const compete = unrecordedAll.length > 0 && t.unrecordedTakePlaces !== false
   // every paper that competes for the places, in keep order: a paper without a count sorts last in its near-equal run
-  const competing = compete ? keepOrder([...cleared, ...unrecordedAll]) : cleared
+  const competing = compete ? keepOrder([...cleared, ...unrecordedAll], order) : cleared
   const cap = Math.max(0, t.maxResults)
   const final = new Map<ScoredPaper, ScoredPaper>()
   const of = !compete

@@ -239,7 +239,11 @@ const keep = Effect.fn("Companion.keep")(function*(
   progress: Emit
 ) {
   const today = yield* Dates.today
-  const outcome = keepBest(Stages.decideAll(judged, candidates.searched.merged, impacts, today, options), options)
+  const judge = yield* LlmJudgePort
+  const outcome = keepBest(Stages.decideAll(judged, candidates.searched.merged, impacts, today, options), {
+    ...options,
+    orderNovelty: judge.orderNovelty
+  })
   yield* progress({ _tag: "Judged", kept: outcome.kept.length })
   return { outcome, today } satisfies Stages.KeepStage
 })

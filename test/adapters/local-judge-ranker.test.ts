@@ -80,6 +80,12 @@ describe("LocalJudge with the learned relevance", () => {
     assert.strictEqual(validRanker({ ...file, digestRelevance: 0.75 }).digestRelevance, 0.75)
   })
 
+  it("names no orderNovelty by default (the places by relevance alone), the one it is given otherwise", () => {
+    assert.isUndefined(LocalJudge.makeWith().orderNovelty)
+    assert.isUndefined(learned.orderNovelty)
+    assert.strictEqual(LocalJudge.makeWith({ orderNovelty: 0.1 }).orderNovelty, 0.1)
+  })
+
   it.effect("is deterministic and judges each paper on its own", () =>
     Effect.gen(function*() {
       const all = yield* learned.judge(dropout, conceptPapers)

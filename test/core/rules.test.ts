@@ -379,11 +379,11 @@ describe("survivors", () => {
 
 describe("keepBest", () => {
   const t = (maxResults: number) => ({ maxResults, relevanceThreshold: 0.5 })
-  const scored = (arxivId: string, relevance: number, perYear: number | undefined, o: { exempt?: boolean; foundBy?: "most-cited" } = {}) => {
+  const scored = (arxivId: string, relevance: number, perYear: number | undefined, o: { exempt?: boolean; foundBy?: "most-cited"; novelty?: number } = {}) => {
     const impact: ImpactAssessment = perYear === undefined
       ? { status: "unknown", ageYears: o.exempt === true ? 0.5 : 5, exempt: o.exempt === true, pass: o.exempt === true, asOf: "2024-02-15", source: s2Source }
       : { status: "known", citationCount: Math.round(perYear * 5), ageYears: 5, citationsPerYear: perYear, exempt: false, pass: perYear >= 5, asOf: "2024-02-15" }
-    const judgement = judged(arxivId, relevance)
+    const judgement = o.novelty === undefined ? judged(arxivId, relevance) : new Judgement({ arxivId, relevance, novelty: o.novelty, rationale: "test" })
     return new ScoredPaper({
       paper: landmarks.find((l) => l.arxivId === arxivId) ?? new Paper({ ...landmarks[0]!, arxivId }),
       judgement,
@@ -407,6 +407,24 @@ describe("keepBest", () => {
     // ResNet, found by the most-cited channel with 1,500 citations a year, for a note on subword units
     const famous = [scored("1508.07909", 0.94, 5), scored("1512.03385", 0.66, 1500, { foundBy: "most-cited" })]
     assert.deepStrictEqual(ids(keepBest(famous, t(1)).kept), ["1508.07909"])
+  })
+
+  it("with the judge's novelty weight, a paper about the note's own subject comes before a slightly more relevant one about other things", () => {
+    // A: more relevant, more cited, mostly about what the note never mentions; B: a little less relevant, the note's own subject
+    const all = [scored("1701.06538", 0.85, 20, { novelty: 0.95 }), scored("1409.0473", 0.83, 10, { novelty: 0.05 })]
+    // relevance alone (no weight, or weight 0): a near tie, broken by citations a year
+    assert.deepStrictEqual(ids(keepBest(all, t(1)).kept), ["1701.06538"])
+    assert.deepStrictEqual(ids(keepBest(all, { ...t(1), orderNovelty: 0 }).kept), ["1701.06538"])
+    // keys 0.85 − 0.1 · 0.45 = 0.805 and 0.83 + 0.1 · 0.45 = 0.875: no longer a near tie
+    const outcome = keepBest(all, { ...t(1), orderNovelty: 0.1 })
+    assert.deepStrictEqual(ids(outcome.kept), ["1409.0473"])
+    assert.deepStrictEqual(ids(outcome.cutByCap), ["1701.06538"])
+    assert.match(outcome.candidates[0]!.decision.reasons.at(-1)!, /^cut by the cap: 2nd of 2/)
+    // the weight orders the places only: which papers are relevant and cleared both bars does not move
+    assert.deepStrictEqual(outcome.counts, keepBest(all, t(1)).counts)
+    // a clearly more relevant paper keeps its place whatever its novelty
+    const apart = [scored("1701.06538", 0.95, 20, { novelty: 0.95 }), scored("1409.0473", 0.8, 10, { novelty: 0.05 })]
+    assert.deepStrictEqual(ids(keepBest(apart, { ...t(1), orderNovelty: 0.1 }).kept), ["1701.06538"])
   })
 
   it("lets a new paper with no count compete on relevance: it loses only a near tie", () => {
@@ -567,6 +585,34 @@ describe("keepBest", () => {
           assert.isBelow(after - before, NEAR_EQUAL_RELEVANCE, `${order[i]!.paper.arxivId} before ${order[j]!.paper.arxivId}`)
         }
       }
+    }
+  )
+
+  it.prop(
+    "with a novelty weight w, never puts a paper before one more relevant by the band plus w or more, kept or cut",
+    {
+      all: fc.array(fc.record({ p: paperArb, novelty: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 30 }).map((xs) =>
+        xs.map(({ p, novelty }, k) =>
+          scored(`1602.${String(k).padStart(5, "0")}`, p.relevance, p.perYear, { exempt: p.exempt && p.perYear === undefined, novelty })
+        )
+      ),
+      cap: fc.integer({ min: 1, max: 12 }),
+      w: fc.double({ min: 0, max: 0.3, noNaN: true })
+    },
+    ({ all, cap, w }) => {
+      const outcome = keepBest(all, { ...t(cap), orderNovelty: w })
+      const order = [...outcome.places, ...outcome.cutByCap]
+      for (let i = 0; i < order.length; i++) {
+        for (let j = i + 1; j < order.length; j++) {
+          const [before, after] = [order[i]!.judgement.relevance, order[j]!.judgement.relevance]
+          assert.isBelow(after - before, NEAR_EQUAL_RELEVANCE + w + 1e-12, `${order[i]!.paper.arxivId} before ${order[j]!.paper.arxivId}`)
+        }
+      }
+      // the places and the counts are the same papers as without the weight, when the cap holds them all
+      if (cap >= all.length) {
+        assert.deepStrictEqual(new Set(ids(outcome.places)), new Set(ids(keepBest(all, t(cap)).places)))
+      }
+      assert.deepStrictEqual(outcome.counts, keepBest(all, t(cap)).counts)
     }
   )
 

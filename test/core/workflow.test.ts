@@ -824,6 +824,31 @@ describe("the candidate pool", () => {
       assert.include(cut, "(https://arxiv.org/abs/1310.4546)")
     }))
 
+  it.effect("a judge that names an orderNovelty orders the places by relevance − weight · (novelty − ½); what is relevant does not move", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const calls = newCalls()
+      // word2vec phrases (0.6) is all about the note's subject (novelty 0); every other paper mostly about other things (1)
+      const judge = Layer.effect(
+        LlmJudgePort,
+        Effect.map(LlmJudgePort, (j) => ({
+          ...j,
+          orderNovelty: 0.5,
+          judge: (concept: Parameters<typeof j.judge>[0], papers: Parameters<typeof j.judge>[1]) =>
+            Effect.map(j.judge(concept, papers), (js) => js.map((x) => new Judgement({ ...x, novelty: x.arxivId === "1310.4546" ? 0 : 1 })))
+        }))
+      ).pipe(Layer.provide(judgeLayer(calls, RELEVANCE)))
+      const layer = Layer.mergeAll(arxivLayer(calls, 0), openalexLayer(calls, openalexImpacts, openalexSource, undefined, []), judge, vaultLayer(calls, newVault()), ArxivTermStats.layer)
+      const report = yield* runCompanion(PROMPT, new CompanionOptions({ maxResults: 1 })).pipe(Effect.provide(layer))
+      // keys: phrases 0.6 + 0.25 = 0.85, Bahdanau 0.95 − 0.25 = 0.70, GNMT 0.9 − 0.25 = 0.65: phrases takes the place
+      assert.deepStrictEqual(report.survivors, ["1310.4546"])
+      assert.deepStrictEqual(report.cutByCap, ["1609.08144"])
+      // the same judge without the weight keeps GNMT, with the same counts
+      const plain = yield* setup().run(PROMPT, new CompanionOptions({ maxResults: 1 }))
+      assert.deepStrictEqual(plain.survivors, ["1609.08144"])
+      assert.deepStrictEqual(report.counts, plain.counts)
+    }))
+
   it.effect("a judge with a shortlist sees only the best of the pool by its cheap ranking, never fewer than are kept", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)

@@ -283,3 +283,51 @@ describe("the searches a mirror keeps", () => {
     }
   })
 })
+
+describe("a search within published dates", () => {
+  const q = (match: string, more: Partial<IndexQuery> = {}): IndexQuery => ({
+    match,
+    sortBy: "relevance",
+    sortOrder: "descending",
+    start: 0,
+    limit: 1000,
+    ...more
+  })
+
+  it("ranks the same papers in the same order as the whole search filtered by date, whatever the rows' order", () => {
+    const dir = built("published-range")
+    const index = MirrorIndex.open(dir, { create: false })
+    try {
+      const ranges: ReadonlyArray<{ readonly from?: string; readonly to?: string }> = [
+        { from: "2011-01-01" },
+        { to: "2010-12-31" },
+        { from: "2008-01-01", to: "2012-12-31" }
+      ]
+      // matches outside a range whose row numbers lie among the range's: the date filter, not the rows, decides them
+      let interleaved = 0
+      for (const match of ["quantum", "learning OR network OR model"]) {
+        const whole = index.search(q(match))
+        for (const { from, to } of ranges) {
+          const inRange = (p: { readonly published: string }) => (from === undefined || p.published >= from) && (to === undefined || p.published <= to)
+          const expected = whole.rows.filter(inRange)
+          assert.isAbove(expected.length, 1, `${match} ${from}–${to}`)
+          const rows = index.numbersOf(whole.rows.map((p) => p.id))
+          const ns = expected.map((p) => rows.get(p.id)!)
+          const [lo, hi] = [Math.min(...ns), Math.max(...ns)]
+          interleaved += whole.rows.filter((p) => !inRange(p) && rows.get(p.id)! > lo && rows.get(p.id)! < hi).length
+          const ranged = index.search(q(match, { ...(from === undefined ? {} : { publishedFrom: from }), ...(to === undefined ? {} : { publishedTo: to }) }))
+          assert.deepStrictEqual(ranged.rows.map((p) => p.id), expected.map((p) => p.id), `${match} ${from}–${to}`)
+          assert.strictEqual(ranged.total, expected.length)
+          // a page of it is the same slice
+          const page = index.search(q(match, { ...(from === undefined ? {} : { publishedFrom: from }), ...(to === undefined ? {} : { publishedTo: to }), start: 1, limit: 2 }))
+          assert.deepStrictEqual(page.rows.map((p) => p.id), expected.slice(1, 3).map((p) => p.id))
+        }
+      }
+      assert.isAbove(interleaved, 0, "the harvest's order is not the dates'")
+      // a range holding no paper finds nothing
+      assert.strictEqual(index.search(q("quantum", { publishedFrom: "2090-01-01" })).total, 0)
+    } finally {
+      index.close()
+    }
+  })
+})

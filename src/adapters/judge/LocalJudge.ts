@@ -57,6 +57,12 @@ export interface LocalJudgeOptions {
    * default, which keeps CSFCube's figure; eval/precision/README.md says what the learned one measured).
    */
   readonly ranker?: Ranker | null | undefined
+  /**
+   * The judge's `orderNovelty`: a run's places ordered by relevance − orderNovelty · (novelty − ½). Absent (the
+   * default): relevance alone. 0.1 passed its cross-validation on the graded tuning notes by a hair but cut the
+   * GAN paper from the demo GAN note and a landmark of `tune` (eval/precision/README.md, prec7), so it is opt-in.
+   */
+  readonly orderNovelty?: number | undefined
 }
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`
@@ -151,7 +157,7 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
   const judge: LlmJudgeService["judge"] = Object.assign(judgeOne, { many })
   // each relevance scale has its own bar for a digest; a ranker without one leaves the digest's default
   const digestRelevance = options.ranker == null ? fixedDigestRelevance : options.ranker.digestRelevance
-  return { name, judge, digestRelevance }
+  return { name, judge, digestRelevance, orderNovelty: options.orderNovelty }
 }
 
 /** The local judge with its defaults. */

@@ -64,6 +64,13 @@ export interface LlmJudgeService {
    */
   readonly digestRelevance?: number | undefined
   /**
+   * Optional: how much this judge's novelty (the share of a paper that is about what the note never mentions) weighs
+   * in a run's keep order, which is then relevance − orderNovelty · (novelty − ½) (src/core/rules.ts `keepOrder`).
+   * It orders the places only: which papers are relevant does not move. Measured for the local judge's fixed
+   * relevance (eval/precision/README.md, prec7). Absent: relevance alone.
+   */
+  readonly orderNovelty?: number | undefined
+  /**
    * Optional: a short summary of each paper in the model's own words (what it
    * does, its key result), from its title and abstract. Judges without a
    * language model leave it out, and the companion summarises extractively.

@@ -581,6 +581,8 @@ const RANKINGS_KEPT = 64
 export class MirrorIndex {
   /** Recent searches' results by the query's key, least recently used first; valid for `generation` only. */
   private readonly rankings = new Map<string, { readonly rows: ReadonlyArray<PaperRow>; readonly total: number }>()
+  /** The row-number range of each published range searched (`rowRange`), valid for `generation` only. */
+  private readonly rowRanges = new Map<string, string>()
   private generation = ""
   /** Bumped by every commit of this connection and every reopening (SQLite's data_version counts other connections' commits). */
   private epoch = 0
@@ -989,6 +991,7 @@ export class MirrorIndex {
   ): { readonly rows: ReadonlyArray<PaperRow>; readonly total: number } {
     if (generation !== this.generation) {
       this.rankings.clear()
+      this.rowRanges.clear()
       this.generation = generation
     }
     const kept = this.rankings.get(key)
@@ -1040,9 +1043,14 @@ export class MirrorIndex {
         return { rows, total }
       }
       // the date filter applies to the matches once FTS5 has found them: a `rowid IN (…)` beside the MATCH made
-      // FTS5 evaluate the whole expression once per paper of the range (seconds for one title word and a year)
+      // FTS5 evaluate the whole expression once per paper of the range (seconds for one title word and a year).
+      // A range of row numbers holding every paper of the published range goes inside the MATCH, which FTS5 seeks
+      // to: the papers outside it are never scored (BM25's IDF is the whole index's whatever the rows read)
+      const rows = this.rowRange(q.publishedFrom, q.publishedTo)
       const filtered: Filtered = (matches) =>
-        where.length === 0 ? matches : `SELECT f.* FROM (${matches} LIMIT -1) AS f JOIN papers p ON p.n = f.n WHERE ${where.join(" AND ")}`
+        where.length === 0
+          ? matches
+          : `SELECT f.* FROM (${matches}${rows} LIMIT -1) AS f JOIN papers p ON p.n = f.n WHERE ${where.join(" AND ")}`
       const narrow = this.narrowing(q, filtered, params)
       const match = narrow?.match ?? q.match
       const ranked = this.db.all(
@@ -1064,6 +1072,33 @@ export class MirrorIndex {
         )
       return { rows: this.rowsOf(ranked.map((r) => num(r["n"]))), total }
     })
+  }
+
+  /**
+   * The least and greatest row numbers of the papers first published in [from, to], as a condition on an FTS5
+   * statement's rowid (" AND rowid BETWEEN lo AND hi"; "" without a published range): it admits every paper of the
+   * range (the date filter still decides), and the index's row numbers follow the harvest's order, so it leaves
+   * out most papers of other years. Found once per range until the index changes (read through `papers_published`).
+   */
+  private rowRange(from: string | undefined, to: string | undefined): string {
+    if (from === undefined && to === undefined) return ""
+    const key = `${from ?? ""}|${to ?? ""}`
+    const known = this.rowRanges.get(key)
+    if (known !== undefined) return known
+    const conditions = [...(from === undefined ? [] : ["published >= ?"]), ...(to === undefined ? [] : ["published <= ?"])]
+    const row = this.db.get(`SELECT min(n) AS lo, max(n) AS hi FROM papers WHERE ${conditions.join(" AND ")}`, [
+      ...(from === undefined ? [] : [from]),
+      ...(to === undefined ? [] : [to])
+    ]) as Row
+    const lo = row["lo"]
+    const hi = row["hi"]
+    // no paper in the range: the date filter alone answers (nothing); row numbers are integers, written as such
+    const range = lo == null || hi == null || !Number.isSafeInteger(num(lo)) || !Number.isSafeInteger(num(hi))
+      ? ""
+      : ` AND rowid BETWEEN ${num(lo)} AND ${num(hi)}`
+    if (this.rowRanges.size >= RANKINGS_KEPT) this.rowRanges.clear()
+    this.rowRanges.set(key, range)
+    return range
   }
 
   /**
