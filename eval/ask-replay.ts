@@ -55,6 +55,8 @@ interface Candidate {
 }
 
 interface Dumped {
+  /** The question file it came from (`tuning`, `heldout2`, …). */
+  readonly set?: string | undefined
   readonly question: string
   readonly expected: ReadonlyArray<string>
   readonly top10: ReadonlyArray<string>
@@ -70,8 +72,18 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 
-const questions: ReadonlyArray<Question> = readFileSync(join(repoRoot, "eval", "ask", "questions.jsonl"), "utf8")
-  .split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Question)
+/**
+ * `--set tuning,heldout2,heldout3`: the tuning question files to read (`tuning` is questions.jsonl, another name
+ * questions-<name>.jsonl); each question carries its file's name. Held-out sets are refused: never tuned on.
+ */
+const sets = (argument("--set") ?? "tuning").split(",")
+if (sets.some((name) => name === "heldout" || name === "heldout4")) {
+  console.error("the replay tunes: it never reads a held-out set")
+  process.exit(2)
+}
+const questions: ReadonlyArray<Question & { readonly set: string }> = sets.flatMap((name) =>
+  readFileSync(join(repoRoot, "eval", "ask", name === "tuning" ? "questions.jsonl" : `questions-${name}.jsonl`), "utf8")
+    .split("\n").filter((l) => l.trim() !== "").map((l) => ({ ...(JSON.parse(l) as Question), set: name })))
 
 const dump = Effect.gen(function*() {
   const openalex = yield* OpenAlexPort
@@ -83,6 +95,7 @@ const dump = Effect.gen(function*() {
     const lookup = yield* openalex.worksByArxivIds(ids)
     const counts = new Map(lookup.impacts.map((i) => [i.arxivId, i] as const))
     out.push({
+      set: q.set,
       question: q.question,
       expected: q.expected,
       top10: trace.answer.papers.map((p) => p.paper.arxivId),
@@ -120,6 +133,12 @@ const dump = Effect.gen(function*() {
 interface Setting {
   /** The question's relevance of a candidate from the judge's and its fit. */
   readonly relevance: (judge: number, fit: QuestionFit) => number
+  /**
+   * The fit read with the key terms' weights raised to this power (1: as ask.ts; higher: the question's most
+   * informative term, its central concept, weighs more against its generic words), over its first `terms` terms.
+   */
+  readonly power?: number | undefined
+  readonly terms?: number | undefined
   /** How many relevant candidates get their impact looked up. */
   readonly lookups: number
   /** The pool's size: pool papers past it are left out unless another channel found them too (default: all). */
@@ -179,7 +198,11 @@ const replay = (all: Dumped, s: Setting, top: number, listed = false): ReadonlyA
     candidates: all.candidates.filter((c) => c.poolRank === undefined || c.poolRank <= s.pool! || c.foundBy.some((ch) => ch !== "arxiv-search"))
   }
   const papers = d.candidates.map((c) => new Paper({ arxivId: c.id, title: c.title, abstract: "", authors: [], published: c.published, categories: [] }, true))
-  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, c.fit) * (1 - (s.introduce ?? 0) * (1 - introducesKind(s.introduceKind ?? "named", c, d.concept))), novelty: 0, rationale: "" }, true)] as const))
+  const refit = s.power === undefined && s.terms === undefined ? undefined : questionFit({
+    terms: d.concept.terms.slice(0, s.terms ?? d.concept.terms.length).map((t) => ({ ...t, weight: Math.pow(t.weight, s.power ?? 1) }))
+  })
+  const fitOf = (c: Candidate) => refit === undefined ? c.fit : refit({ title: c.title, abstract: c.abstract })
+  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, fitOf(c)) * (1 - (s.introduce ?? 0) * (1 - introducesKind(s.introduceKind ?? "named", c, d.concept))), novelty: 0, rationale: "" }, true)] as const))
   const impactOf = (c: Candidate) =>
     c.count === undefined ? undefined : new Impact({ arxivId: c.id, citationCount: c.count.citations, source: new ImpactSource(c.count.source, true) }, true)
   const cited = new Map<string, Impact>()
@@ -376,8 +399,13 @@ const main = async () => {
               for (const wide of axes.wide ?? [-1]) {
                for (const blend of axes.blend ?? [-1]) {
                for (const bound of axes.bound ?? [NEAR_EQUAL_RELEVANCE]) {
+               for (const power of axes.power ?? [1]) {
+               for (const terms of axes.terms ?? [0]) {
                 const tiering = tier < 0 || wide < 0 ? { blend, bound } : { tier, wide, blend, bound }
-                grid.push([`pool ${pool} lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}${blend < 0 ? "" : ` bound ${bound}`}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering }])
+                const reweigh = { ...(power === 1 ? {} : { power }), ...(terms > 0 ? { terms } : {}) }
+                grid.push([`pool ${pool} lookups ${lookups} coverage ${coverage} spread ${spread}${tier < 0 ? "" : ` tier ${tier} wide ${wide}`} impact weight ${blend}${blend < 0 ? "" : ` bound ${bound}`}${power === 1 ? "" : ` power ${power}`}${terms > 0 ? ` terms ${terms}` : ""}`, { relevance: current(coverage, spread, compress), lookups, pool, unrecorded: mode, introduce, introduceKind: introKind, ...tiering, ...reweigh }])
+               }
+               }
                }
                }
               }
@@ -392,10 +420,15 @@ const main = async () => {
     }
   }
   console.log("\n| setting | top 3 | top 10 | top 3 and the papers listed after it | top 10 and those listed after it |\n|---|---|---|---|---|")
+  // `--out FILE`: each setting's per-question figures with the question's set, for cross-validation across the sets
+  const perQuestion: Array<{ setting: string; sets: ReadonlyArray<string>; at3: ReadonlyArray<number>; at10: ReadonlyArray<number> }> = []
   for (const [name, s] of grid) {
     const r = recall(data, s)
+    perQuestion.push({ setting: name, sets: data.map((d) => d.set ?? "tuning"), at3: r.at3, at10: r.at10 })
     console.log(`| ${name} | ${withInterval(r.at3)} | ${withInterval(r.at10)} | ${withInterval(r.listed3)} | ${withInterval(r.listed10)} |`)
   }
+  const out = argument("--out")
+  if (out !== undefined) writeFileSync(out, JSON.stringify(perQuestion))
 }
 
 await main()

@@ -2,16 +2,14 @@
  * `npm run eval:ask` — how often `ask` puts the landmark papers of a research
  * question in its top 3 and top 10, on the offline corpus (the recorded arXiv
  * corpus and citation counts) with the local judge. `--set tuning` (default)
- * runs the 38 tuning questions of eval/ask/questions.jsonl, `--set heldout`
- * the held-out questions of eval/ask/questions-heldout.jsonl (written by a
- * reader before any setting was chosen; run once, never tuned on), `--set
- * heldout2` the 20 questions of eval/ask/questions-heldout2.jsonl (a second
- * set, written by another reader who had not read the code, after the fourth
- * round; never tuned on), `--set heldout3` eval/ask/questions-heldout3.jsonl
- * (a third set, added by the integrator after the seventh round; never read
- * while tuning), `--set heldout4` eval/ask/questions-heldout4.jsonl (a fourth, written
- * blind on 2026-12-07 when heldout2 and heldout3, reported on, were retired into
- * tuning), `--set all` every set that is there:
+ * runs the 55 tuning questions of eval/ask/questions.jsonl; `--set NAME` the
+ * questions of eval/ask/questions-NAME.jsonl, whatever the name (`heldout`,
+ * the first held-out set, never tuned on; `heldout2` and `heldout3`, retired
+ * into tuning after their runs; `heldout4`, written blind on 2026-12-07 when
+ * those two were retired; a new set needs no change here); names joined
+ * by commas are read in turn (`--set tuning,heldout2,heldout3`); `--set all`
+ * every questions file that is there. `--rules-only` runs the first builder
+ * alone (a quicker look while tuning); a reported figure runs all three:
  *
  * - the rule-based query builder (the default);
  * - a scripted LLM stand-in (test/support/llm-standin.ts, on loopback) that
@@ -27,7 +25,7 @@
  */
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
@@ -66,20 +64,20 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 const set = argument("--set") ?? "tuning"
-if (!["tuning", "heldout", "heldout2", "heldout3", "heldout4", "all"].includes(set)) {
-  console.error(`--set must be tuning, heldout, heldout2, heldout3, heldout4 or all (got "${set}")`)
+/**
+ * The files a set reads: `tuning` is questions.jsonl, any other name `questions-<name>.jsonl` (a new held-out set
+ * needs no change here), several names joined by commas (`tuning,heldout2,heldout3`) read each in turn, and `all`
+ * every questions file there is.
+ */
+const fileOf = (file: string): string => join(repoRoot, "eval", "ask", file)
+const fileOfSet = (name: string): string => name === "tuning" ? "questions.jsonl" : `questions-${name}.jsonl`
+if (set.split(",").some((name) => !/^[a-z0-9][a-z0-9-]*$/.test(name) || (name === "all" && set !== "all"))) {
+  console.error(`--set takes tuning, all, or the name of an eval/ask/questions-<name>.jsonl (several joined by commas); got "${set}"`)
   process.exit(2)
 }
-const FILES = {
-  tuning: ["questions.jsonl"],
-  heldout: ["questions-heldout.jsonl"],
-  heldout2: ["questions-heldout2.jsonl"],
-  heldout3: ["questions-heldout3.jsonl"],
-  heldout4: ["questions-heldout4.jsonl"],
-  all: ["questions.jsonl", "questions-heldout.jsonl", "questions-heldout2.jsonl", "questions-heldout3.jsonl", "questions-heldout4.jsonl"]
-}
-const fileOf = (file: string): string => join(repoRoot, "eval", "ask", file)
-const chosen = FILES[set as keyof typeof FILES].filter((file) => set !== "all" || existsSync(fileOf(file)))
+const chosen = set === "all"
+  ? readdirSync(join(repoRoot, "eval", "ask")).filter((f) => /^questions(?:-[a-z0-9-]+)?\.jsonl$/.test(f)).sort()
+  : set.split(",").map(fileOfSet)
 const absent = chosen.filter((file) => !existsSync(fileOf(file)))
 if (absent.length > 0) {
   console.error(`--set ${set} reads eval/ask/${absent.join(", eval/ask/")}, which is not there (a held-out set is added by whoever wrote it, unread by tuning)`)
@@ -141,6 +139,8 @@ const interval = (xs: ReadonlyArray<number>): string => {
 
 const main = async () => {
   const json = process.argv.includes("--json")
+  // `--rules-only`: the rule-based builder alone (a quicker look while tuning; a reported figure runs all three)
+  const rulesOnly = process.argv.includes("--rules-only")
   // one corpus for every run: the layer is built once (memoised) and shared
   const arxiv = Layer.merge(CorpusArxiv.layer(), RecordedOpenAlex.layer()).pipe(Layer.provide(NodeContext.layer))
   const clean = await startLlmStandIn()
@@ -153,9 +153,11 @@ const main = async () => {
         const shared = yield* Layer.memoize(arxiv)
         return {
           rules: yield* run(RuleQueryBuilder.layer, shared),
-          llm: yield* run(llm(clean.url), shared),
-          llmMalformed: yield* run(llm(flaky.url), shared)
-        }
+          ...(rulesOnly ? {} : {
+            llm: yield* run(llm(clean.url), shared),
+            llmMalformed: yield* run(llm(flaky.url), shared)
+          })
+        } as { rules: ReadonlyArray<Row>; llm?: ReadonlyArray<Row>; llmMalformed?: ReadonlyArray<Row> }
       }).pipe(Effect.scoped)
     )
     const summary = Object.fromEntries(
@@ -186,7 +188,7 @@ const main = async () => {
           `${String(rows.filter((r) => r.retried).length).padStart(5)} | ${String(rows.filter((r) => r.fellBack).length).padStart(8)}`
       )
     }
-    const flakyRows = runs.llmMalformed
+    const flakyRows = runs.llmMalformed ?? []
     const needed = flakyRows.map((r) => (r.retried || r.fellBack ? 1 : 0))
     console.log(`\nWith malformed JSON 1 in 3: ${needed.filter((x) => x === 1).length} of ${flakyRows.length} questions needed the retry or the fallback (${interval(needed)}).`)
     console.log(`Expected papers among the judged candidates (rules): ${interval(runs.rules.map((r) => r.found))}; a paper never found cannot be answered.`)
