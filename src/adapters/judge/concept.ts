@@ -54,7 +54,8 @@ export interface ConceptParams {
    * How many stems the word vectors place nearest to the title's informative stems taken together (their SIF
    * centroid without the corpus's common direction) are credited as forms of each of its stem units (0 or absent:
    * none, a note's rule). `ask` reads a question in a student's words as the title: its neighbours are the field's
-   * words for the same concept ("catastroph" beside "forget old tasks").
+   * words for the same concept ("catastroph" beside "forget old tasks"). Off everywhere: on the 95 tuning questions
+   * it did not pass its cross-validation (eval/ask/README.md, ninth round); the ask replay's `--rejudge` reads it.
    */
   readonly conceptTextNeighbours?: number | undefined
   /** the least cosine of such a neighbour to the centroid */
@@ -192,7 +193,7 @@ const nearestTo = (
 
 /** Each vector store's stems as unit vectors, one after another (dims floats each), built once a store. */
 const unitMatrix = (vectors: TermVectors, stems: ReadonlyArray<string>): Float32Array => {
-  let m = units.get(vectors)
+  let m = unitMatrices.get(vectors)
   if (m === undefined) {
     const dims = vectors.dims
     m = new Float32Array(stems.length * dims)
@@ -203,11 +204,11 @@ const unitMatrix = (vectors: TermVectors, stems: ReadonlyArray<string>): Float32
       const norm = Math.sqrt(n) || 1
       for (let c = 0; c < dims; c++) m[i * dims + c] = v[c]! / norm
     }
-    units.set(vectors, m)
+    unitMatrices.set(vectors, m)
   }
   return m
 }
-const units = new WeakMap<TermVectors, Float32Array>()
+const unitMatrices = new WeakMap<TermVectors, Float32Array>()
 
 /**
  * The stems nearest (by cosine) to some stems taken together (their SIF-weighted centroid without the corpus's
@@ -365,9 +366,8 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
     const credit = p.conceptTextCredit ?? 0
     const near = nearestToStems(own.map((u) => u.key), vectors, around).filter((x) => x.similarity >= floor)
     for (const u of own) {
-      const forms = u.forms as Map<string, number>
       // a unit's forms map is its stem's (formsOf), shared by the pairs built from it before: a copy is extended
-      const extended = new Map(forms)
+      const extended = new Map(u.forms)
       for (const x of near) if ((extended.get(x.stem) ?? 0) < credit * x.similarity) extended.set(x.stem, credit * x.similarity)
       units[units.indexOf(u)] = { ...u, forms: extended }
     }
