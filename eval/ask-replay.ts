@@ -23,12 +23,16 @@ import { join } from "node:path"
 import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
+import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
+import { defaultParams, type PreparedPaper, preparePaper, prepareConcept, type ScoringParams, scorePrepared } from "../src/adapters/judge/score.js"
+import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
 import { answerRanking, askArxivTraced, AskOptions } from "../src/core/ask.js"
 import type { Channel, MergedCandidates } from "../src/core/channels.js"
 import { CompanionOptions, Impact, ImpactSource, Judgement, Paper } from "../src/core/models.js"
 import { OpenAlexPort } from "../src/core/ports/OpenAlexPort.js"
+import { QueryBuilderPort } from "../src/core/ports/QueryBuilderPort.js"
 import { type QuestionConcept, type QuestionFit, questionFit } from "../src/core/question.js"
 import { keepBest, keepOrder, NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
 import type { ScoredPaper } from "../src/core/models.js"
@@ -65,6 +69,8 @@ interface Dumped {
   readonly candidates: ReadonlyArray<Candidate>
   readonly lookupSource: { name: string; recordedOn?: string | undefined; detail?: string | undefined } | undefined
   readonly asOf: string | undefined
+  /** The words the judge read beside the question (ask.ts `judgeWords`), for re-judging (`--rejudge`). */
+  readonly judgeWords?: ReadonlyArray<string> | undefined
 }
 
 const argument = (name: string): string | undefined => {
@@ -87,8 +93,10 @@ const questions: ReadonlyArray<Question & { readonly set: string }> = sets.flatM
 
 const dump = Effect.gen(function*() {
   const openalex = yield* OpenAlexPort
+  const builder = yield* QueryBuilderPort
   const out: Array<Dumped> = []
   for (const q of questions) {
+    const built = yield* builder.build(q.question)
     const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10, ...(argument("--pool") === undefined ? {} : { maxResults: Number(argument("--pool")) }) }))
     const fitOf = questionFit(trace.concept)
     const ids = trace.order.map((s) => s.paper.arxivId)
@@ -115,7 +123,8 @@ const dump = Effect.gen(function*() {
         }
       }),
       lookupSource: lookup.source === undefined ? undefined : { ...lookup.source },
-      asOf: lookup.asOf
+      asOf: lookup.asOf,
+      judgeWords: [...built.keywords, ...(built.concept.related ?? [])]
     })
     process.stderr.write(".")
   }
@@ -131,6 +140,8 @@ const dump = Effect.gen(function*() {
 
 /** A ranking setting to replay. */
 interface Setting {
+  /** The judge's relevance of each candidate re-judged under other knobs (`--rejudge`), by question; absent: the dump's. */
+  readonly judged?: ReadonlyMap<string, ReadonlyMap<string, number>> | undefined
   /** The question's relevance of a candidate from the judge's and its fit. */
   readonly relevance: (judge: number, fit: QuestionFit) => number
   /**
@@ -202,7 +213,8 @@ const replay = (all: Dumped, s: Setting, top: number, listed = false): ReadonlyA
     terms: d.concept.terms.slice(0, s.terms ?? d.concept.terms.length).map((t) => ({ ...t, weight: Math.pow(t.weight, s.power ?? 1) }))
   })
   const fitOf = (c: Candidate) => refit === undefined ? c.fit : refit({ title: c.title, abstract: c.abstract })
-  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(c.judge, fitOf(c)) * (1 - (s.introduce ?? 0) * (1 - introducesKind(s.introduceKind ?? "named", c, d.concept))), novelty: 0, rationale: "" }, true)] as const))
+  const judgeOf = (c: Candidate) => s.judged?.get(d.question)?.get(c.id) ?? c.judge
+  const judgements = new Map(d.candidates.map((c) => [c.id, new Judgement({ arxivId: c.id, relevance: s.relevance(judgeOf(c), fitOf(c)) * (1 - (s.introduce ?? 0) * (1 - introducesKind(s.introduceKind ?? "named", c, d.concept))), novelty: 0, rationale: "" }, true)] as const))
   const impactOf = (c: Candidate) =>
     c.count === undefined ? undefined : new Impact({ arxivId: c.id, citationCount: c.count.citations, source: new ImpactSource(c.count.source, true) }, true)
   const cited = new Map<string, Impact>()
@@ -329,6 +341,29 @@ const current = (coverage = COVERAGE, spread = SPREAD, compress = 1) => (judge: 
   return j * (1 - coverage * (1 - fit.covered)) * (0.99 - spread * (1 - fit.centrality) + 0.01 * fit.density)
 }
 
+/**
+ * Every dumped candidate re-judged by the local judge as ask.ts judges it (the question as the concept's title, its
+ * judge words as text and keywords), under the concept-match knobs given (none: the judge ask uses); by question, then id.
+ */
+const rejudge = (data: ReadonlyArray<Dumped>, knobs: Partial<ScoringParams>): ReadonlyMap<string, ReadonlyMap<string, number>> => {
+  const table = arxivDfTable()
+  const vectors = arxivTermVectors()
+  const p: ScoringParams = { ...defaultParams, ...knobs }
+  const out = new Map<string, ReadonlyMap<string, number>>()
+  for (const d of data) {
+    const words = d.judgeWords ?? []
+    const concept = prepareConcept({ title: d.question, text: words.join("\n"), keywords: words }, table, p, vectors)
+    out.set(d.question, new Map(d.candidates.map((c) => [c.id, scorePrepared(concept, preparedOf(c), table, p, vectors).relevance] as const)))
+  }
+  return out
+}
+const prepared = new Map<Candidate, PreparedPaper>()
+const preparedOf = (c: Candidate): PreparedPaper => {
+  let x = prepared.get(c)
+  if (x === undefined) prepared.set(c, x = preparePaper({ title: c.title, abstract: c.abstract }, arxivDfTable(), defaultParams, arxivTermVectors()))
+  return x
+}
+
 const main = async () => {
   const cache = argument("--cache")
   const data: ReadonlyArray<Dumped> = cache !== undefined && existsSync(cache)
@@ -418,6 +453,35 @@ const main = async () => {
     }
     }
     }
+  }
+  // `--rejudge "neighbours=0,4,8;credit=0.5,1;weight=0.05,0.15;long=7,12"`: the judge's question knobs (ninth round)
+  const rj = argument("--rejudge")
+  if (rj !== undefined) {
+    const axes = Object.fromEntries(rj.split(";").map((a) => {
+      const [k, v] = a.split("=")
+      return [k!, v!.split(",").map(Number)]
+    })) as Record<string, Array<number>>
+    const atMain = rejudge(data, {})
+    const off = data.flatMap((d) => d.candidates.filter((c) => Math.abs(atMain.get(d.question)!.get(c.id)! - c.judge) > 1e-9).map((c) => `${d.question} ${c.id}`))
+    console.log(`re-judged as the pipeline judged: ${data.reduce((n, d) => n + d.candidates.length, 0) - off.length} candidates of ${data.reduce((n, d) => n + d.candidates.length, 0)}${off.length > 0 ? ` (first differing: ${off[0]})` : ""}`)
+    grid.push(["rejudged at main", { judged: atMain, relevance: current(), lookups: Stages.IMPACT_LOOKUPS }])
+    for (const neighbours of axes.neighbours ?? [0]) {
+      for (const credit of neighbours === 0 ? [0] : axes.credit ?? [0.5]) {
+        for (const weight of axes.weight ?? [defaultParams.conceptWeight]) {
+          for (const long of axes.long ?? [defaultParams.conceptLongTitle]) {
+            if (neighbours === 0 && weight === defaultParams.conceptWeight && long === defaultParams.conceptLongTitle) continue
+            const knobs: Partial<ScoringParams> = {
+              ...(neighbours === 0 ? {} : { conceptTextNeighbours: neighbours, conceptTextCredit: credit, conceptTextCosine: axes.cosine?.[0] ?? 0.45 }),
+              ...(weight === defaultParams.conceptWeight ? {} : { conceptWeight: weight }),
+              ...(long === defaultParams.conceptLongTitle ? {} : { conceptLongTitle: long })
+            }
+            grid.push([`judge ${JSON.stringify(knobs)}`, { judged: rejudge(data, knobs), relevance: current(), lookups: Stages.IMPACT_LOOKUPS }])
+            process.stderr.write("+")
+          }
+        }
+      }
+    }
+    process.stderr.write("\n")
   }
   console.log("\n| setting | top 3 | top 10 | top 3 and the papers listed after it | top 10 and those listed after it |\n|---|---|---|---|---|")
   // `--out FILE`: each setting's per-question figures with the question's set, for cross-validation across the sets

@@ -358,6 +358,21 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
       assert.strictEqual(defaultParams.noveltyWeight ?? 0, 0)
     }))
 
+  it("credits the word-vector neighbours of a title's words only when conceptTextNeighbours asks (off by default)", () => {
+    const table = arxivDfTable()
+    const vectors = arxivTermVectors()
+    const title = "why do neural networks forget old tasks"
+    // a paper about the concept in the field's word ("catastrophic forgetting" without "forget"), none of the title's
+    const paper = { title: new Set(["catastroph"]), abstract: new Map([["catastroph", 3]]) }
+    const asked = { ...defaultParams, conceptTextNeighbours: 12, conceptTextCosine: 0.45, conceptTextCredit: 1 }
+    assert.strictEqual(conceptMatch(centralConcept(title, table, defaultParams, vectors), paper, defaultParams), 0)
+    assert.isAbove(conceptMatch(centralConcept(title, table, asked, vectors), paper, asked), 0.3)
+    // below the cosine floor, nothing is credited
+    const strict = { ...asked, conceptTextCosine: 0.9 }
+    assert.strictEqual(conceptMatch(centralConcept(title, table, strict, vectors), paper, strict), 0)
+    assert.isUndefined(defaultParams.conceptTextNeighbours)
+  })
+
   it.effect("a note made mostly of words no abstract uses does not make papers relevant", () =>
     Effect.gen(function*() {
       const junk = "zorvik plenth quastle brimwort fremmick: okonkwo's wk7 slides, tbh janky, hw3 q2b todo. " +

@@ -50,6 +50,18 @@ export interface ConceptParams {
    * for "human … estimation"), as the concept forms its pairs (false: adjacent only, the rule before)
    */
   readonly conceptPairsApart?: boolean | undefined
+  /**
+   * How many stems the word vectors place nearest to the title's informative stems taken together (their SIF
+   * centroid without the corpus's common direction) are credited as forms of each of its stem units (0 or absent:
+   * none, a note's rule). `ask` reads a question in a student's words as the title: its neighbours are the field's
+   * words for the same concept ("catastroph" beside "forget old tasks"). Off everywhere: on the 95 tuning questions
+   * it did not pass its cross-validation (eval/ask/README.md, ninth round); the ask replay's `--rejudge` reads it.
+   */
+  readonly conceptTextNeighbours?: number | undefined
+  /** the least cosine of such a neighbour to the centroid */
+  readonly conceptTextCosine?: number | undefined
+  /** its credit, times its cosine */
+  readonly conceptTextCredit?: number | undefined
 }
 
 /** One unit of the concept: a stem or a stem pair of the note's title, and what stands for it. */
@@ -179,6 +191,72 @@ const nearestTo = (
   return best.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n)
 }
 
+/** Each vector store's stems as unit vectors, one after another (dims floats each), built once a store. */
+const unitMatrix = (vectors: TermVectors, stems: ReadonlyArray<string>): Float32Array => {
+  let m = unitMatrices.get(vectors)
+  if (m === undefined) {
+    const dims = vectors.dims
+    m = new Float32Array(stems.length * dims)
+    for (let i = 0; i < stems.length; i++) {
+      const v = vectors.get(stems[i]!)!
+      let n = 0
+      for (let c = 0; c < dims; c++) n += v[c]! * v[c]!
+      const norm = Math.sqrt(n) || 1
+      for (let c = 0; c < dims; c++) m[i * dims + c] = v[c]! / norm
+    }
+    unitMatrices.set(vectors, m)
+  }
+  return m
+}
+const unitMatrices = new WeakMap<TermVectors, Float32Array>()
+
+/**
+ * The stems nearest (by cosine) to some stems taken together (their SIF-weighted centroid without the corpus's
+ * common direction, as the judge builds a text's vector), most similar first, at most `n`, the given stems left out.
+ * None when the model knows none of them.
+ *
+ * @since 0.10.0
+ */
+export const nearestToStems = (
+  given: Iterable<string>,
+  vectors: TermVectors,
+  n: number
+): ReadonlyArray<{ readonly stem: string; readonly similarity: number }> => {
+  const stems = vectors.stems ?? []
+  const own = new Set(given)
+  const dims = vectors.dims
+  const c = new Float32Array(dims)
+  for (const s of own) {
+    const v = vectors.get(s)
+    if (v === undefined) continue
+    const w = vectors.weight(s)
+    for (let i = 0; i < dims; i++) c[i]! += w * v[i]!
+  }
+  let along = 0
+  for (let i = 0; i < dims; i++) along += c[i]! * vectors.common[i]!
+  let norm = 0
+  for (let i = 0; i < dims; i++) {
+    c[i]! -= along * vectors.common[i]!
+    norm += c[i]! * c[i]!
+  }
+  norm = Math.sqrt(norm)
+  if (norm === 0 || n <= 0) return []
+  const m = unitMatrix(vectors, stems)
+  const best: Array<{ stem: string; similarity: number }> = []
+  for (let i = 0; i < stems.length; i++) {
+    if (own.has(stems[i]!)) continue
+    let s = 0
+    for (let k = 0, at = i * dims; k < dims; k++) s += m[at + k]! * c[k]!
+    s /= norm
+    if (best.length < n || s > best[best.length - 1]!.similarity) {
+      best.push({ stem: stems[i]!, similarity: s })
+      best.sort((a, b) => b.similarity - a.similarity || (a.stem < b.stem ? -1 : 1))
+      if (best.length > n) best.pop()
+    }
+  }
+  return best
+}
+
 /** Where a title's head ends and what it is done with or applied to begins. */
 const MODIFIER = /\s(?:with|in|for|using|via|from|on|under)\s/i
 
@@ -279,6 +357,21 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
       }
     }
   })
+  // the field's words for the title's concept (a question in a student's words): the stems nearest to its stem
+  // units taken together, credited as forms of each of its head's stem units
+  const around = p.conceptTextNeighbours ?? 0
+  if (around > 0 && vectors?.stems !== undefined) {
+    const own = units.filter((u) => !u.key.includes(" ") && !u.key.startsWith("~") && u.modifier !== true)
+    const floor = p.conceptTextCosine ?? 0
+    const credit = p.conceptTextCredit ?? 0
+    const near = nearestToStems(own.map((u) => u.key), vectors, around).filter((x) => x.similarity >= floor)
+    for (const u of own) {
+      // a unit's forms map is its stem's (formsOf), shared by the pairs built from it before: a copy is extended
+      const extended = new Map(u.forms)
+      for (const x of near) if ((extended.get(x.stem) ?? 0) < credit * x.similarity) extended.set(x.stem, credit * x.similarity)
+      units[units.indexOf(u)] = { ...u, forms: extended }
+    }
+  }
   const words = parts.reduce((n, ts) => n + ts.filter((t) => t !== null).length, 0)
   // a title of names or shorthand only ("Zorvik") names no concept arXiv text can be matched on: nothing is required
   const strength = units.length === 0 ? 0
