@@ -17,7 +17,7 @@
  * Every request is recorded (path, headers, form fields, JSON body).
  */
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import { listenOnFreshPort } from "./loopback.js"
 
 export interface AudioRequest {
   readonly path: string
@@ -119,8 +119,7 @@ export const startAudioStandIn = async (options: { readonly key?: string } = {})
     }
     apiError(res, 404, `Invalid URL (${req.method} ${path})`)
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
+  const port = await listenOnFreshPort(server)
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,

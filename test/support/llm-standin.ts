@@ -26,7 +26,7 @@
  */
 import { Effect, type Scope } from "effect"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import { listenOnFreshPort } from "./loopback.js"
 
 /** One fault, consumed by the next request. */
 export type LlmFault =
@@ -442,8 +442,7 @@ export const startLlmStandIn = async (options: LlmStandInOptions = {}): Promise<
       return send(200, completion(json))
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
+  const port = await listenOnFreshPort(server)
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,

@@ -18,8 +18,8 @@
  * user would see.
  */
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import { randomUUID } from "node:crypto"
+import { listenOnFreshPort } from "./loopback.js"
 
 /** A fault for the next request of a kind ("create", "append", "update", or any). */
 export interface NotionFault {
@@ -195,8 +195,7 @@ export const startNotionStandIn = async (token = "secret_standin_token_012345678
       return send(200, pageObject(page))
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
+  const port = await listenOnFreshPort(server)
   return {
     url: `http://127.0.0.1:${port}`,
     token,

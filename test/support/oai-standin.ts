@@ -12,9 +12,9 @@
  */
 import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { setOfCategory } from "../../src/adapters/arxiv/mirror/sets.js"
+import { listenOnFreshPort } from "./loopback.js"
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "oaipmh")
 
@@ -241,8 +241,7 @@ export const startStandIn = async (records: Array<StandInRecord>, pageSize = 10)
     // a page cut off in transfer: half of it, then the connection closes
     res.end(fault?.kind === "truncate" ? a.body.slice(0, Math.floor(a.body.length / 2)) : a.body)
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as AddressInfo).port
+  const port = await listenOnFreshPort(server)
   return {
     url: `http://127.0.0.1:${port}/oai`,
     received,

@@ -41,9 +41,9 @@
 import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { listenOnFreshPort } from "./loopback.js"
 
 /** The recorded upstream data copied from shared/data (test/fixtures/recorded; override with ARXIV_COMPANION_SHARED_DATA). */
 export const SHARED_DATA = process.env["ARXIV_COMPANION_SHARED_DATA"] ??
@@ -416,8 +416,7 @@ export const startOpenAlexStandIn = async (options: OpenAlexStandInOptions = {})
       setTimeout(run, millis)
     } else run()
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
+  const port = await listenOnFreshPort(server)
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

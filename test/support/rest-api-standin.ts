@@ -26,9 +26,9 @@ import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs/promises"
 import * as Http from "node:http"
 import * as Https from "node:https"
-import type { AddressInfo } from "node:net"
 import * as Path from "node:path"
 import { z } from "zod"
+import { listenOnFreshPort } from "./loopback.js"
 
 /** Options of the stand-in. */
 export interface StandInOptions {
@@ -338,8 +338,7 @@ export const startRestApiStandIn = async (options: StandInOptions): Promise<Stan
   const server = options.tls === undefined
     ? Http.createServer(listener)
     : Https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener)
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as AddressInfo).port
+  const port = await listenOnFreshPort(server)
   const url = `${options.tls === undefined ? "http" : "https"}://127.0.0.1:${port}`
   return {
     url,
