@@ -83,7 +83,7 @@ const argument = (name: string): string | undefined => {
  * questions-<name>.jsonl); each question carries its file's name. Held-out sets are refused: never tuned on.
  */
 const sets = (argument("--set") ?? "tuning").split(",")
-if (sets.some((name) => name === "heldout" || name === "heldout4")) {
+if (sets.some((name) => name === "heldout" || name === "heldout5")) {
   console.error("the replay tunes: it never reads a held-out set")
   process.exit(2)
 }

@@ -6,7 +6,8 @@
  * questions of eval/ask/questions-NAME.jsonl, whatever the name (`heldout`,
  * the first held-out set, never tuned on; `heldout2` and `heldout3`, retired
  * into tuning after their runs; `heldout4`, written blind on 2026-12-07 when
- * those two were retired; a new set needs no change here); names joined
+ * those two were retired and retired in turn after its run; `heldout5`,
+ * written blind that evening; a new set needs no change here); names joined
  * by commas are read in turn (`--set tuning,heldout2,heldout3`); `--set all`
  * every questions file that is there. `--rules-only` runs the first builder
  * alone (a quicker look while tuning); a reported figure runs all three:

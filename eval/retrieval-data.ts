@@ -36,7 +36,8 @@ export const corpusFile = join(repoRoot, "fixtures", "offline", "arxiv-corpus.ts
  * set (20 concept notes written by a reader who had not read the code, on topics none of the other notes covers):
  * never tuned on. `heldout3` is a third one, written the same way on 2026-12-07, again on new topics. Once each had
  * been reported on, `heldout2` and `heldout3` were retired into tuning (2026-12-07); `heldout4`, written the same way
- * that day, and `heldout` are the held-out sets since.
+ * that day, was reported once and retired into tuning in turn (2026-12-07, evening); `heldout5`, written the same
+ * way then, and `heldout` are the held-out sets since.
  */
 export type Split =
   | "tune"
@@ -47,6 +48,7 @@ export type Split =
   | "heldout2"
   | "heldout3"
   | "heldout4"
+  | "heldout5"
   | "multilingual"
   | "multilingual-tune"
 
@@ -58,6 +60,7 @@ export const EXPLICIT_SPLITS: ReadonlyArray<Split> = [
   "heldout2",
   "heldout3",
   "heldout4",
+  "heldout5",
   "multilingual",
   "multilingual-tune"
 ]
@@ -72,11 +75,12 @@ export const SPLIT_SETS: Record<Split | "tuning" | "all", ReadonlyArray<Split>> 
   heldout2: ["heldout2"],
   heldout3: ["heldout3"],
   heldout4: ["heldout4"],
+  heldout5: ["heldout5"],
   multilingual: ["multilingual"],
   "multilingual-tune": ["multilingual-tune"],
-  /** heldout2 and heldout3 were reported once each and then retired into tuning (2026-12-07). */
-  tuning: ["tune", "tune2", "tune3", "tune4", "heldout2", "heldout3"],
-  all: ["tune", "tune2", "tune3", "tune4", "heldout", "heldout2", "heldout3", "heldout4"]
+  /** heldout2, heldout3 and heldout4 were reported once each and then retired into tuning (2026-12-07). */
+  tuning: ["tune", "tune2", "tune3", "tune4", "heldout2", "heldout3", "heldout4"],
+  all: ["tune", "tune2", "tune3", "tune4", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"]
 }
 
 export interface Landmark {

@@ -73,7 +73,7 @@ if (process.argv.includes("--check")) {
   writeFileSync(landmarksFile, text)
   const count = (s: string) => filled.filter((n) => n.split === s).length
   console.log(
-    `${filled.length} notes (tune ${count("tune")}, heldout ${count("heldout")}, tune2 ${count("tune2")}, tune3 ${count("tune3")}, tune4 ${count("tune4")}, heldout2 ${count("heldout2")}, heldout3 ${count("heldout3")}, heldout4 ${count("heldout4")}), ` +
+    `${filled.length} notes (tune ${count("tune")}, heldout ${count("heldout")}, tune2 ${count("tune2")}, tune3 ${count("tune3")}, tune4 ${count("tune4")}, heldout2 ${count("heldout2")}, heldout3 ${count("heldout3")}, heldout4 ${count("heldout4")}, heldout5 ${count("heldout5")}), ` +
       `${filled.reduce((k, n) => k + n.landmarks.length, 0)} landmarks`
   )
 }

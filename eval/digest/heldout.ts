@@ -9,7 +9,7 @@
  * (eval/precision/grades, and `--grades DIR` for grades not merged yet), prints the off-topic share (grade 0) and
  * the on-topic share (grade 2) with 95 % bootstrap intervals over notes (2,000 resamples, seed 27, as bars.ts).
  *
- * Usage: node --import tsx eval/digest/heldout.ts --split heldout|heldout2|heldout3|heldout4 [--notes DIR --landmarks FILE]
+ * Usage: node --import tsx eval/digest/heldout.ts --split heldout|heldout2|heldout3|heldout4|heldout5 [--notes DIR --landmarks FILE]
  *        [--sheets DIR] [--grades DIR] [--json FILE]
  * (every split is read from eval/retrieval; `heldout2` was first measured from the folder its writer wrote it to.)
  */
@@ -27,7 +27,7 @@ const arg = (name: string): string | undefined => {
   return at === -1 ? undefined : process.argv[at + 1]
 }
 const split = arg("split")
-if (split === undefined) throw new Error("give --split (heldout, heldout2, heldout3 or heldout4)")
+if (split === undefined) throw new Error("give --split (heldout, heldout2, heldout3, heldout4 or heldout5)")
 const dir = arg("notes") ?? notesDir
 const landmarks = (JSON.parse(readFileSync(arg("landmarks") ?? landmarksFile, "utf8")) as ReadonlyArray<{ note: string; title: string; split: string }>)
   .filter((l) => l.split === split)
