@@ -13,6 +13,11 @@
  *    impact not recorded), so a setting can be chosen on tuning questions alone. `--show-unrecorded` prints the
  *    top 3 of each question where placing those papers at their relevance's rank would change it.
  *
+ * 4. `--rejudge "…"` re-judges every recorded candidate under the judge's question knobs (ninth round); `--prf
+ *    "source=rel,answer;k=3,5,10;n=3,6;r=1,2"` under pseudo-relevance feedback, the judge's words widened with the
+ *    stems the first k papers' titles share (tenth round; `--show-feedback` prints each question's stems for each source at the first k and n). `--out
+ *    FILE` writes every setting's per-question figures; eval/ask-cv.py cross-validates them leaving one file out.
+ *
  * `--cache FILE` keeps the features between runs (JSON). `--pool N` dumps with a pool of N papers instead of ask's
  * default (then `--grid "pool=…"` replays smaller pools from that dump).
  */
@@ -24,7 +29,8 @@ import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
-import { defaultParams, type PreparedPaper, preparePaper, prepareConcept, type ScoringParams, scorePrepared } from "../src/adapters/judge/score.js"
+import { tokenize } from "../src/adapters/judge/tokenize.js"
+import { defaultParams, idf, type PreparedPaper, preparePaper, prepareConcept, type ScoringParams, scorePrepared } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
@@ -345,17 +351,56 @@ const current = (coverage = COVERAGE, spread = SPREAD, compress = 1) => (judge: 
  * Every dumped candidate re-judged by the local judge as ask.ts judges it (the question as the concept's title, its
  * judge words as text and keywords), under the concept-match knobs given (none: the judge ask uses); by question, then id.
  */
-const rejudge = (data: ReadonlyArray<Dumped>, knobs: Partial<ScoringParams>): ReadonlyMap<string, ReadonlyMap<string, number>> => {
+const rejudge = (
+  data: ReadonlyArray<Dumped>,
+  knobs: Partial<ScoringParams>,
+  extra: (d: Dumped) => ReadonlyArray<string> = () => []
+): ReadonlyMap<string, ReadonlyMap<string, number>> => {
   const table = arxivDfTable()
   const vectors = arxivTermVectors()
   const p: ScoringParams = { ...defaultParams, ...knobs }
   const out = new Map<string, ReadonlyMap<string, number>>()
   for (const d of data) {
-    const words = d.judgeWords ?? []
+    const words = [...(d.judgeWords ?? []), ...extra(d)]
     const concept = prepareConcept({ title: d.question, text: words.join("\n"), keywords: words }, table, p, vectors)
     out.set(d.question, new Map(d.candidates.map((c) => [c.id, scorePrepared(concept, preparedOf(c), table, p, vectors).relevance] as const)))
   }
   return out
+}
+/**
+ * Pseudo-relevance feedback (the tenth round): the stems the titles of a question's first k papers share (at least 2
+ * of them), which the question and its judge words lack and fewer than 5 % of the df table's abstracts use, ranked by
+ * titles × IDF, the first n, each as its first surface word, repeated r times. Source "rel": the k most relevant by
+ * the question's relevance (judge × fit); "answer": the answer's first k.
+ */
+const feedbackWords = (d: Dumped, source: "rel" | "answer" | "cited", k: number, n: number, r: number): ReadonlyArray<string> => {
+  const table = arxivDfTable()
+  const relevance = (c: Candidate) => current()(c.judge, c.fit)
+  const byRelevance = d.candidates.slice().sort((a, b) => relevance(b) - relevance(a) || a.id.localeCompare(b.id))
+  // "cited" (tried after the rule): the relevant candidates whose count ask looks up (the most-cited channel's, or
+  // among the 50 most relevant), the most cited a year first
+  const looked = new Set(byRelevance.filter((c) => relevance(c) >= thresholds.relevanceThreshold).slice(0, Stages.IMPACT_LOOKUPS).map((c) => c.id))
+  const perYear = (c: Candidate) => (c.count?.citations ?? 0) / Math.max(1, 2026.9 - Number(c.published.slice(0, 4)))
+  const first = source === "answer"
+    ? d.top10.slice(0, k).map((id) => d.candidates.find((c) => c.id === id)!)
+    : source === "cited"
+    ? d.candidates.filter((c) => c.count !== undefined && relevance(c) >= thresholds.relevanceThreshold && (looked.has(c.id) || c.foundBy.includes("most-cited")))
+      .sort((a, b) => perYear(b) - perYear(a) || a.id.localeCompare(b.id)).slice(0, k)
+    : d.candidates.slice().sort((a, b) => current()(b.judge, b.fit) - current()(a.judge, a.fit) || a.id.localeCompare(b.id)).slice(0, k)
+  const known = new Set([d.question, ...(d.judgeWords ?? [])].flatMap((w) => tokenize(w)).flatMap((t) => t === null ? [] : [t.stem]))
+  const titles = new Map<string, { n: number; word: string }>()
+  for (const c of first) {
+    for (const t of new Map(tokenize(c.title).flatMap((t) => t === null ? [] : [[t.stem, t.word] as const]))) {
+      const x = titles.get(t[0])
+      titles.set(t[0], { n: (x?.n ?? 0) + 1, word: x?.word ?? t[1] })
+    }
+  }
+  return [...titles]
+    .filter(([stem, x]) => x.n >= 2 && !known.has(stem) && (table.unigrams.get(stem) ?? 0) < 0.05 * table.documents)
+    .map(([stem, x]) => ({ stem, word: x.word, score: x.n * idf(table, stem, false) }))
+    .sort((a, b) => b.score - a.score || a.stem.localeCompare(b.stem))
+    .slice(0, n)
+    .flatMap((x) => Array.from({ length: r }, () => x.word))
 }
 const prepared = new Map<Candidate, PreparedPaper>()
 const preparedOf = (c: Candidate): PreparedPaper => {
@@ -476,6 +521,36 @@ const main = async () => {
               ...(long === defaultParams.conceptLongTitle ? {} : { conceptLongTitle: long })
             }
             grid.push([`judge ${JSON.stringify(knobs)}`, { judged: rejudge(data, knobs), relevance: current(), lookups: Stages.IMPACT_LOOKUPS }])
+            process.stderr.write("+")
+          }
+        }
+      }
+    }
+    process.stderr.write("\n")
+  }
+  // `--prf "source=rel,answer;k=3,5,10;n=3,6;r=1,2"` (source rel, answer, or cited): pseudo-relevance feedback (tenth round)
+  const prf = argument("--prf")
+  if (prf !== undefined) {
+    const axes = Object.fromEntries(prf.split(";").map((a) => {
+      const [k, v] = a.split("=")
+      return [k!, v!.split(",")]
+    })) as Record<string, Array<string>>
+    const atMain = rejudge(data, {})
+    const total = data.reduce((n, d) => n + d.candidates.length, 0)
+    const off = data.reduce((n, d) => n + d.candidates.filter((c) => Math.abs(atMain.get(d.question)!.get(c.id)! - c.judge) > 1e-9).length, 0)
+    console.log(`re-judged as the pipeline judged: ${total - off} candidates of ${total}`)
+    if (process.argv.includes("--show-feedback")) {
+      // the first setting of the grid's axes
+      const [k, n] = [Number(axes.k?.[0] ?? 5), Number(axes.n?.[0] ?? 3)]
+      const sources = (axes.source ?? ["rel"]) as Array<"rel" | "answer" | "cited">
+      for (const d of data) console.log(`${d.set} | ${d.question} | ${sources.map((x) => feedbackWords(d, x, k, n, 1).join(", ")).join(" | ")}`)
+    }
+    for (const source of axes.source ?? ["rel"]) {
+      for (const k of axes.k ?? ["5"]) {
+        for (const n of axes.n ?? ["3"]) {
+          for (const r of axes.r ?? ["1"]) {
+            const words = (d: Dumped) => feedbackWords(d, source as "rel" | "answer" | "cited", Number(k), Number(n), Number(r))
+            grid.push([`prf source ${source} k ${k} n ${n} r ${r}`, { judged: rejudge(data, {}, words), relevance: current(), lookups: Stages.IMPACT_LOOKUPS }])
             process.stderr.write("+")
           }
         }

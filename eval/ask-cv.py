@@ -1,0 +1,48 @@
+"""Leave-one-file-out cross-validation over the replay's `--out` per-question figures (the tenth round's rule).
+
+python3 eval/ask-cv.py OUT.json [MAIN_NAME]
+For each file (set), the setting with the highest pooled top 10 on the other files (a tie within half a point goes
+to the higher top 3, then to main, then to the earlier setting in the grid's order, which lists smaller k, n, r and
+source rel first) is scored on the file left out; the cross-validated figure is the mean over all questions of
+those left-out scores. 95 % bootstrap intervals over questions (5,000 draws, fixed seed).
+"""
+import json, random, sys
+
+rows = json.load(open(sys.argv[1]))
+main_name = sys.argv[2] if len(sys.argv) > 2 else "current"
+sets = rows[0]["sets"]
+files = list(dict.fromkeys(sets))
+
+def mean(xs): return sum(xs) / max(1, len(xs))
+def boot(xs, draws=5000, seed=12):
+    r = random.Random(seed); n = len(xs)
+    ms = sorted(mean([xs[r.randrange(n)] for _ in range(n)]) for _ in range(draws))
+    return ms[int(0.025 * draws)], ms[int(0.975 * draws) - 1]
+def pct(x): return f"{100 * x:.1f} %"
+def iv(xs):
+    lo, hi = boot(xs); return f"{pct(mean(xs))} [{100*lo:.0f}, {100*hi:.0f}]"
+
+def pick(idx):
+    scored = [(mean([r["at10"][i] for i in idx]), mean([r["at3"][i] for i in idx]), order, r) for order, r in enumerate(rows)]
+    top = max(x[0] for x in scored)
+    near = [x for x in scored if x[0] >= top - 0.005 - 1e-12]
+    best3 = max(x[1] for x in near)
+    tied = [x for x in near if abs(x[1] - best3) <= 1e-12]
+    tied.sort(key=lambda x: (x[3]["setting"] != main_name, x[2]))
+    return tied[0][3]
+
+main = next(r for r in rows if r["setting"] == main_name)
+cv3 = [0.0] * len(sets); cv10 = [0.0] * len(sets)
+print("| file left out | setting chosen on the others | its top 3 / top 10 on the file left out | main on that file |")
+print("|---|---|---|---|")
+for f in files:
+    train = [i for i, s in enumerate(sets) if s != f]; test = [i for i, s in enumerate(sets) if s == f]
+    row = pick(train)
+    for i in test: cv3[i] = row["at3"][i]; cv10[i] = row["at10"][i]
+    print(f"| {f} ({len(test)}) | {row['setting']} | {pct(mean([row['at3'][i] for i in test]))} / {pct(mean([row['at10'][i] for i in test]))} | {pct(mean([main['at3'][i] for i in test]))} / {pct(mean([main['at10'][i] for i in test]))} |")
+print(f"| **cross-validated, {len(sets)}** | | **{iv(cv3)} / {iv(cv10)}** | **{iv(main['at3'])} / {iv(main['at10'])}** |")
+allrow = pick(list(range(len(sets))))
+print(f"\nchosen on all {len(sets)}: {allrow['setting']}: {iv(allrow['at3'])} / {iv(allrow['at10'])}")
+d10 = mean(cv10) - mean(main["at10"]); d3 = mean(cv3) - mean(main["at3"])
+kept = (d10 >= 0.02 and d3 >= 0) or (d3 >= 0.02 and d10 >= 0)
+print(f"cross-validated minus main: top 3 {100*d3:+.1f} points, top 10 {100*d10:+.1f} points -> {'KEPT' if kept else 'not kept'} by the rule")
