@@ -1,11 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { centralConcept, conceptMatch } from "../../src/adapters/judge/concept.js"
 import { arxivDfTable } from "../../src/adapters/judge/dfTable.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
-import { defaultParams, prepareConcept, scorePaper } from "../../src/adapters/judge/score.js"
+import { defaultParams, gateRelevance, prepareConcept, type ScoringParams, scorePaper } from "../../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../../src/adapters/judge/termVectors.js"
 import { extractKeywords } from "../../src/core/keywords.js"
 import { plainText } from "../../src/core/keywords.js"
@@ -372,6 +372,31 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
     assert.strictEqual(conceptMatch(centralConcept(title, table, strict, vectors), paper, strict), 0)
     assert.isUndefined(defaultParams.conceptTextNeighbours)
   })
+
+  it.effect("conceptGate (opt-in) holds a paper without the note's concept under the bar, order kept; off by default", () =>
+    Effect.gen(function*() {
+      // the demo note is named after the Transformer; attention-based translation (1409.0473) and sequence to
+      // sequence learning (1409.3215) share its words and never write the name: concept match 0
+      const ids = ["1409.0473", "1409.3215"]
+      const judgeWith = (params: Partial<ScoringParams>, concept: Concept) =>
+        Effect.flatMap(LlmJudgePort, (j) => j.judge(concept, ids.map(byId))).pipe(
+          Effect.provide(Layer.succeed(LlmJudgePort, LocalJudge.makeWith({ params })))
+        )
+      const [attention, seq2seq] = yield* judgeWith({}, transformers)
+      assert.isTrue(attention!.relevance >= 0.5 && seq2seq!.relevance >= 0.5, `${attention!.relevance}, ${seq2seq!.relevance}`)
+      const [gatedAttention, gatedSeq2seq] = yield* judgeWith({ conceptGate: 0.2 }, transformers)
+      assert.isBelow(gatedAttention!.relevance, 0.5)
+      assert.isBelow(gatedSeq2seq!.relevance, 0.5)
+      assert.isAbove(gatedAttention!.relevance, gatedSeq2seq!.relevance)
+      // a title as long as a paper's names no concept (strength 0): the gate does not apply
+      const long = { ...transformers, title: "Attention-based encoder and decoder networks for translating sentences between languages" }
+      assert.deepStrictEqual(yield* judgeWith({ conceptGate: 0.2 }, long), yield* judgeWith({}, long))
+      assert.isUndefined(defaultParams.conceptGate)
+      // the map under the bar: unchanged up to 0.45, at most 0.49, order kept
+      assert.strictEqual(gateRelevance(0.3), 0.3)
+      assert.isBelow(gateRelevance(1), 0.5)
+      assert.isAbove(gateRelevance(0.9), gateRelevance(0.8))
+    }))
 
   it.effect("a note made mostly of words no abstract uses does not make papers relevant", () =>
     Effect.gen(function*() {

@@ -95,6 +95,12 @@ export interface ScoringParams extends ConceptParams {
    */
   readonly noveltyWeight?: number | undefined
   readonly noveltyCentre?: number | undefined
+  /**
+   * The concept gate: for a note whose title names a concept (concept strength > 0), a paper whose concept match is
+   * below this has its relevance mapped under the 0.5 bar, order kept ({@link gateRelevance}); absent: no gate
+   * (eval/precision/README.md, prec9)
+   */
+  readonly conceptGate?: number | undefined
 }
 
 /** Word vectors keyed by stem (word2vec over the same arXiv corpus), with what SIF text vectors need. */
@@ -567,13 +573,15 @@ export const scorePrepared = (
   const score = ranker == null || strength === 0
     ? fixed
     : (1 - strength) * fixed + strength * (p.midpoint + rankerScore(ranker, features) / p.slope)
-  const relevance = 1 / (1 + Math.exp(-p.slope * (score - p.midpoint)))
+  const mapped = 1 / (1 + Math.exp(-p.slope * (score - p.midpoint)))
+  const gated = p.conceptGate !== undefined && strength > 0 && about < p.conceptGate
+  const relevance = gated ? gateRelevance(mapped) : mapped
   return {
     bm25,
     coverage,
     similarity,
     concept: about,
-    score,
+    score: gated && relevance !== mapped ? p.midpoint + Math.log(relevance / (1 - relevance)) / p.slope : score,
     relevance: clamp01(relevance),
     novelty: clamp01(novelty),
     matches,
@@ -581,6 +589,17 @@ export const scorePrepared = (
     features
   }
 }
+
+/** Where the concept gate starts to compress a relevance, and the most it leaves (just under the 0.5 bar). */
+const GATE_KNEE = 0.45
+const GATE_CEILING = 0.49
+
+/**
+ * The relevance of a paper the concept gate holds back: unchanged up to 0.45, above it compressed into 0.45–0.49,
+ * so it stays under the 0.5 bar and keeps its order among the papers held back.
+ */
+export const gateRelevance = (r: number): number =>
+  r <= GATE_KNEE ? r : GATE_KNEE + (Math.min(r, 1) - GATE_KNEE) * ((GATE_CEILING - GATE_KNEE) / (1 - GATE_KNEE))
 
 /**
  * SIF text vector (Arora et al. 2017): the SIF-weighted sum of the word vectors
