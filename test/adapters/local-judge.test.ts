@@ -373,6 +373,32 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
     assert.isUndefined(defaultParams.conceptTextNeighbours)
   })
 
+  it("matches the title's concept in the field's other spellings only when asked (prec10's knobs; off by default)", () => {
+    const table = arxivDfTable()
+    const vectors = arxivTermVectors()
+    const match = (title: string, paperTitle: string, knobs: Partial<ScoringParams>) => {
+      const p = { ...defaultParams, ...knobs }
+      const concept = { title, text: "", keywords: [] } as unknown as Concept
+      return scorePaper(prepareConcept(concept, table, p, vectors), { title: paperTitle, abstract: "" }, table, p, vectors).concept
+    }
+    // a compound in its other spelling: two title words written as one, one title word written as two
+    const lipNet = "LipNet: End-to-End Sentence-level Lipreading"
+    assert.strictEqual(match("Lip reading with deep nets", lipNet, {}), 0)
+    assert.isAbove(match("Lip reading with deep nets", lipNet, { conceptCompounds: true }), 0.5)
+    const multiTask = "A multi-task architecture for sequence tagging"
+    assert.strictEqual(match("Multitask learning", multiTask, {}), 0)
+    assert.isAbove(match("Multitask learning", multiTask, { conceptCompounds: true }), 0.5)
+    // a pair named apart in the paper's title
+    const dec = "Unsupervised Deep Embedding for Clustering Analysis"
+    assert.isBelow(match("Deep clustering", dec, {}), 0.2)
+    assert.isAbove(match("Deep clustering", dec, { conceptPairsInTitle: 0.6 }), 0.5)
+    // a near word-vector neighbour in the paper's title earns its cosine, not half of it
+    assert.isAbove(match("MCMC", "A tutorial on HMC", { conceptTitleNeighbourCosine: 0.8 }), match("MCMC", "A tutorial on HMC", {}))
+    for (const k of ["conceptCompounds", "conceptPairsInTitle", "conceptTitleNeighbourCosine", "conceptGenericPair"] as const) {
+      assert.isUndefined(defaultParams[k])
+    }
+  })
+
   it.effect("conceptGate (opt-in) holds a paper without the note's concept under the bar, order kept; off by default", () =>
     Effect.gen(function*() {
       // the demo note is named after the Transformer; attention-based translation (1409.0473) and sequence to

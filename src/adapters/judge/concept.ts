@@ -58,6 +58,28 @@ export interface ConceptParams {
    * it did not pass its cross-validation (eval/ask/README.md, ninth round); the ask replay's `--rejudge` reads it.
    */
   readonly conceptTextNeighbours?: number | undefined
+  /**
+   * Whether the title's compounds are matched in their other spelling (prec10, eval/precision/README.md; absent:
+   * no): two adjacent title words written as one in the paper ("lip reading" / "lipreading"), whether or not the
+   * shipped tables know the pair, as a form of each word and of their pair; a title word that splits into a pair the
+   * bigram table knows, by the pair ("pretraining" / "pre-training", "multitask" / "multi-task").
+   */
+  readonly conceptCompounds?: boolean | undefined
+  /**
+   * The credit of a pair unit whose two words (any of their forms) are both in the paper's title, at any distance and
+   * in either order ("Deep Embedding for Clustering" for "deep clustering"; prec10; absent or 0: none)
+   */
+  readonly conceptPairsInTitle?: number | undefined
+  /**
+   * A word-vector neighbour of a unit's stem at this cosine or more, named in the paper's title, earns its cosine
+   * (prec10; absent: none beyond `conceptNeighbourCosine`'s share)
+   */
+  readonly conceptTitleNeighbourCosine?: number | undefined
+  /**
+   * A pair unit one of whose words weighs less than this alone ("deep", "neural": a generic modifier) is matched by
+   * the other word's forms too, at their credit (prec10; absent: none)
+   */
+  readonly conceptGenericPair?: number | undefined
   /** the least cosine of such a neighbour to the centroid */
   readonly conceptTextCosine?: number | undefined
   /** its credit, times its cosine */
@@ -77,6 +99,10 @@ export interface ConceptUnit {
   readonly phrases?: ReadonlyArray<RegExp>
   /** whether the unit is of the words after "with", "in", "for", … (how or where, not what) */
   readonly modifier?: boolean
+  /** forms that count only when the paper's title names them, with their credit (`conceptTitleNeighbourCosine`) */
+  readonly titleForms?: ReadonlyMap<string, number>
+  /** a pair unit's two words' forms, for `conceptPairsInTitle` */
+  readonly halves?: readonly [ReadonlyMap<string, number>, ReadonlyMap<string, number>]
 }
 
 /** The concept, prepared once per note. */
@@ -271,6 +297,44 @@ const phrasePattern = (form: string): RegExp =>
 const longForms = (word: string, table: DfTable): ReadonlyArray<string> =>
   table.acronyms?.get(word) ?? (word.endsWith("s") ? table.acronyms?.get(word.slice(0, -1)) : undefined) ?? []
 
+/**
+ * The title's compounds in their other spelling, by the stem they are a form of: two adjacent words written as one
+ * ("lip reading" → "lipread", for "lip" and "read"), and a word that splits into two the bigram table knows as a
+ * pair ("pretraining" → "pre train"; the halves two letters or more).
+ */
+const compoundForms = (
+  parts: ReadonlyArray<ReadonlyArray<Token | null>>,
+  table: DfTable
+): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const out = new Map<string, Array<string>>()
+  const add = (stem: string, form: string) => {
+    if (form === stem) return
+    const list = out.get(stem)
+    if (list === undefined) out.set(stem, [form])
+    else if (!list.includes(form)) list.push(form)
+  }
+  for (const tokens of parts) {
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]
+      if (t == null) continue
+      const u = tokens[i + 1]
+      if (u != null) {
+        const joined = stemOf(`${t.word}${u.word}`)
+        add(t.stem, joined)
+        add(u.stem, joined)
+      }
+      for (let k = 2; k <= t.word.length - 2; k++) {
+        const [a] = tokenize(t.word.slice(0, k))
+        const [b] = tokenize(t.word.slice(k))
+        if (a == null || b == null) continue
+        const pair = `${a.stem} ${b.stem}`
+        if (table.bigrams.has(pair)) add(t.stem, pair)
+      }
+    }
+  }
+  return out
+}
+
 /** The central concept of a note: its title's informative stems and stem pairs, and their variants. */
 export const centralConcept = (title: string, table: DfTable, p: ConceptParams, vectors?: TermVectors): CentralConcept => {
   const units: Array<ConceptUnit> = []
@@ -288,16 +352,26 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
   // only a word the title writes in capitals is read as an acronym ("TTS", "GANs"; not "map" or "list")
   const capitals = new Set([...title.matchAll(/\b[A-Z]{2,6}s?\b/g)].map((m) => m[0].toLowerCase()))
   const stemForms = new Map<string, Map<string, number>>()
+  // the title's compounds in their other spelling (conceptCompounds): a form of each of their words
+  const compounds = p.conceptCompounds === true ? compoundForms(parts, table) : undefined
   const formsOf = (t: Token): Map<string, number> => {
     const known = stemForms.get(t.stem)
     if (known !== undefined) return known
     const forms = new Map<string, number>([[t.stem, 1]])
     for (const s of inflections(t.stem, table)) forms.set(s, 1)
+    for (const s of compounds?.get(t.stem) ?? []) forms.set(s, 1)
     for (const [s, c] of neighbours(t.stem, vectors, p.conceptNeighbours, p.conceptNeighbourCosine)) {
       if (!forms.has(s)) forms.set(s, p.conceptNeighbourCredit * c)
     }
     stemForms.set(t.stem, forms)
     return forms
+  }
+  // a near neighbour named in the paper's title earns its cosine (conceptTitleNeighbourCosine)
+  const titleNeighbours = (stem: string): ReadonlyMap<string, number> | undefined => {
+    const floor = p.conceptTitleNeighbourCosine
+    if (floor === undefined || floor >= 1) return undefined
+    const near = neighbours(stem, vectors, p.conceptNeighbours, floor)
+    return near.length === 0 ? undefined : new Map(near)
   }
   parts.forEach((tokens, part) => {
     for (let i = 0; i < tokens.length; i++) {
@@ -321,13 +395,15 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
         seen.add(t.stem)
         const weight = stemWeight * scale
         if (weight > 0) {
+          const near = titleNeighbours(t.stem)
           units.push({
             key: t.stem,
             weight,
             part,
             forms: formsOf(t),
             modifier: scale !== 1,
-            ...(spelled.length === 0 ? {} : { phrases: spelled.map(phrasePattern) })
+            ...(spelled.length === 0 ? {} : { phrases: spelled.map(phrasePattern) }),
+            ...(near === undefined ? {} : { titleForms: near })
           })
         }
       }
@@ -352,8 +428,21 @@ export const centralConcept = (title: string, table: DfTable, p: ConceptParams, 
         }
         // the two words written as one ("non-convex" → "nonconvex", "multi-task" → "multitask")
         const joined = stemOf(`${t.word}${u.word}`)
-        if (j === i + 1 && table.unigrams.has(joined)) forms.set(joined, 1)
-        units.push({ key, weight, part, forms, modifier: i > heads[part]! })
+        if (j === i + 1 && (table.unigrams.has(joined) || compounds !== undefined)) forms.set(joined, 1)
+        // a generic word of the pair ("deep", "neural"): the pair is matched by its other word too
+        const generic = p.conceptGenericPair ?? 0
+        if (generic > 0) {
+          const alone = (x: Token) => {
+            const d = table.unigrams.get(x.stem)
+            return d === undefined ? 0 : idfOf(d, table.documents) - p.conceptIdfFloor
+          }
+          for (const [weak, other] of [[t, u], [u, t]] as const) {
+            if (alone(weak) >= generic) continue
+            for (const [s, c] of formsOf(other)) if (c > (forms.get(s) ?? 0)) forms.set(s, c)
+          }
+        }
+        const halves = (p.conceptPairsInTitle ?? 0) > 0 ? { halves: [formsOf(t), formsOf(u)] as const } : {}
+        units.push({ key, weight, part, forms, modifier: i > heads[part]!, ...halves })
       }
     }
   })
@@ -435,6 +524,24 @@ export const conceptMatchParts = (concept: CentralConcept, paper: ConceptEvidenc
         const n = (paper.abstract.get(s) ?? 0) + (pair?.abstract.get(s) ?? 0)
         if (n > 0) best = Math.max(best, credit * Math.min(1, p.conceptAbstractCredit + p.conceptRepeatCredit * (n - 1)))
       }
+    }
+    if (u.titleForms !== undefined) {
+      for (const [s, credit] of u.titleForms) {
+        if (credit > best && paper.title.has(s)) best = credit
+        if (credit > title && paper.title.has(s)) title = credit
+      }
+    }
+    const apartCredit = p.conceptPairsInTitle ?? 0
+    if (u.halves !== undefined && apartCredit > 0 && best < apartCredit) {
+      const [a, b] = u.halves
+      const named = (forms: ReadonlyMap<string, number>) => {
+        let c = 0
+        for (const [s, credit] of forms) if (credit > c && paper.title.has(s)) c = credit
+        return c
+      }
+      const both = apartCredit * Math.min(named(a), named(b))
+      if (both > best) best = both
+      if (both > title) title = both
     }
     if (best < 1 && u.phrases !== undefined && paper.text !== undefined) {
       for (const re of u.phrases) {
