@@ -126,6 +126,38 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
     }))
 
+  it.effect("the field's words from the most cited relevant papers' titles bring a landmark into the top 10", () =>
+    Effect.gen(function*() {
+      // ByteNet ("Neural Machine Translation in Linear Time", convolutions over characters) is not among the answer's
+      // ten by the question's own words; the most cited relevant papers' titles share the field's words for the
+      // architecture ("encoder", "decoder"), and the pool judged again with them places it after the first three
+      const question = "translating sentences with convolutions instead of recurrent networks"
+      const own = yield* askArxiv(question, new AskOptions({ top: 10, fieldWords: false }))
+      const fed = yield* askArxiv(question, new AskOptions({ top: 10 }))
+      assert.isUndefined(own.query.fieldWords)
+      assert.isAbove(fed.query.fieldWords?.length ?? 0, 0)
+      assert.notInclude(own.papers.map((p) => p.paper.arxivId), "1610.10099")
+      assert.include(fed.papers.slice(3).map((p) => p.paper.arxivId), "1610.10099", fed.query.fieldWords?.join(", "))
+      assert.isAtMost(fed.arxivRequests, 2)
+    }))
+
+  it.effect("a paper the question's own words put in the top 3 is never demoted by the field's words", () =>
+    Effect.gen(function*() {
+      // "predicting depth …": the most cited relevant papers include super-resolution's, whose words ("super",
+      // "resolution") pushed the depth papers out of the top 3 when the field's words re-ranked every place
+      let fed = 0
+      for (const question of ["predicting depth from a single image since 2014", "what are the main ways to stabilise GAN training?", "how does dropout prevent overfitting in neural networks?"]) {
+        const own = yield* askArxiv(question, new AskOptions({ top: 10, fieldWords: false }))
+        const ten = yield* askArxiv(question, new AskOptions({ top: 10 }))
+        const three = yield* askArxiv(question, new AskOptions({ top: 3 }))
+        if ((ten.query.fieldWords?.length ?? 0) > 0) fed++
+        const first = own.papers.slice(0, 3).map((p) => p.paper.arxivId)
+        assert.deepStrictEqual(ten.papers.slice(0, 3).map((p) => p.paper.arxivId), first, question)
+        assert.deepStrictEqual(three.papers.map((p) => p.paper.arxivId), first, question)
+      }
+      assert.isAtLeast(fed, 2)
+    }))
+
   it.effect("the title search also asks for the words the field uses beside the question's, and the judge reads them", () =>
     Effect.gen(function*() {
       // "residual connections … image recognition": abstracts say ResNet and shortcut (the shipped term vectors place
