@@ -346,7 +346,8 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
   const judgePort = yield* LlmJudgePort
   const termStats = yield* TermStatsPort
   let fieldWords: ReadonlyArray<string> = []
-  if (options.fieldWords && judgePort.fieldWords === true && termStats.sharedWords !== undefined) {
+  // (an answer of 3 papers or fewer is the first three: nothing to re-rank)
+  if (options.fieldWords && options.top > FIELD_WORDS.locked && judgePort.fieldWords === true && termStats.sharedWords !== undefined) {
     const cited = first.scored
       .filter((s) => s.judgement.relevance >= thresholds.relevanceThreshold && first.found.impacts.has(s.paper.arxivId) && s.impact.citationsPerYear !== undefined)
       .sort((a, b) => b.impact.citationsPerYear! - a.impact.citationsPerYear! || a.paper.arxivId.localeCompare(b.paper.arxivId))

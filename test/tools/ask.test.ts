@@ -20,7 +20,7 @@ import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { QueryBuilderPort } from "../../src/core/ports/QueryBuilderPort.js"
 import { askArxiv, AskOptions } from "../../src/core/ask.js"
-import { askArxivTool } from "../../src/tools/ask.js"
+import { askArxivTool, renderAnswer } from "../../src/tools/ask.js"
 import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
 import { read, structured } from "../../src/adapters/query/queryParser.js"
 
@@ -139,6 +139,10 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       assert.notInclude(own.papers.map((p) => p.paper.arxivId), "1610.10099")
       assert.include(fed.papers.slice(3).map((p) => p.paper.arxivId), "1610.10099", fed.query.fieldWords?.join(", "))
       assert.isAtMost(fed.arxivRequests, 2)
+      // the tool's answer says which words ordered those places
+      const tool = yield* askArxivTool({ question, top: 10 })
+      assert.deepStrictEqual(tool.field_words, fed.query.fieldWords)
+      assert.include(renderAnswer(tool), "The field's words (places 4 on): ")
     }))
 
   it.effect("a paper the question's own words put in the top 3 is never demoted by the field's words", () =>
@@ -153,7 +157,9 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
         if ((ten.query.fieldWords?.length ?? 0) > 0) fed++
         const first = own.papers.slice(0, 3).map((p) => p.paper.arxivId)
         assert.deepStrictEqual(ten.papers.slice(0, 3).map((p) => p.paper.arxivId), first, question)
+        // an answer of three is the question's own words' alone: no second judging
         assert.deepStrictEqual(three.papers.map((p) => p.paper.arxivId), first, question)
+        assert.isUndefined(three.query.fieldWords)
       }
       assert.isAtLeast(fed, 2)
     }))
