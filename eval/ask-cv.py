@@ -1,6 +1,7 @@
 """Leave-one-file-out cross-validation over the replay's `--out` per-question figures (the tenth round's rule).
 
 python3 eval/ask-cv.py OUT.json [MAIN_NAME]
+(The last lines print the eleventh round's paired bootstrap of the cross-validated figures minus main's and its rule.)
 For each file (set), the setting with the highest pooled top 10 on the other files (a tie within half a point goes
 to the higher top 3, then to main, then to the earlier setting in the grid's order, which lists smaller k, n, r and
 source rel first) is scored on the file left out; the cross-validated figure is the mean over all questions of
@@ -46,3 +47,11 @@ print(f"\nchosen on all {len(sets)}: {allrow['setting']}: {iv(allrow['at3'])} / 
 d10 = mean(cv10) - mean(main["at10"]); d3 = mean(cv3) - mean(main["at3"])
 kept = (d10 >= 0.02 and d3 >= 0) or (d3 >= 0.02 and d10 >= 0)
 print(f"cross-validated minus main: top 3 {100*d3:+.1f} points, top 10 {100*d10:+.1f} points -> {'KEPT' if kept else 'not kept'} by the rule")
+
+# the eleventh round's rule: the cross-validated top 10 minus main's, per question, with a paired bootstrap interval
+# above 0, and the cross-validated top 3 not below main's (point estimate)
+diff10 = [a - b for a, b in zip(cv10, main["at10"])]; diff3 = [a - b for a, b in zip(cv3, main["at3"])]
+lo10, hi10 = boot(diff10); lo3, hi3 = boot(diff3)
+print(f"paired (cross-validated minus main, 5,000 draws): top 3 {100*mean(diff3):+.1f} points [{100*lo3:+.1f}, {100*hi3:+.1f}], top 10 {100*mean(diff10):+.1f} points [{100*lo10:+.1f}, {100*hi10:+.1f}]")
+adopted = lo10 > 0 and mean(diff3) >= -1e-12
+print(f"eleventh round's rule (top 10 interval above 0, top 3 not lower): {'ADOPTED' if adopted else 'not adopted'}")

@@ -15,7 +15,9 @@
  *
  * 4. `--rejudge "…"` re-judges every recorded candidate under the judge's question knobs (ninth round); `--prf
  *    "source=rel,answer;k=3,5,10;n=3,6;r=1,2"` under pseudo-relevance feedback, the judge's words widened with the
- *    stems the first k papers' titles share (tenth round; `--show-feedback` prints each question's stems for each source at the first k and n). `--out
+ *    stems the first k papers' titles share (tenth round; `--show-feedback` prints each question's stems for each source at the first k and n); with `--lock 3` and the axes
+ *    `m=2,3;c=0.05,0.02;combine=fb,max`, main's top 3 kept and the feedback ordering only the places after them
+ *    (eleventh round). `--out
  *    FILE` writes every setting's per-question figures; eval/ask-cv.py cross-validates them leaving one file out.
  *
  * `--cache FILE` keeps the features between runs (JSON). `--pool N` dumps with a pool of N papers instead of ask's
@@ -103,7 +105,9 @@ const dump = Effect.gen(function*() {
   const out: Array<Dumped> = []
   for (const q of questions) {
     const built = yield* builder.build(q.question)
-    const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10, ...(argument("--pool") === undefined ? {} : { maxResults: Number(argument("--pool")) }) }))
+    // the question's own words' pipeline (without the eleventh round's field words, which `--prf "source=cited;k=10;
+    // n=3" --lock 3` replays): every candidate's judge is then the first judging's
+    const trace = yield* askArxivTraced(q.question, new AskOptions({ top: 10, fieldWords: false, ...(argument("--pool") === undefined ? {} : { maxResults: Number(argument("--pool")) }) }))
     const fitOf = questionFit(trace.concept)
     const ids = trace.order.map((s) => s.paper.arxivId)
     const lookup = yield* openalex.worksByArxivIds(ids)
@@ -180,6 +184,11 @@ interface Setting {
   readonly blend?: number | undefined
   /** The most impact adds with `blend` (default 0.05, the band; Infinity: unbounded, the fifth round's order). */
   readonly bound?: number | undefined
+  /**
+   * The first `lock` places are main's (the question's own words, the dump's judge); the setting orders only the
+   * places after them, main's first `lock` papers left out (the eleventh round's protected top 3).
+   */
+  readonly lock?: number | undefined
 }
 
 const CONTRIB = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(?:propose|introduce|present|develop|describe)(?:s|d)?\b/i
@@ -322,13 +331,20 @@ const withInterval = (xs: ReadonlyArray<number>) => {
   return `${pct(mean(xs))} [${pct(lo)}, ${pct(hi)}]`
 }
 
+/** The replay's top `top` under a setting, main's first `s.lock` places kept (the eleventh round). */
+const ranked = (d: Dumped, s: Setting, top: number): ReadonlyArray<string> => {
+  if (s.lock === undefined || s.lock <= 0) return replay(d, s, top)
+  const locked = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, s.lock)
+  return [...locked, ...replay(d, s, top + locked.length).filter((id) => !locked.includes(id))].slice(0, top)
+}
+
 const recall = (data: ReadonlyArray<Dumped>, s: Setting) => {
   const at3: Array<number> = []
   const at10: Array<number> = []
   const listed3: Array<number> = []
   const listed10: Array<number> = []
   for (const d of data) {
-    const ids = replay(d, s, 10)
+    const ids = ranked(d, s, 10)
     at3.push(d.expected.filter((e) => ids.slice(0, 3).includes(e)).length / d.expected.length)
     at10.push(d.expected.filter((e) => ids.includes(e)).length / d.expected.length)
     const with3 = [...ids.slice(0, 3), ...replay(d, s, 3, true)]
@@ -373,7 +389,7 @@ const rejudge = (
  * titles × IDF, the first n, each as its first surface word, repeated r times. Source "rel": the k most relevant by
  * the question's relevance (judge × fit); "answer": the answer's first k.
  */
-const feedbackWords = (d: Dumped, source: "rel" | "answer" | "cited", k: number, n: number, r: number): ReadonlyArray<string> => {
+const feedbackWords = (d: Dumped, source: "rel" | "answer" | "cited", k: number, n: number, r: number, shared = 2, dfCap = 0.05): ReadonlyArray<string> => {
   const table = arxivDfTable()
   const relevance = (c: Candidate) => current()(c.judge, c.fit)
   const byRelevance = d.candidates.slice().sort((a, b) => relevance(b) - relevance(a) || a.id.localeCompare(b.id))
@@ -396,7 +412,7 @@ const feedbackWords = (d: Dumped, source: "rel" | "answer" | "cited", k: number,
     }
   }
   return [...titles]
-    .filter(([stem, x]) => x.n >= 2 && !known.has(stem) && (table.unigrams.get(stem) ?? 0) < 0.05 * table.documents)
+    .filter(([stem, x]) => x.n >= shared && !known.has(stem) && (table.unigrams.get(stem) ?? 0) < dfCap * table.documents)
     .map(([stem, x]) => ({ stem, word: x.word, score: x.n * idf(table, stem, false) }))
     .sort((a, b) => b.score - a.score || a.stem.localeCompare(b.stem))
     .slice(0, n)
@@ -545,13 +561,28 @@ const main = async () => {
       const sources = (axes.source ?? ["rel"]) as Array<"rel" | "answer" | "cited">
       for (const d of data) console.log(`${d.set} | ${d.question} | ${sources.map((x) => feedbackWords(d, x, k, n, 1).join(", ")).join(" | ")}`)
     }
+    // `--lock 3` (eleventh round): main's first 3 places kept, the feedback orders the rest; the axes m (the titles a
+    // stem must be shared by), c (the df table's share a stem must stay under) and combine (fb: the feedback judge's
+    // relevance; max: the larger of main's judge and the feedback judge's, credit only)
+    const lock = argument("--lock") === undefined ? undefined : Number(argument("--lock"))
     for (const source of axes.source ?? ["rel"]) {
       for (const k of axes.k ?? ["5"]) {
-        for (const n of axes.n ?? ["3"]) {
-          for (const r of axes.r ?? ["1"]) {
-            const words = (d: Dumped) => feedbackWords(d, source as "rel" | "answer" | "cited", Number(k), Number(n), Number(r))
-            grid.push([`prf source ${source} k ${k} n ${n} r ${r}`, { judged: rejudge(data, {}, words), relevance: current(), lookups: Stages.IMPACT_LOOKUPS }])
-            process.stderr.write("+")
+        for (const m of axes.m ?? ["2"]) {
+          for (const c of axes.c ?? ["0.05"]) {
+            for (const n of axes.n ?? ["3"]) {
+              for (const r of axes.r ?? ["1"]) {
+                const words = (d: Dumped) => feedbackWords(d, source as "rel" | "answer" | "cited", Number(k), Number(n), Number(r), Number(m), Number(c))
+                const fed = rejudge(data, {}, words)
+                for (const combine of axes.combine ?? ["fb"]) {
+                  const judged = combine === "max"
+                    ? new Map(data.map((d) => [d.question, new Map(d.candidates.map((x) => [x.id, Math.max(x.judge, fed.get(d.question)!.get(x.id)!)] as const))] as const))
+                    : fed
+                  const label = `prf source ${source} k ${k}${axes.m === undefined ? "" : ` m ${m}`}${axes.c === undefined ? "" : ` c ${c}`} n ${n} r ${r}${axes.combine === undefined ? "" : ` ${combine}`}${lock === undefined ? "" : ` lock ${lock}`}`
+                  grid.push([label, { judged, relevance: current(), lookups: Stages.IMPACT_LOOKUPS, ...(lock === undefined ? {} : { lock }) }])
+                }
+                process.stderr.write("+")
+              }
+            }
           }
         }
       }

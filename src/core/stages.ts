@@ -325,7 +325,9 @@ export interface Impacts {
  * Impact of the relevant candidates the most-cited channel did not bring one
  * for (only they can be kept; most relevant first, at most one batch), and of
  * `extra` papers (a note's own, whose reference lists seed "builds on"), in
- * one batched call.
+ * one batched call. With `previous` (a lookup of the same pool under another
+ * judging), the papers it looked up are not asked again: their counts are
+ * taken from it, and only the others are requested.
  */
 export const impact = Effect.fn("Companion.impact")(function*(
   judged: Judged,
@@ -333,7 +335,8 @@ export const impact = Effect.fn("Companion.impact")(function*(
   relevanceThreshold: number,
   extra: ReadonlyArray<string> = [],
   citedSource?: Impact["source"],
-  count: Count = uncounted
+  count: Count = uncounted,
+  previous?: Impacts
 ) {
   const openalex = yield* OpenAlexPort
   const impacts = new Map<string, Impact>(merged.impacts)
@@ -344,8 +347,13 @@ export const impact = Effect.fn("Companion.impact")(function*(
     .map((j) => j.arxivId)
     .filter((id) => !impacts.has(id))
     .slice(0, IMPACT_LOOKUPS)
-  const ids = [...looked, ...extra]
-  if (ids.length === 0) return { impacts, looked, source: citedSource, asOf: undefined } satisfies Impacts
+  const before = new Set(previous?.looked ?? [])
+  for (const id of looked) {
+    const known = before.has(id) ? previous!.impacts.get(id) : undefined
+    if (known !== undefined) impacts.set(id, known)
+  }
+  const ids = [...looked.filter((id) => !before.has(id)), ...extra]
+  if (ids.length === 0) return { impacts, looked, source: previous?.source ?? citedSource, asOf: previous?.asOf } satisfies Impacts
   count("openalex")
   const lookup = yield* openalex.worksByArxivIds(ids)
   for (const i of lookup.impacts) impacts.set(bareId(i.arxivId), i)
@@ -356,7 +364,8 @@ export const impact = Effect.fn("Companion.impact")(function*(
   relevanceThreshold: number,
   extra?: ReadonlyArray<string>,
   citedSource?: Impact["source"],
-  count?: Count
+  count?: Count,
+  previous?: Impacts
 ) => Effect.Effect<Impacts, OpenAlexError, OpenAlexPort>
 
 /**

@@ -64,6 +64,11 @@ export const AskResult = Schema.Struct({
   second_query: Schema.optional(Schema.String),
   /** The most-cited channel's search, as run. */
   cited_query: Schema.optional(Schema.String),
+  /**
+   * The field's words: those the most cited relevant papers' titles share and the question lacks, with which the
+   * pool was judged again to order the places after the first three (absent: none were used).
+   */
+  field_words: Schema.optional(Schema.Array(Schema.String)),
   /** Who wrote the query: "rules" or the model. */
   builder: Schema.String,
   /** True when the model's query was unusable and the rule-based one was sent. */
@@ -103,6 +108,7 @@ export const toAskResult = (answer: AskAnswer, saved: Saved = {}): AskResult => 
   query: answer.query.sent,
   ...(answer.query.second === undefined ? {} : { second_query: answer.query.second }),
   ...(answer.query.cited === undefined ? {} : { cited_query: answer.query.cited }),
+  ...(answer.query.fieldWords === undefined ? {} : { field_words: answer.query.fieldWords }),
   builder: answer.query.builder,
   fell_back: answer.query.fellBack,
   notes: answer.query.notes,
@@ -152,6 +158,7 @@ export const renderAnswer = (r: AskResult): string => {
   const lines = [`Question: ${r.question}`, `arXiv query (${r.builder}): ${r.query}`]
   if (r.second_query !== undefined) lines.push(`arXiv title search: ${r.second_query}`)
   if (r.cited_query !== undefined) lines.push(`Most cited: ${r.cited_query}`)
+  if (r.field_words !== undefined) lines.push(`The field's words (places 4 on): ${r.field_words.join(", ")}`)
   for (const note of r.notes) lines.push(`  note: ${note}`)
   lines.push(`${r.candidates} candidates (${r.total} matching the query) judged by ${r.judge}.`, "")
   if (r.message !== undefined) lines.push(r.message)

@@ -36,8 +36,9 @@ describe("tools/list", () => {
   // run_companion's result gained the counts every face reports and each paper not kept its decision and title;
   // 14,800 since digest_vault joined with 999 characters (the 14 others average 981); 15,000 since ask_arxiv's
   // result lists the relevant papers whose impact is not recorded (about 190 characters: id, title, relevance, place, why);
-  // 15,100 since run_companion's papers that take a place without a recorded count carry summary and builds_on (81)
-  it("lists every tool with input and output schemas, annotations, within 15,100 characters", async () => {
+  // 15,100 since run_companion's papers that take a place without a recorded count carry summary and builds_on (81);
+  // 15,150 since ask_arxiv's result names the field's words that ordered its places after the first three (38)
+  it("lists every tool with input and output schemas, annotations, within 15,150 characters", async () => {
     const list = await client.listTools()
     const names = list.tools.map((t) => t.name).sort()
     assert.deepEqual(names, [
@@ -54,7 +55,7 @@ describe("tools/list", () => {
     const companion = list.tools.find((t) => t.name === "run_companion")!
     assert.strictEqual(companion.annotations?.readOnlyHint, false)
     assert.strictEqual(list.tools.find((t) => t.name === "get_paper")!.annotations?.readOnlyHint, true)
-    assert.isAtMost(JSON.stringify(list).length, 15_100)
+    assert.isAtMost(JSON.stringify(list).length, 15_150)
     // the digest's own share: about one tool's
     assert.isAtMost(JSON.stringify(list.tools.find((t) => t.name === "digest_vault")).length, 1_000)
     assert.include(list.tools.find((t) => t.name === "read_paper")!.description, "Untrusted")

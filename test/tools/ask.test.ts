@@ -20,7 +20,7 @@ import { fromDfTable } from "../../src/adapters/query/termStatistics.js"
 import { ArxivPort } from "../../src/core/ports/ArxivPort.js"
 import { QueryBuilderPort } from "../../src/core/ports/QueryBuilderPort.js"
 import { askArxiv, AskOptions } from "../../src/core/ask.js"
-import { askArxivTool } from "../../src/tools/ask.js"
+import { askArxivTool, renderAnswer } from "../../src/tools/ask.js"
 import { NotionFault, startNotionStandIn } from "../support/notion-standin.js"
 import { read, structured } from "../../src/adapters/query/queryParser.js"
 
@@ -124,6 +124,44 @@ layer(Offline, { timeout: 60_000 })("ask_arxiv offline", (it) => {
       // the landmarks of image captioning lead (arXiv's own first three are lesser-known papers)
       assert.includeMembers(r.papers.slice(0, 3).map((p) => p.arxiv_id), ["1411.4555", "1502.03044"])
       assert.notDeepEqual(answer.papers.slice(0, 3).map((p) => p.searchRank), [1, 2, 3])
+    }))
+
+  it.effect("the field's words from the most cited relevant papers' titles bring a landmark into the top 10", () =>
+    Effect.gen(function*() {
+      // ByteNet ("Neural Machine Translation in Linear Time", convolutions over characters) is not among the answer's
+      // ten by the question's own words; the most cited relevant papers' titles share the field's words for the
+      // architecture ("encoder", "decoder"), and the pool judged again with them places it after the first three
+      const question = "translating sentences with convolutions instead of recurrent networks"
+      const own = yield* askArxiv(question, new AskOptions({ top: 10, fieldWords: false }))
+      const fed = yield* askArxiv(question, new AskOptions({ top: 10 }))
+      assert.isUndefined(own.query.fieldWords)
+      assert.isAbove(fed.query.fieldWords?.length ?? 0, 0)
+      assert.notInclude(own.papers.map((p) => p.paper.arxivId), "1610.10099")
+      assert.include(fed.papers.slice(3).map((p) => p.paper.arxivId), "1610.10099", fed.query.fieldWords?.join(", "))
+      assert.isAtMost(fed.arxivRequests, 2)
+      // the tool's answer says which words ordered those places
+      const tool = yield* askArxivTool({ question, top: 10 })
+      assert.deepStrictEqual(tool.field_words, fed.query.fieldWords)
+      assert.include(renderAnswer(tool), "The field's words (places 4 on): ")
+    }))
+
+  it.effect("a paper the question's own words put in the top 3 is never demoted by the field's words", () =>
+    Effect.gen(function*() {
+      // "predicting depth …": the most cited relevant papers include super-resolution's, whose words ("super",
+      // "resolution") pushed the depth papers out of the top 3 when the field's words re-ranked every place
+      let fed = 0
+      for (const question of ["predicting depth from a single image since 2014", "what are the main ways to stabilise GAN training?", "how does dropout prevent overfitting in neural networks?"]) {
+        const own = yield* askArxiv(question, new AskOptions({ top: 10, fieldWords: false }))
+        const ten = yield* askArxiv(question, new AskOptions({ top: 10 }))
+        const three = yield* askArxiv(question, new AskOptions({ top: 3 }))
+        if ((ten.query.fieldWords?.length ?? 0) > 0) fed++
+        const first = own.papers.slice(0, 3).map((p) => p.paper.arxivId)
+        assert.deepStrictEqual(ten.papers.slice(0, 3).map((p) => p.paper.arxivId), first, question)
+        // an answer of three is the question's own words' alone: no second judging
+        assert.deepStrictEqual(three.papers.map((p) => p.paper.arxivId), first, question)
+        assert.isUndefined(three.query.fieldWords)
+      }
+      assert.isAtLeast(fed, 2)
     }))
 
   it.effect("the title search also asks for the words the field uses beside the question's, and the judge reads them", () =>

@@ -13,10 +13,10 @@
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
-import { type TermStat, type TermLookup, TermStatsPort, type TermStatsService } from "../../core/ports/TermStatsPort.js"
+import { type SharedWordsOptions, type TermStat, type TermLookup, TermStatsPort, type TermStatsService } from "../../core/ports/TermStatsPort.js"
 import { arxivDfTable } from "./dfTable.js"
-import type { DfTable } from "./score.js"
-import { isStopWord, stem } from "./tokenize.js"
+import { type DfTable, idf } from "./score.js"
+import { isStopWord, stem, tokenize } from "./tokenize.js"
 
 /** The statistics of one term against a table. */
 export const termStat = (table: DfTable, term: string): TermStat => {
@@ -53,6 +53,33 @@ export const termStat = (table: DfTable, term: string): TermStat => {
   return { term, documentFrequency: df, count: rare ? "below" : "exact", ignored: false }
 }
 
+/**
+ * The words several titles share against a table: a stem counted once a title, kept when at least `least` titles use
+ * it, no known text does, and fewer than `share` of the table's abstracts do; by titles × the stem's IDF (then the
+ * stem), the first `count`, each as the first title wrote it (eval/ask-replay.ts `feedbackWords`).
+ */
+export const sharedWords = (
+  table: DfTable,
+  titles: ReadonlyArray<string>,
+  known: ReadonlyArray<string>,
+  options: SharedWordsOptions
+): ReadonlyArray<string> => {
+  const knownStems = new Set(known.flatMap((w) => tokenize(w)).flatMap((t) => t === null ? [] : [t.stem]))
+  const counted = new Map<string, { n: number; word: string }>()
+  for (const title of titles) {
+    for (const [s, word] of new Map(tokenize(title).flatMap((t) => t === null ? [] : [[t.stem, t.word] as const]))) {
+      const x = counted.get(s)
+      counted.set(s, { n: (x?.n ?? 0) + 1, word: x?.word ?? word })
+    }
+  }
+  return [...counted]
+    .filter(([s, x]) => x.n >= options.least && !knownStems.has(s) && (table.unigrams.get(s) ?? 0) < options.share * table.documents)
+    .map(([s, x]) => ({ s, word: x.word, score: x.n * idf(table, s, false) }))
+    .sort((a, b) => b.score - a.score || a.s.localeCompare(b.s))
+    .slice(0, options.count)
+    .map((x) => x.word)
+}
+
 /** Build the service over a table (the shipped one by default). */
 export const makeWith = (table: () => DfTable = arxivDfTable): TermStatsService => ({
   source: "document frequencies of 36,421 CC0 arXiv abstracts (cs.LG, stat.ML, cs.CL, cs.CV, cs.NE, cs.AI; 2007–2017)",
@@ -60,7 +87,8 @@ export const makeWith = (table: () => DfTable = arxivDfTable): TermStatsService 
     Effect.sync((): TermLookup => {
       const t = table()
       return { documents: t.documents, stats: terms.map((term) => termStat(t, term)) }
-    })
+    }),
+  sharedWords: (titles, known, options) => Effect.sync(() => sharedWords(table(), titles, known, options))
 })
 
 /** The shipped statistics as a service (the table is unpacked on first use). */

@@ -157,7 +157,8 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
   const judge: LlmJudgeService["judge"] = Object.assign(judgeOne, { many })
   // each relevance scale has its own bar for a digest; a ranker without one leaves the digest's default
   const digestRelevance = options.ranker == null ? fixedDigestRelevance : options.ranker.digestRelevance
-  return { name, judge, digestRelevance, orderNovelty: options.orderNovelty }
+  // a second judging of ask's pool with the field's words costs a fraction of the first (eval/ask/README.md, eleventh round)
+  return { name, judge, digestRelevance, orderNovelty: options.orderNovelty, fieldWords: true }
 }
 
 /** The local judge with its defaults. */

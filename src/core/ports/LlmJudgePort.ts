@@ -71,6 +71,13 @@ export interface LlmJudgeService {
    */
   readonly orderNovelty?: number | undefined
   /**
+   * Optional: whether `ask` judges its pool a second time with the field's words (the words its most cited relevant
+   * papers' titles share) to re-rank the places after its first three. A second judging of the pool is cheap for the
+   * local judge and was measured for it (eval/ask/README.md, eleventh round); a model judge would be asked twice.
+   * Absent: no second judging.
+   */
+  readonly fieldWords?: boolean | undefined
+  /**
    * Optional: a short summary of each paper in the model's own words (what it
    * does, its key result), from its title and abstract. Judges without a
    * language model leave it out, and the companion summarises extractively.

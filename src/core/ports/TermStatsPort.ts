@@ -43,6 +43,22 @@ export interface TermStatsService {
   /** Where the statistics come from, for reports. */
   readonly source: string
   readonly lookup: (terms: ReadonlyArray<string>) => Effect.Effect<TermLookup>
+  /**
+   * Optional: the words several titles share that the known texts lack ({@link SharedWordsOptions}), most titles ×
+   * rarity first, each as a title first wrote it; `ask` reads them as the field's words for its question (the titles
+   * of its most cited relevant papers). Absent: `ask` re-ranks nothing with them.
+   */
+  readonly sharedWords?: ((titles: ReadonlyArray<string>, known: ReadonlyArray<string>, options: SharedWordsOptions) => Effect.Effect<ReadonlyArray<string>>) | undefined
+}
+
+/** Which shared words {@link TermStatsService.sharedWords} returns. */
+export interface SharedWordsOptions {
+  /** The fewest titles that must use a word (a word counted once a title). */
+  readonly least: number
+  /** A word more of the reference corpus's documents use than this share says little (0..1). */
+  readonly share: number
+  /** How many words at most. */
+  readonly count: number
 }
 
 /** @since 0.1.0 */
