@@ -15,7 +15,7 @@
  *     `landmarks`, `failures` and `oracle` order by relevance alone, and `cv`'s `{}` is relevance alone)
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
  *     (a GRID entry may name keep-rule knobs too: placeBar, placeDelta (prec8: the place bar min(placeBar, best − placeDelta)),
- *     orderNovelty; LMSLACK=s lets a setting lose floor(s × landmarks) landmarks from the places when it is picked)
+ *     orderNovelty, gateSpareRelevance, gateSpareCites (prec11: the gate spares a paper at that relevance or citations a year); LMSLACK=s lets a setting lose floor(s × landmarks) landmarks from the places when it is picked)
  *   PLACEBAR=a PLACEDELTA=d PLACES=1 node --import tsx eval/judge-pools.ts grades --split tuning   # one place bar, simulated
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
  *   node --import tsx eval/judge-pools.ts oracle|language --split tuning   # diagnostics (eval/precision/README.md, prec6)
@@ -507,14 +507,22 @@ const cv = () => {
   const grid = JSON.parse(process.env.GRID ?? "[{}]") as ReadonlyArray<Partial<ScoringParams>>
   const table = arxivDfTable()
   const vectors = arxivTermVectors()
-  type R = { note: string; split: string; places: number; twos: number; zeros: number; counted: number; ungraded: number; lm: number; lmIn: number; lmShown: number }
+  type R = { note: string; split: string; lmInIds: ReadonlyArray<string>; rel: ReadonlyMap<string, number>; places: number; twos: number; zeros: number; counted: number; ungraded: number; lm: number; lmIn: number; lmShown: number }
   const graded = pools().filter((pool) => gradedSplits.includes(pool.split) && existsSync(join(gradesDir, `${pool.note}.json`)))
   // the concept gate (prec9) only maps a relevance the rest of the setting gives: settings that differ only in
   // conceptGate share one scoring, the gate applied after (as scorePrepared applies it)
   type Scored = { readonly relevance: number; readonly novelty: number; readonly concept: number; readonly strength: number }
   const scorings = new Map<string, ReadonlyMap<string, ReadonlyMap<string, Scored>>>()
   const results: Array<ReadonlyArray<R>> = grid.map((entry) => {
-    const { placeBar, placeDelta, orderNovelty, conceptGate, ...g } = entry as Partial<ScoringParams> & { placeBar?: number; placeDelta?: number; orderNovelty?: number }
+    const { placeBar, placeDelta, orderNovelty, conceptGate, gateSpareRelevance, gateSpareCites, ...g } = entry as Partial<ScoringParams> & {
+      placeBar?: number
+      placeDelta?: number
+      orderNovelty?: number
+      /** prec11: the gate spares a paper at this relevance or above (before the gate) */
+      gateSpareRelevance?: number
+      /** prec11: the gate spares a paper the pool recorded at this many citations a year or more */
+      gateSpareCites?: number
+    }
     const p: ScoringParams = { ...defaultParams, ...g }
     const key = JSON.stringify(g)
     if (!scorings.has(key)) {
@@ -531,7 +539,11 @@ const cv = () => {
       const grades = (JSON.parse(readFileSync(join(gradesDir, `${pool.note}.json`), "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
       const scored = new Map([...byNote.get(pool.note)!].map(([id, x]) => [
         id,
-        conceptGate !== undefined && x.strength > 0 && x.concept < conceptGate ? { ...x, relevance: gateRelevance(x.relevance) } : x
+        conceptGate !== undefined && x.strength > 0 && x.concept < conceptGate &&
+          !(gateSpareRelevance !== undefined && x.relevance >= gateSpareRelevance) &&
+          !(gateSpareCites !== undefined && (pool.impact?.[id]?.perYear ?? -1) >= gateSpareCites)
+          ? { ...x, relevance: gateRelevance(x.relevance) }
+          : x
       ]))
       const rel = new Map([...scored].map(([id, x]) => [id, x.relevance]))
       const eligible = bandCleared(pool, rel, near, true)
@@ -550,6 +562,8 @@ const cv = () => {
         ungraded: places.filter((id) => gr(id) === undefined).length,
         lm: pool.landmarks.length,
         lmIn: pool.landmarks.filter((l) => places.includes(l.id)).length,
+        lmInIds: pool.landmarks.filter((l) => places.includes(l.id)).map((l) => `${l.id} ${l.title}`),
+        rel,
         lmShown: pool.landmarks.filter((l) => places.includes(l.id) || listed.includes(l.id)).length
       }
     })
@@ -619,6 +633,15 @@ const cv = () => {
   const all = pick(new Set(graded.map((x) => x.note)))
   console.log(`picked on all ${graded.length} notes: ${JSON.stringify(grid[all])}`)
   if (argv.includes("--rows")) grid.forEach((g, i) => line(JSON.stringify(g), results[i]!))
+  // --lost (prec11): the landmarks the pick on all notes takes out of the reference's places, and those it brings in
+  if (argv.includes("--lost")) {
+    results[all]!.forEach((r, k) => {
+      const ref = results[0]![k]!
+      const rel = (x: string) => ref.rel.get(x.split(" ")[0]!)?.toFixed(2)
+      for (const x of ref.lmInIds.filter((x) => !r.lmInIds.includes(x))) console.log(`  out ${r.split.padEnd(8)} ${r.note.padEnd(34)} rel ${rel(x)} ${x}`)
+      for (const x of r.lmInIds.filter((x) => !ref.lmInIds.includes(x))) console.log(`  in  ${r.split.padEnd(8)} ${r.note.padEnd(34)} rel ${rel(x)} ${x}`)
+    })
+  }
 }
 
 /**
