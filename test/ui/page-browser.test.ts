@@ -233,7 +233,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await runEnded(page)
     expect(await focused(page)).toBe("find")
     await page.close()
-  }, 60_000)
+  }, 120_000)
 
   it("refuses to write when the target changed after the results were found, and says so in one line", async () => {
     const target = join(vault, "Generative Adversarial Networks — Related Papers.md")
@@ -350,7 +350,7 @@ describe.skipIf(!chromiumAvailable())("the local page, offline, in headless Chro
     await page.getByRole("alert").filter({ hasText: "access token" }).waitFor()
     expect(await page.getByRole("button", { name: "Find papers" }).isDisabled()).toBe(true)
     await page.close()
-  }, 60_000)
+  }, 120_000)
 
   it("stops cleanly on Ctrl-C (SIGINT)", async () => {
     const { code, stderr } = await ui.stop("SIGINT")
