@@ -8,8 +8,7 @@
  * stand-in the port an earlier one closed; that stand-in would then inherit
  * the earlier test's hold. A fresh port is a fresh upstream.
  */
-import type { Server } from "node:net"
-import type { AddressInfo } from "node:net"
+import type { AddressInfo, Server } from "node:net"
 
 const handedOut = new Set<number>()
 
