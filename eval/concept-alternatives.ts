@@ -11,15 +11,15 @@
  *     > eval/.cache/corpus-prec12.json
  *   [N=10] [RANK=pmi] [ABSTRACT=0] node --import tsx eval/concept-alternatives.ts [--alternatives]
  */
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { type ConceptEvidence, conceptMatchParts, familyKey } from "../src/adapters/judge/concept.js"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { defaultParams, prepareConcept, preparePaper, scorePrepared } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
-import type { Pool } from "./pools-data.js"
-import { repoRoot, seededRandom, SPLIT_SETS } from "./retrieval-data.js"
+import { gradedTuningPools } from "./pools-data.js"
+import { bootstrapRatio, repoRoot } from "./retrieval-data.js"
 
 setTokenCacheLimit(50_000)
 const N = Number(process.env.N ?? "10")
@@ -68,18 +68,13 @@ const g2 = (a: number, b: number, c: number, d: number): number => {
     xlogx(a + b) - xlogx(c + d) - xlogx(a + c) - xlogx(b + d))
 }
 
-const pools = JSON.parse(readFileSync(join(repoRoot, "eval/.cache/judge-pools-tuning.json"), "utf8")) as Array<Pool>
 type Kind = "lm" | "2" | "0"
 interface Cell { n: number; base: number; alt: number }
 const rows: Array<Record<string, Cell>> = []
 const lifted: Array<string> = []
 const stillMissed: Array<string> = []
 const sizes: Array<number> = []
-for (const pool of pools) {
-  if (!(SPLIT_SETS.tuning as ReadonlyArray<string>).includes(pool.split)) continue
-  const file = join(repoRoot, "eval/precision/grades", `${pool.note}.json`)
-  if (!existsSync(file)) continue
-  const grades = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
+for (const { pool, grades } of gradedTuningPools()) {
   const c0 = prepareConcept(pool.concept, table, p, vectors)
   const central = c0.central
   if (central.strength === 0) continue
@@ -147,23 +142,8 @@ for (const pool of pools) {
 }
 
 /** 95 % bootstrap interval over notes of a ratio of sums (2,000 resamples, fixed seed). */
-const interval = (key: string, pick: (c: Cell) => number): readonly [number, number] => {
-  const rand = seededRandom(7)
-  const xs: Array<number> = []
-  for (let b = 0; b < 2000; b++) {
-    let num = 0
-    let den = 0
-    for (let i = 0; i < rows.length; i++) {
-      const c = rows[Math.floor(rand() * rows.length)]![key]
-      if (c === undefined) continue
-      num += pick(c)
-      den += c.n
-    }
-    xs.push(den > 0 ? num / den : 0)
-  }
-  xs.sort((a, b) => a - b)
-  return [xs[Math.floor(0.025 * xs.length)]!, xs[Math.floor(0.975 * xs.length)]!]
-}
+const interval = (key: string, pick: (c: Cell) => number): readonly [number, number] =>
+  bootstrapRatio(rows.map((r) => r[key]), pick, (c) => c.n, 7)
 const pct = (x: number) => `${(100 * x).toFixed(1)}`
 sizes.sort((a, b) => a - b)
 console.log(`${rows.length} notes whose title names a concept; top ${N} alternatives by ${RANK}, abstract credit ${ABSTRACT}; |F| median ${sizes[sizes.length >> 1]}, ` +

@@ -6,18 +6,14 @@
  *
  * PARAMS (prec10): the gate over a changed concept match; the shipped judge stays the reference.
  */
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { defaultParams, gateRelevance, prepareConcept, scorePaper, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
 import { NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
-import { bandCleared, type Pool } from "./pools-data.js"
-import { repoRoot, SPLIT_SETS } from "./retrieval-data.js"
+import { bandCleared, gradedTuningPools } from "./pools-data.js"
 setTokenCacheLimit(50_000)
 const gates = (process.env.GATES ?? "0.2,0.3").split(",").map(Number)
-const pools = JSON.parse(readFileSync(join(repoRoot, "eval/.cache/judge-pools-tuning.json"), "utf8")) as Array<Pool>
 const table = arxivDfTable(); const vectors = arxivTermVectors()
 const variant: ScoringParams = { ...defaultParams, ...(JSON.parse(process.env.PARAMS ?? "{}") as Partial<ScoringParams>) }
 const near = (a: number, b: number) => a - b < NEAR_EQUAL_RELEVANCE
@@ -26,11 +22,7 @@ for (const g of gates) out[g] = { removed: [0, 0, 0, 0], added: [], lostLm: [], 
 // over every graded paper judged relevant by the shipped judge (and every landmark so judged): how many the gate holds back
 const relevantGraded = [0, 0, 0]
 let relevantLm = 0
-for (const pool of pools) {
-  if (!(SPLIT_SETS.tuning as ReadonlyArray<string>).includes(pool.split)) continue
-  const file = join(repoRoot, "eval/precision/grades", `${pool.note}.json`)
-  if (!existsSync(file)) continue
-  const grades = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
+for (const { pool, grades } of gradedTuningPools()) {
   const c = prepareConcept(pool.concept, table, defaultParams, vectors)
   const s = new Map(pool.papers.map((p) => [p.arxivId, scorePaper(c, p, table, defaultParams, vectors)]))
   const cv = prepareConcept(pool.concept, table, variant, vectors)

@@ -8,14 +8,12 @@
  *
  *   [VARIANT='{"conceptCompounds":true}'] node --import tsx eval/concept-recall.ts [--missed]
  */
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { defaultParams, prepareConcept, preparePaper, scorePrepared, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
-import type { Pool } from "./pools-data.js"
-import { repoRoot, seededRandom, SPLIT_SETS } from "./retrieval-data.js"
+import { gradedTuningPools } from "./pools-data.js"
+import { bootstrapRatio } from "./retrieval-data.js"
 
 setTokenCacheLimit(50_000)
 const table = arxivDfTable()
@@ -23,18 +21,13 @@ const vectors = arxivTermVectors()
 const variant: ScoringParams = { ...defaultParams, ...(JSON.parse(process.env.VARIANT ?? "{}") as Partial<ScoringParams>) }
 const showMissed = process.argv.includes("--missed")
 const gates = [0.2, 0.3, 0.5]
-const pools = JSON.parse(readFileSync(join(repoRoot, "eval/.cache/judge-pools-tuning.json"), "utf8")) as Array<Pool>
 
 type Kind = "lm" | "2" | "0"
 // per note, per kind, per scope (all / relevant): [count, hits at each g (shipped), hits at each g (variant)]
 interface Cell { n: number; base: Array<number>; alt: Array<number> }
 const rows: Array<Record<string, Cell>> = []
 const missed: Array<string> = []
-for (const pool of pools) {
-  if (!(SPLIT_SETS.tuning as ReadonlyArray<string>).includes(pool.split)) continue
-  const file = join(repoRoot, "eval/precision/grades", `${pool.note}.json`)
-  if (!existsSync(file)) continue
-  const grades = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
+for (const { pool, grades } of gradedTuningPools()) {
   const c0 = prepareConcept(pool.concept, table, defaultParams, vectors)
   if (c0.central.strength === 0) continue
   const c1 = prepareConcept(pool.concept, table, variant, vectors)
@@ -75,23 +68,8 @@ for (const pool of pools) {
 }
 
 /** 95 % bootstrap interval over notes of a ratio of sums (2,000 resamples, fixed seed). */
-const interval = (key: string, pick: (c: Cell) => number): readonly [number, number] => {
-  const rand = seededRandom(7)
-  const xs: Array<number> = []
-  for (let b = 0; b < 2000; b++) {
-    let num = 0
-    let den = 0
-    for (let i = 0; i < rows.length; i++) {
-      const c = rows[Math.floor(rand() * rows.length)]![key]
-      if (c === undefined) continue
-      num += pick(c)
-      den += c.n
-    }
-    xs.push(den > 0 ? num / den : 0)
-  }
-  xs.sort((a, b) => a - b)
-  return [xs[Math.floor(0.025 * xs.length)]!, xs[Math.floor(0.975 * xs.length)]!]
-}
+const interval = (key: string, pick: (c: Cell) => number): readonly [number, number] =>
+  bootstrapRatio(rows.map((r) => r[key]), pick, (c) => c.n, 7)
 const pct = (x: number) => `${(100 * x).toFixed(1)}`
 console.log(`${rows.length} notes whose title names a concept; VARIANT ${process.env.VARIANT ?? "{}"}`)
 for (const scope of ["all", "relevant"]) {

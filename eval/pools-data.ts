@@ -1,7 +1,9 @@
 /** The recorded judge pools (eval/judge-pools.ts `record`) and the keep rule simulated over them. */
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import type { Concept } from "../src/index.js"
 import { NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
-import type { Split } from "./retrieval-data.js"
+import { repoRoot, type Split, SPLIT_SETS } from "./retrieval-data.js"
 
 export interface Pool {
   readonly note: string
@@ -16,6 +18,21 @@ export interface Pool {
    */
   readonly impact?: Readonly<Record<string, { readonly pass: boolean; readonly perYear: number | undefined; readonly cited: boolean }>>
 }
+
+/** A note's grades (eval/precision/grades/<note>.json), by arXiv id. */
+export type Grades = Readonly<Record<string, { readonly grade: 0 | 1 | 2 }>>
+
+/**
+ * The recorded tuning pools (eval/.cache/judge-pools-tuning.json, from `judge-pools.ts record --split tuning`) whose
+ * note has a grade file, with its grades, in the recording's order. Only tuning notes are read.
+ */
+export const gradedTuningPools = (): ReadonlyArray<{ readonly pool: Pool; readonly grades: Grades }> =>
+  (JSON.parse(readFileSync(join(repoRoot, "eval/.cache/judge-pools-tuning.json"), "utf8")) as Array<Pool>).flatMap((pool) => {
+    if (!(SPLIT_SETS.tuning as ReadonlyArray<string>).includes(pool.split)) return []
+    const file = join(repoRoot, "eval/precision/grades", `${pool.note}.json`)
+    if (!existsSync(file)) return []
+    return [{ pool, grades: (JSON.parse(readFileSync(file, "utf8")) as { papers: Grades }).papers }]
+  })
 
 /** The papers of a pool that are relevant (≥ 0.5) and whose impact the workflow looks up, most relevant first. */
 export const relevantOf = (pool: Pool, relevance: ReadonlyMap<string, number>) => {

@@ -166,6 +166,34 @@ export const bootstrapMean = (xs: ReadonlyArray<number>, seed: number, draws = 5
   return [means[Math.floor(draws * 0.025)]!, means[Math.floor(draws * 0.975)]!]
 }
 
+/**
+ * 95% percentile bootstrap interval over rows of a ratio of sums (Σ num / Σ den of the resampled rows; a row that is
+ * undefined is drawn but adds nothing), seeded: reproducible; 0 for a resample with nothing in it.
+ */
+export const bootstrapRatio = <C>(
+  rows: ReadonlyArray<C | undefined>,
+  num: (c: C) => number,
+  den: (c: C) => number,
+  seed: number,
+  draws = 2000
+): readonly [number, number] => {
+  const random = seededRandom(seed)
+  const xs: Array<number> = []
+  for (let b = 0; b < draws; b++) {
+    let n = 0
+    let d = 0
+    for (let i = 0; i < rows.length; i++) {
+      const c = rows[Math.floor(random() * rows.length)]
+      if (c === undefined) continue
+      n += num(c)
+      d += den(c)
+    }
+    xs.push(d > 0 ? n / d : 0)
+  }
+  xs.sort((a, b) => a - b)
+  return [xs[Math.floor(0.025 * xs.length)]!, xs[Math.floor(0.975 * xs.length)]!]
+}
+
 /** The seed of the split, fixed before any result was looked at. */
 export const SPLIT_SEED = 20170331
 
