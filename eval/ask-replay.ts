@@ -31,8 +31,7 @@ import * as CorpusArxiv from "../src/adapters/arxiv/CorpusArxiv.js"
 import * as ArxivTermStats from "../src/adapters/judge/ArxivTermStats.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
-import { tokenize } from "../src/adapters/judge/tokenize.js"
-import { defaultParams, idf, type PreparedPaper, preparePaper, prepareConcept, type ScoringParams, scorePrepared } from "../src/adapters/judge/score.js"
+import { defaultParams, type PreparedPaper, preparePaper, prepareConcept, type ScoringParams, scorePrepared } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import * as RecordedOpenAlex from "../src/adapters/openalex/RecordedOpenAlex.js"
 import * as RuleQueryBuilder from "../src/adapters/query/RuleQueryBuilder.js"
@@ -403,20 +402,9 @@ const feedbackWords = (d: Dumped, source: "rel" | "answer" | "cited", k: number,
     ? d.candidates.filter((c) => c.count !== undefined && relevance(c) >= thresholds.relevanceThreshold && (looked.has(c.id) || c.foundBy.includes("most-cited")))
       .sort((a, b) => perYear(b) - perYear(a) || a.id.localeCompare(b.id)).slice(0, k)
     : d.candidates.slice().sort((a, b) => current()(b.judge, b.fit) - current()(a.judge, a.fit) || a.id.localeCompare(b.id)).slice(0, k)
-  const known = new Set([d.question, ...(d.judgeWords ?? [])].flatMap((w) => tokenize(w)).flatMap((t) => t === null ? [] : [t.stem]))
-  const titles = new Map<string, { n: number; word: string }>()
-  for (const c of first) {
-    for (const t of new Map(tokenize(c.title).flatMap((t) => t === null ? [] : [[t.stem, t.word] as const]))) {
-      const x = titles.get(t[0])
-      titles.set(t[0], { n: (x?.n ?? 0) + 1, word: x?.word ?? t[1] })
-    }
-  }
-  return [...titles]
-    .filter(([stem, x]) => x.n >= shared && !known.has(stem) && (table.unigrams.get(stem) ?? 0) < dfCap * table.documents)
-    .map(([stem, x]) => ({ stem, word: x.word, score: x.n * idf(table, stem, false) }))
-    .sort((a, b) => b.score - a.score || a.stem.localeCompare(b.stem))
-    .slice(0, n)
-    .flatMap((x) => Array.from({ length: r }, () => x.word))
+  // the shipped selection (ArxivTermStats.sharedWords, what `ask` reads), each word r times
+  return ArxivTermStats.sharedWords(table, first.map((c) => c.title), [d.question, ...(d.judgeWords ?? [])], { least: shared, share: dfCap, count: n })
+    .flatMap((word) => Array.from({ length: r }, () => word))
 }
 const prepared = new Map<Candidate, PreparedPaper>()
 const preparedOf = (c: Candidate): PreparedPaper => {
