@@ -16,7 +16,7 @@ import { type Messages, messagesFor } from "./messages.js"
 import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import { mdInline } from "./markdown.js"
-import { clearedBothBars, describeConsulted, describeSource, IN_THE_PLACES, keepOrder, ordinal } from "./rules.js"
+import { clearedBothBars, describeConsulted, describeSource, IN_THE_PLACES, keepOrder, notRecordedReason, ordinal } from "./rules.js"
 import { wellFormed } from "./text.js"
 import type { CompanionOptions, DecisionCounts, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 import type { NoteTeaching } from "./teaching.js"
@@ -151,7 +151,7 @@ const impactLine = (s: ScoredPaper): string => {
   if (i.status === "unknown") {
     return i.exempt
       ? `no citation count recorded; new paper (${num(i.ageYears, 1)} y old as of ${i.asOf}): exempt`
-      : `impact not recorded (no citation count${i.source === undefined ? "" : ` in ${describeConsulted(i.source)}`})`
+      : notRecordedReason(i)
   }
   const source = i.source === undefined ? "" : ` (${describeSource(i.source)})`
   const exempt = i.exempt ? ", new paper: exempt" : ""

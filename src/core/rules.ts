@@ -104,11 +104,15 @@ export const describeSource = (s: ImpactSource): string =>
 export const describeConsulted = (s: ImpactSource): string =>
   s.recordedOn === undefined && s.detail !== undefined ? `${s.name} (${s.detail})` : describeSource(s)
 
-/** The reason given for a relevant paper older than the exemption with no count: the source asked, when known. */
+/**
+ * The reason given for a relevant paper older than the exemption with no count: the source asked, when known, by
+ * its name (its full description, what it covers, is said once where the unrecorded papers are listed, not on
+ * every paper's line).
+ */
 export const notRecordedReason = (impact: ImpactAssessment): string =>
   impact.source === undefined
     ? "impact not recorded (no citation count)"
-    : `impact not recorded (no citation count in ${describeConsulted(impact.source)})`
+    : `impact not recorded (no citation count in ${describeSource(impact.source)})`
 
 /**
  * Judge one candidate against the two bars, with the reasons a person can check: kept when it clears both

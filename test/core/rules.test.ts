@@ -296,6 +296,11 @@ describe("decide", () => {
       decide(judged("x", 0.9), asked, defaults).reasons,
       `impact not recorded (no citation count in ${s2Source.name}, recorded ${s2Source.recordedOn})`
     )
+    // a source that covers several (the recorded counts) is named on the paper's line; what it covers is said once
+    const several = { name: "Recorded citation counts", detail: "per paper, the first source that recorded it: A (recorded 2024-02-15), then B (recorded 2025-06-12)" }
+    const reasons = decide(judged("x", 0.9), assessImpact("2014-09-01", undefined, "2024-02-15", defaults, several), defaults).reasons
+    assert.include(reasons, "impact not recorded (no citation count in Recorded citation counts)")
+    assert.notInclude(reasons.join(" "), "per paper, the first source")
     // below the relevance bar a missing count does not matter: dropped
     assert.strictEqual(decide(judged("x", 0.3), unknown, defaults).kind, "dropped")
   })
