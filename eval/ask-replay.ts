@@ -449,6 +449,44 @@ const main = async () => {
     }
   }
 
+  // `--features FILE` (twelfth round): every candidate's features under main and under the shipped field words
+  // (source cited, k 10, m 2, c 0.05, n 3, r 1), with its place in each order and in the shipped (locked) answer
+  const featuresOut = argument("--features")
+  if (featuresOut !== undefined) {
+    const fieldOf = (d: Dumped) => feedbackWords(d, "cited", 10, 3, 1, 2, 0.05)
+    const fed = rejudge(data, {}, fieldOf)
+    const rows = data.map((d) => {
+      const mainOrder = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, 1000)
+      const fedSetting: Setting = { judged: fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS }
+      const fedOrder = replay(d, fedSetting, 1000)
+      const shipped = ranked(d, { ...fedSetting, lock: 3 }, 10)
+      return {
+        set: d.set ?? "tuning",
+        question: d.question,
+        expected: d.expected,
+        fieldWords: fieldOf(d),
+        terms: d.concept.terms.map((t) => ({ ...t })),
+        shipped,
+        candidates: d.candidates.map((c) => ({
+          id: c.id,
+          title: c.title,
+          published: c.published,
+          judge: c.judge,
+          rel: current()(c.judge, c.fit),
+          judgeFb: fed.get(d.question)!.get(c.id)!,
+          relFb: current()(fed.get(d.question)!.get(c.id)!, c.fit),
+          fit: c.fit,
+          citations: c.count?.citations,
+          foundBy: c.foundBy,
+          mainPlace: mainOrder.indexOf(c.id) + 1,
+          fbPlace: fedOrder.indexOf(c.id) + 1
+        }))
+      }
+    })
+    writeFileSync(featuresOut, JSON.stringify(rows))
+    console.log(`features of ${rows.length} questions written to ${featuresOut}`)
+  }
+
   if (process.argv.includes("--show-unrecorded")) {
     // the top 3 of each question with relevant papers without a count after the kept ones, and at their rank
     for (const d of data) {
