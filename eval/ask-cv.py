@@ -1,6 +1,6 @@
 """Leave-one-file-out cross-validation over the replay's `--out` per-question figures (the tenth round's rule).
 
-python3 eval/ask-cv.py OUT.json [MAIN_NAME]
+python3 eval/ask-cv.py OUT.json [MAIN_NAME] [--by top3]
 (The last lines print the eleventh round's paired bootstrap of the cross-validated figures minus main's and its rule.)
 For each file (set), the setting with the highest pooled top 10 on the other files (a tie within half a point goes
 to the higher top 3, then to main, then to the earlier setting in the grid's order, which lists smaller k, n, r and
@@ -9,8 +9,11 @@ those left-out scores. 95 % bootstrap intervals over questions (5,000 draws, fix
 """
 import json, random, sys
 
-rows = json.load(open(sys.argv[1]))
-main_name = sys.argv[2] if len(sys.argv) > 2 else "current"
+# `--by top3` (the twelfth round): choose by the pooled top 3 (a tie within half a point to the higher top 10)
+by3 = "--by" in sys.argv and sys.argv[sys.argv.index("--by") + 1] == "top3"
+args = [a for i, a in enumerate(sys.argv) if a != "--by" and (i == 0 or sys.argv[i - 1] != "--by")]
+rows = json.load(open(args[1]))
+main_name = args[2] if len(args) > 2 else "current"
 sets = rows[0]["sets"]
 files = list(dict.fromkeys(sets))
 
@@ -24,7 +27,8 @@ def iv(xs):
     lo, hi = boot(xs); return f"{pct(mean(xs))} [{100*lo:.0f}, {100*hi:.0f}]"
 
 def pick(idx):
-    scored = [(mean([r["at10"][i] for i in idx]), mean([r["at3"][i] for i in idx]), order, r) for order, r in enumerate(rows)]
+    first, second = ("at3", "at10") if by3 else ("at10", "at3")
+    scored = [(mean([r[first][i] for i in idx]), mean([r[second][i] for i in idx]), order, r) for order, r in enumerate(rows)]
     top = max(x[0] for x in scored)
     near = [x for x in scored if x[0] >= top - 0.005 - 1e-12]
     best3 = max(x[1] for x in near)
@@ -55,3 +59,9 @@ lo10, hi10 = boot(diff10); lo3, hi3 = boot(diff3)
 print(f"paired (cross-validated minus main, 5,000 draws): top 3 {100*mean(diff3):+.1f} points [{100*lo3:+.1f}, {100*hi3:+.1f}], top 10 {100*mean(diff10):+.1f} points [{100*lo10:+.1f}, {100*hi10:+.1f}]")
 adopted = lo10 > 0 and mean(diff3) >= -1e-12
 print(f"eleventh round's rule (top 10 interval above 0, top 3 not lower): {'ADOPTED' if adopted else 'not adopted'}")
+
+# the twelfth round's rule (`--by top3`): the cross-validated top 3 minus main's, per question, with a paired bootstrap
+# interval above 0, and the cross-validated top 10 not below main's (point estimate)
+if by3:
+    adopted12 = lo3 > 0 and mean(diff10) >= -1e-12
+    print(f"twelfth round's rule (top 3 interval above 0, top 10 not lower): {'ADOPTED' if adopted12 else 'not adopted'}")

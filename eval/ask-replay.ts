@@ -188,6 +188,12 @@ interface Setting {
    * places after them, main's first `lock` papers left out (the eleventh round's protected top 3).
    */
   readonly lock?: number | undefined
+  /**
+   * The twelfth round: the first three places chosen by both judgings together (the question's own words' and the
+   * field words' re-judging `fed`), "mean" / "min" of the two relevances in keep order, or "place", the mean of the
+   * two keep orders' places; the first `lock` places main's; the places after the three the shipped answer's order.
+   */
+  readonly agree?: { readonly combine: "mean" | "min" | "place"; readonly lock: number; readonly fed: ReadonlyMap<string, ReadonlyMap<string, number>> } | undefined
 }
 
 const CONTRIB = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(?:propose|introduce|present|develop|describe)(?:s|d)?\b/i
@@ -332,9 +338,37 @@ const withInterval = (xs: ReadonlyArray<number>) => {
 
 /** The replay's top `top` under a setting, main's first `s.lock` places kept (the eleventh round). */
 const ranked = (d: Dumped, s: Setting, top: number): ReadonlyArray<string> => {
+  if (s.agree !== undefined) return agreed(d, s.agree, top)
   if (s.lock === undefined || s.lock <= 0) return replay(d, s, top)
   const locked = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, s.lock)
   return [...locked, ...replay(d, s, top + locked.length).filter((id) => !locked.includes(id))].slice(0, top)
+}
+
+/** Every candidate, in a setting's order. */
+const EVERY = 1_000_000
+/** The twelfth round's answer: the first three by both judgings' agreement, then the shipped answer's order. */
+const agreed = (d: Dumped, a: NonNullable<Setting["agree"]>, top: number): ReadonlyArray<string> => {
+  const mainSetting: Setting = { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }
+  const fedSetting: Setting = { judged: a.fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS }
+  const shipped = ranked(d, { ...fedSetting, lock: 3 }, EVERY)
+  const own = replay(d, mainSetting, EVERY)
+  const fedOf = a.fed.get(d.question)!
+  let head: ReadonlyArray<string>
+  if (a.combine === "place") {
+    const other = replay(d, fedSetting, EVERY)
+    const at = new Map(other.map((id, i) => [id, i] as const))
+    const score = (id: string, i: number) => (i + (at.get(id) ?? other.length)) / 2
+    head = own.map((id, i) => ({ id, i, score: score(id, i) })).sort((x, y) => x.score - y.score || x.i - y.i).map((x) => x.id)
+  } else {
+    const both = new Map(d.candidates.map((c) => {
+      const f = fedOf.get(c.id)!
+      return [c.id, a.combine === "mean" ? (c.judge + f) / 2 : Math.min(c.judge, f)] as const
+    }))
+    head = replay(d, { judged: new Map([[d.question, both]]), relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, EVERY)
+  }
+  const locked = own.slice(0, a.lock)
+  const first = [...locked, ...head.filter((id) => !locked.includes(id))].slice(0, 3)
+  return [...first, ...shipped.filter((id) => !first.includes(id))].slice(0, top)
 }
 
 const recall = (data: ReadonlyArray<Dumped>, s: Setting) => {
@@ -614,6 +648,22 @@ const main = async () => {
       }
     }
     process.stderr.write("\n")
+  }
+  // `--agree "combine=mean,min,place;lock=0,1"` (twelfth round): the first three places by both judgings' agreement,
+  // the field words the shipped ones (source cited, k 10, m 2, c 0.05, n 3, r 1); main then is the shipped answer
+  const agree = argument("--agree")
+  if (agree !== undefined) {
+    const axes = Object.fromEntries(agree.split(";").map((a) => {
+      const [k, v] = a.split("=")
+      return [k!, v!.split(",")]
+    })) as Record<string, Array<string>>
+    const fed = rejudge(data, {}, (d) => feedbackWords(d, "cited", 10, 3, 1, 2, 0.05))
+    grid.splice(0, grid.length, ["current", { judged: fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS, lock: 3 }])
+    for (const combine of axes.combine ?? ["mean"]) {
+      for (const lock of axes.lock ?? ["0"]) {
+        grid.push([`agree ${combine} lock ${lock}`, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS, agree: { combine: combine as "mean" | "min" | "place", lock: Number(lock), fed } }])
+      }
+    }
   }
   console.log("\n| setting | top 3 | top 10 | top 3 and the papers listed after it | top 10 and those listed after it |\n|---|---|---|---|---|")
   // `--out FILE`: each setting's per-question figures with the question's set, for cross-validation across the sets
