@@ -17,8 +17,12 @@
  *    "source=rel,answer;k=3,5,10;n=3,6;r=1,2"` under pseudo-relevance feedback, the judge's words widened with the
  *    stems the first k papers' titles share (tenth round; `--show-feedback` prints each question's stems for each source at the first k and n); with `--lock 3` and the axes
  *    `m=2,3;c=0.05,0.02;combine=fb,max`, main's top 3 kept and the feedback ordering only the places after them
- *    (eleventh round). `--out
+ *    (eleventh round). `--agree "combine=mean,min,place;lock=0,1"`: the first three places chosen by both judgings
+ *    together (the question's own words' and the shipped field words' re-judging), the rest the shipped answer's order,
+ *    against the shipped answer as main (twelfth round; `python3 eval/ask-cv.py FILE current --by top3`). `--out
  *    FILE` writes every setting's per-question figures; eval/ask-cv.py cross-validates them leaving one file out.
+ * 5. `--features FILE` writes every candidate's relevance under both judgings, its count and its places (the twelfth
+ *    round's diagnosis).
  *
  * `--cache FILE` keeps the features between runs (JSON). `--pool N` dumps with a pool of N papers instead of ask's
  * default (then `--grid "pool=…"` replays smaller pools from that dump).
