@@ -1,6 +1,8 @@
 """Leave-one-file-out cross-validation over the replay's `--out` per-question figures (the tenth round's rule).
 
-python3 eval/ask-cv.py OUT.json [MAIN_NAME] [--by top3]
+python3 eval/ask-cv.py OUT.json [MAIN_NAME] [--by top3] [--table]
+(`--table`, the thirteenth round: first every setting's pooled top 3 / top 10 on all questions with 95 % intervals,
+the paired difference of its top 3 from main's and how many questions it makes better / worse in the top 3.)
 (The last lines print the eleventh round's paired bootstrap of the cross-validated figures minus main's and its rule.)
 For each file (set), the setting with the highest pooled top 10 on the other files (a tie within half a point goes
 to the higher top 3, then to main, then to the earlier setting in the grid's order, which lists smaller k, n, r and
@@ -11,7 +13,8 @@ import json, random, sys
 
 # `--by top3` (the twelfth round): choose by the pooled top 3 (a tie within half a point to the higher top 10)
 by3 = "--by" in sys.argv and sys.argv[sys.argv.index("--by") + 1] == "top3"
-args = [a for i, a in enumerate(sys.argv) if a != "--by" and (i == 0 or sys.argv[i - 1] != "--by")]
+table = "--table" in sys.argv
+args = [a for i, a in enumerate(sys.argv) if a not in ("--by", "--table") and (i == 0 or sys.argv[i - 1] != "--by")]
 rows = json.load(open(args[1]))
 main_name = args[2] if len(args) > 2 else "current"
 sets = rows[0]["sets"]
@@ -37,6 +40,16 @@ def pick(idx):
     return tied[0][3]
 
 main = next(r for r in rows if r["setting"] == main_name)
+if table:
+    print(f"| setting (pooled on all {len(sets)}) | top 3 | top 10 | top 3 minus main, paired | questions better / worse in the top 3 |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        d = [a - b for a, b in zip(r["at3"], main["at3"])]
+        lo, hi = boot(d)
+        paired = "" if r is main else f"{100*mean(d):+.1f} [{100*lo:+.1f}, {100*hi:+.1f}]"
+        counts = "" if r is main else f"{sum(x > 1e-12 for x in d)} / {sum(x < -1e-12 for x in d)}"
+        print(f"| {r['setting']} | {iv(r['at3'])} | {iv(r['at10'])} | {paired} | {counts} |")
+    print()
 cv3 = [0.0] * len(sets); cv10 = [0.0] * len(sets)
 print("| file left out | setting chosen on the others | its top 3 / top 10 on the file left out | main on that file |")
 print("|---|---|---|---|")

@@ -23,6 +23,10 @@
  *    FILE` writes every setting's per-question figures; eval/ask-cv.py cross-validates them leaving one file out.
  * 5. `--features FILE` writes every candidate's relevance under both judgings, its count and its places (the twelfth
  *    round's diagnosis).
+ * 6. `--band "scope=whole,top3;band=0.05,0.03,0.02,0.01;unrecorded=after,rank,median"` (thirteenth round): ask's
+ *    order with another band of near-ties and another place for a paper without a count inside its band, on the whole
+ *    answer or its first three places, against the shipped answer as main (`--check-band` first checks that band 0.05,
+ *    after, gives the shipped answer in both scopes; `--out` rows then carry each question's top 3 ids too).
  *
  * `--cache FILE` keeps the features between runs (JSON). `--pool N` dumps with a pool of N papers instead of ask's
  * default (then `--grid "pool=…"` replays smaller pools from that dump).
@@ -198,6 +202,13 @@ interface Setting {
    * two keep orders' places; the first `lock` places main's; the places after the three the shipped answer's order.
    */
   readonly agree?: { readonly combine: "mean" | "min" | "place"; readonly lock: number; readonly fed: ReadonlyMap<string, ReadonlyMap<string, number>> } | undefined
+  /**
+   * The thirteenth round: ask's order with another band of near-ties (`width`) and another place for a paper without
+   * a count in its band (`unrecorded`: "after" the counted ones as main, "rank" its relevance's place among the band's
+   * papers, "median" as if it had the band's counted papers' median citations a year); `scope` "whole": both
+   * judgings' orders (the first three and places 4–10); "top3": the first three only, the rest the shipped order.
+   */
+  readonly band?: { readonly width: number; readonly unrecorded: "after" | "rank" | "median"; readonly scope: "whole" | "top3"; readonly fed: ReadonlyMap<string, ReadonlyMap<string, number>> } | undefined
 }
 
 const CONTRIB = /\b(?:we|this paper|this work|here we|in this paper,? we)\s+(?:also\s+|first\s+|further\s+)?(?:propose|introduce|present|develop|describe)(?:s|d)?\b/i
@@ -308,11 +319,42 @@ const blendRanking = (papers: ReadonlyArray<ScoredPaper>, weight: number, bound:
   return order
 }
 
+/**
+ * rules.ts keepOrder (no novelty weight) with a band of `width` and a place for a paper without a count inside its
+ * band (the thirteenth round): "after" the counted ones (keepOrder's), "rank" the place its relevance gives it among
+ * the band's papers (the counted ones fill the other places by citations a year), "median" ordered as if it had the
+ * median citations a year of the band's counted papers (a tie to the more relevant).
+ */
+const bandOrder = (papers: ReadonlyArray<ScoredPaper>, width: number, unrecorded: "after" | "rank" | "median"): ReadonlyArray<ScoredPaper> => {
+  const byRelevance = (a: ScoredPaper, b: ScoredPaper) => b.judgement.relevance - a.judgement.relevance || a.paper.arxivId.localeCompare(b.paper.arxivId)
+  const sorted = papers.slice().sort(byRelevance)
+  const ordered: Array<ScoredPaper> = []
+  for (let start = 0; start < sorted.length;) {
+    const top = sorted[start]!.judgement.relevance
+    let end = start + 1
+    while (end < sorted.length && top - sorted[end]!.judgement.relevance < width) end++
+    const run = sorted.slice(start, end)
+    const byImpact = (key: (x: ScoredPaper) => number) => (a: ScoredPaper, b: ScoredPaper) => key(b) - key(a) || byRelevance(a, b)
+    if (unrecorded === "after") ordered.push(...run.sort(byImpact((x) => x.impact.citationsPerYear ?? -1)))
+    else if (unrecorded === "rank") {
+      const counted = run.filter((x) => x.impact.citationsPerYear !== undefined).sort(byImpact((x) => x.impact.citationsPerYear!))
+      ordered.push(...run.map((x) => x.impact.citationsPerYear === undefined ? x : counted.shift()!))
+    } else {
+      const values = run.flatMap((x) => x.impact.citationsPerYear === undefined ? [] : [x.impact.citationsPerYear]).sort((a, b) => a - b)
+      const m = values.length === 0 ? 0 : values.length % 2 === 1 ? values[(values.length - 1) / 2]! : (values[values.length / 2 - 1]! + values[values.length / 2]!) / 2
+      ordered.push(...run.sort(byImpact((x) => x.impact.citationsPerYear ?? m)))
+    }
+    start = end
+  }
+  return ordered
+}
+
 /** The answer order of ask.ts under each rule for relevant papers without a recorded count. */
 const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceThreshold: number, mode: "after" | "rank" | "band", s?: Setting): ReadonlyArray<ScoredPaper> => {
   if (mode === "band") {
     const leading = scored.filter((x) => x.decision.kind === "kept" || x.decision.kind === "cut-by-cap" || x.decision.kind === "impact-not-recorded")
-    let lead = (s?.blend ?? -1) < 0 || s?.tier !== undefined ? answerRanking(leading) : blendRanking(leading, s!.blend!, s?.bound ?? NEAR_EQUAL_RELEVANCE)
+    let lead = s?.band !== undefined ? bandOrder(leading, s.band.width, s.band.unrecorded)
+      : (s?.blend ?? -1) < 0 || s?.tier !== undefined ? answerRanking(leading) : blendRanking(leading, s!.blend!, s?.bound ?? NEAR_EQUAL_RELEVANCE)
     if (s?.tier !== undefined && s.wide !== undefined) {
       const first = lead.slice(0, s.tier)
       const firstIds = new Set(first.map((x) => x.paper.arxivId))
@@ -321,7 +363,8 @@ const answerOrder = (scored: ReadonlyArray<ScoredPaper>, top: number, relevanceT
       lead = [...first, ...((s.blend ?? 0) > 0 ? rest.slice().sort((a, b) => blended(b) - blended(a) || a.paper.arxivId.localeCompare(b.paper.arxivId)) : keepOrderWithin(rest, s.wide))]
     }
     const shown = new Set(lead.map((x) => x.paper.arxivId))
-    return [...lead, ...keepOrder(scored.filter((x) => !shown.has(x.paper.arxivId)))]
+    const rest = scored.filter((x) => !shown.has(x.paper.arxivId))
+    return [...lead, ...(s?.band !== undefined ? bandOrder(rest, s.band.width, s.band.unrecorded) : keepOrder(rest))]
   }
   const outcome = keepBest(scored, { maxResults: top, relevanceThreshold })
   let first: Array<ScoredPaper>
@@ -343,6 +386,13 @@ const withInterval = (xs: ReadonlyArray<number>) => {
 /** The replay's top `top` under a setting, main's first `s.lock` places kept (the eleventh round). */
 const ranked = (d: Dumped, s: Setting, top: number): ReadonlyArray<string> => {
   if (s.agree !== undefined) return agreed(d, s.agree, top)
+  if (s.band !== undefined) {
+    const own = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS, band: s.band }, 3)
+    const rest = s.band.scope === "top3"
+      ? ranked(d, { judged: s.band.fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS, lock: 3 }, EVERY)
+      : replay(d, { judged: s.band.fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS, band: s.band }, EVERY)
+    return [...own, ...rest.filter((id) => !own.includes(id))].slice(0, top)
+  }
   if (s.lock === undefined || s.lock <= 0) return replay(d, s, top)
   const locked = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, s.lock)
   return [...locked, ...replay(d, s, top + locked.length).filter((id) => !locked.includes(id))].slice(0, top)
@@ -378,10 +428,12 @@ const agreed = (d: Dumped, a: NonNullable<Setting["agree"]>, top: number): Reado
 const recall = (data: ReadonlyArray<Dumped>, s: Setting) => {
   const at3: Array<number> = []
   const at10: Array<number> = []
+  const top3: Array<ReadonlyArray<string>> = []
   const listed3: Array<number> = []
   const listed10: Array<number> = []
   for (const d of data) {
     const ids = ranked(d, s, 10)
+    top3.push(ids.slice(0, 3))
     at3.push(d.expected.filter((e) => ids.slice(0, 3).includes(e)).length / d.expected.length)
     at10.push(d.expected.filter((e) => ids.includes(e)).length / d.expected.length)
     const with3 = [...ids.slice(0, 3), ...replay(d, s, 3, true)]
@@ -389,7 +441,7 @@ const recall = (data: ReadonlyArray<Dumped>, s: Setting) => {
     listed3.push(d.expected.filter((e) => with3.includes(e)).length / d.expected.length)
     listed10.push(d.expected.filter((e) => with10.includes(e)).length / d.expected.length)
   }
-  return { at3, at10, listed3, listed10 }
+  return { at3, at10, listed3, listed10, top3 }
 }
 
 const COVERAGE = 0.05
@@ -669,12 +721,39 @@ const main = async () => {
       }
     }
   }
+  // `--band "scope=whole,top3;band=0.05,0.03,0.02,0.01;unrecorded=after,rank,median"` (thirteenth round): ask's
+  // order with another band of near-ties and another place for a paper without a count; main the shipped answer
+  const bandSpec = argument("--band")
+  if (bandSpec !== undefined) {
+    const axes = Object.fromEntries(bandSpec.split(";").map((a) => {
+      const [k, v] = a.split("=")
+      return [k!, v!.split(",")]
+    })) as Record<string, Array<string>>
+    const fed = rejudge(data, {}, (d) => feedbackWords(d, "cited", 10, 3, 1, 2, 0.05))
+    grid.splice(0, grid.length, ["current", { judged: fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS, lock: 3 }])
+    for (const scope of axes.scope ?? ["whole"]) {
+      for (const width of axes.band ?? ["0.05"]) {
+        for (const unrecorded of axes.unrecorded ?? ["after"]) {
+          if (Number(width) === NEAR_EQUAL_RELEVANCE && unrecorded === "after") continue
+          grid.push([`band ${width} ${unrecorded} ${scope}`, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS, band: { width: Number(width), unrecorded: unrecorded as "after" | "rank" | "median", scope: scope as "whole" | "top3", fed } }])
+        }
+      }
+    }
+    if (process.argv.includes("--check-band")) {
+      // at main's band and placement, both scopes must give the shipped answer
+      for (const scope of ["whole", "top3"] as const) {
+        const s: Setting = { relevance: current(), lookups: Stages.IMPACT_LOOKUPS, band: { width: NEAR_EQUAL_RELEVANCE, unrecorded: "after", scope, fed } }
+        const same = data.filter((d) => ranked(d, s, 10).join() === ranked(d, grid[0]![1], 10).join()).length
+        console.log(`band ${NEAR_EQUAL_RELEVANCE} after ${scope} gives the shipped top 10 on ${same} of ${data.length} questions`)
+      }
+    }
+  }
   console.log("\n| setting | top 3 | top 10 | top 3 and the papers listed after it | top 10 and those listed after it |\n|---|---|---|---|---|")
   // `--out FILE`: each setting's per-question figures with the question's set, for cross-validation across the sets
-  const perQuestion: Array<{ setting: string; sets: ReadonlyArray<string>; at3: ReadonlyArray<number>; at10: ReadonlyArray<number> }> = []
+  const perQuestion: Array<{ setting: string; sets: ReadonlyArray<string>; at3: ReadonlyArray<number>; at10: ReadonlyArray<number>; top3: ReadonlyArray<ReadonlyArray<string>> }> = []
   for (const [name, s] of grid) {
     const r = recall(data, s)
-    perQuestion.push({ setting: name, sets: data.map((d) => d.set ?? "tuning"), at3: r.at3, at10: r.at10 })
+    perQuestion.push({ setting: name, sets: data.map((d) => d.set ?? "tuning"), at3: r.at3, at10: r.at10, top3: r.top3 })
     console.log(`| ${name} | ${withInterval(r.at3)} | ${withInterval(r.at10)} | ${withInterval(r.listed3)} | ${withInterval(r.listed10)} |`)
   }
   const out = argument("--out")
