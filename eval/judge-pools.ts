@@ -16,8 +16,8 @@
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
  *     (a GRID entry may name keep-rule knobs too: placeBar, placeDelta (prec8: the place bar min(placeBar, best − placeDelta)),
  *     orderNovelty; gateSpareRelevance, gateSpareCites (prec11: the gate spares a paper at that relevance or citations a year) are
- *     the judge's knobs since prec13, the citation spare applied as the keep rule applies it; the judge before prec13 is
- *     {"conceptGate":0,"conceptCompounds":false,"conceptPairsInTitle":0,"conceptTitleNeighbourCosine":1};
+ *     the judge's knobs since prec13, the citation spare applied as the keep rule applies it; prec13's option is
+ *     {"conceptCompounds":true,"conceptPairsInTitle":0.6,"conceptTitleNeighbourCosine":0.8,"conceptGate":0.3,"gateSpareRelevance":0.95,"gateSpareCites":20};
  *     LMSLACK=s lets a setting lose floor(s × landmarks) landmarks from the places when it is picked)
  *   PLACEBAR=a PLACEDELTA=d PLACES=1 node --import tsx eval/judge-pools.ts grades --split tuning   # one place bar, simulated
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
@@ -522,8 +522,8 @@ const cv = () => {
   const graded = pools().filter((pool) => gradedSplits.includes(pool.split) && existsSync(join(gradesDir, `${pool.note}.json`)))
   // the concept gate (prec9) only maps a relevance the rest of the setting gives: settings that differ only in
   // conceptGate and its spares share one scoring, the gate applied after (as scorePrepared applies it, and the keep
-  // rule its citation spare); an entry that names none of the three has the judge's defaults (prec13: g 0.3, spared
-  // at 0.95 or 20 citations a year; `conceptGate: 0` is no gate)
+  // rule its citation spare); an entry that names none of the three has the judge's defaults (no gate; `conceptGate: 0`
+  // is no gate too)
   type Scored = { readonly relevance: number; readonly novelty: number; readonly concept: number; readonly strength: number }
   const scorings = new Map<string, ReadonlyMap<string, ReadonlyMap<string, Scored>>>()
   const results: Array<ReadonlyArray<R>> = grid.map((entry) => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { centralConcept, conceptMatch } from "../../src/adapters/judge/concept.js"
 import { arxivDfTable } from "../../src/adapters/judge/dfTable.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
-import { defaultParams, gateRelevance, prepareConcept, type ScoringParams, scorePaper } from "../../src/adapters/judge/score.js"
+import { citationSparedGate, defaultParams, gateRelevance, prepareConcept, type ScoringParams, scorePaper } from "../../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../../src/adapters/judge/termVectors.js"
 import { extractKeywords } from "../../src/core/keywords.js"
 import { plainText } from "../../src/core/keywords.js"
@@ -373,13 +373,11 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
     assert.isUndefined(defaultParams.conceptTextNeighbours)
   })
 
-  it("matches the title's concept in the field's other spellings with prec10's knobs (on by default since prec13)", () => {
+  it("matches the title's concept in the field's other spellings only when asked (prec10's knobs; off by default)", () => {
     const table = arxivDfTable()
     const vectors = arxivTermVectors()
-    // the match before prec10's knobs, each then turned on alone
-    const before = { conceptCompounds: false, conceptPairsInTitle: 0, conceptTitleNeighbourCosine: 1 }
     const match = (title: string, paperTitle: string, knobs: Partial<ScoringParams>) => {
-      const p = { ...defaultParams, ...before, ...knobs }
+      const p = { ...defaultParams, ...knobs }
       const concept = { title, text: "", keywords: [] } as unknown as Concept
       return scorePaper(prepareConcept(concept, table, p, vectors), { title: paperTitle, abstract: "" }, table, p, vectors).concept
     }
@@ -396,14 +394,12 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
     assert.isAbove(match("Deep clustering", dec, { conceptPairsInTitle: 0.6 }), 0.5)
     // a near word-vector neighbour in the paper's title earns its cosine, not half of it
     assert.isAbove(match("MCMC", "A tutorial on HMC", { conceptTitleNeighbourCosine: 0.8 }), match("MCMC", "A tutorial on HMC", {}))
-    // the three are on by default (prec13, with the concept gate); the generic pair is not
-    assert.deepStrictEqual(
-      [defaultParams.conceptCompounds, defaultParams.conceptPairsInTitle, defaultParams.conceptTitleNeighbourCosine, defaultParams.conceptGenericPair],
-      [true, 0.6, 0.8, undefined]
-    )
+    for (const k of ["conceptCompounds", "conceptPairsInTitle", "conceptTitleNeighbourCosine", "conceptGenericPair"] as const) {
+      assert.isUndefined(defaultParams[k])
+    }
   })
 
-  it.effect("the concept gate flags a paper without the note's concept for the keep rule, unless the judge is sure of it", () =>
+  it.effect("the concept gate (an option) flags a paper without the note's concept for the keep rule, unless the judge is sure of it", () =>
     Effect.gen(function*() {
       // the demo note is named after the Transformer; attention-based translation (1409.0473) and sequence to
       // sequence learning (1409.3215) share its words and never write the name: concept match 0
@@ -412,9 +408,9 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
         Effect.flatMap(LlmJudgePort, (j) => j.judge(concept, ids.map(byId))).pipe(
           Effect.provide(Layer.succeed(LlmJudgePort, LocalJudge.makeWith({ params })))
         )
-      const off = { conceptGate: 0 }
-      const [attention, seq2seq] = yield* judgeWith({}, transformers)
-      const [plainAttention, plainSeq2seq] = yield* judgeWith(off, transformers)
+      const gate = citationSparedGate
+      const [attention, seq2seq] = yield* judgeWith(gate, transformers)
+      const [plainAttention, plainSeq2seq] = yield* judgeWith({ ...gate, conceptGate: 0 }, transformers)
       // the judgement keeps the relevance before the gate; the keep rule reads the flag (src/core/rules.ts)
       assert.strictEqual(attention!.relevance, plainAttention!.relevance)
       assert.strictEqual(seq2seq!.relevance, plainSeq2seq!.relevance)
@@ -424,16 +420,19 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
       assert.deepStrictEqual(seq2seq!.conceptGate, { match: 0, gate: 0.3, spareCitationsPerYear: 20 })
       assert.isUndefined(plainSeq2seq!.conceptGate)
       // without a citation spare, nothing spares it
-      const [, strict] = yield* judgeWith({ gateSpareCites: undefined }, transformers)
+      const [, strict] = yield* judgeWith({ ...gate, gateSpareCites: undefined }, transformers)
       assert.deepStrictEqual(strict!.conceptGate, { match: 0, gate: 0.3 })
       // a title as long as a paper's names no concept (strength 0): the gate does not apply
       const long = { ...transformers, title: "Attention-based encoder and decoder networks for translating sentences between languages" }
-      assert.isTrue((yield* judgeWith({}, long)).every((j) => j.conceptGate === undefined))
-      assert.deepStrictEqual([defaultParams.conceptGate, defaultParams.gateSpareRelevance, defaultParams.gateSpareCites], [0.3, 0.95, 20])
+      assert.isTrue((yield* judgeWith(gate, long)).every((j) => j.conceptGate === undefined))
+      // off by default: no judgement carries the signal
+      assert.isTrue((yield* judgeWith({}, transformers)).every((j) => j.conceptGate === undefined))
+      assert.deepStrictEqual([defaultParams.conceptGate, defaultParams.gateSpareRelevance, defaultParams.gateSpareCites], [undefined, undefined, undefined])
       // scorePaper, for the eval: a flagged paper's relevance is mapped under the bar, the relevance before it beside it
       const table = arxivDfTable()
       const vectors = arxivTermVectors()
-      const s = scorePaper(prepareConcept(transformers, table, defaultParams, vectors), byId("1409.3215"), table, defaultParams, vectors)
+      const p = { ...defaultParams, ...gate }
+      const s = scorePaper(prepareConcept(transformers, table, p, vectors), byId("1409.3215"), table, p, vectors)
       assert.strictEqual(s.gate?.before, seq2seq!.relevance)
       assert.strictEqual(s.relevance, gateRelevance(seq2seq!.relevance))
       // the map under the bar: unchanged up to 0.45, at most 0.49, order kept
