@@ -468,7 +468,11 @@ const rejudge = (
   for (const d of data) {
     const words = [...(d.judgeWords ?? []), ...extra(d)]
     const concept = prepareConcept({ title: d.question, text: words.join("\n"), keywords: words }, table, p, vectors)
-    out.set(d.question, new Map(d.candidates.map((c) => [c.id, scorePrepared(concept, preparedOf(c), table, p, vectors).relevance] as const)))
+    // ask reads the relevance before the concept gate (src/core/ask.ts)
+    out.set(d.question, new Map(d.candidates.map((c) => {
+      const s = scorePrepared(concept, preparedOf(c), table, p, vectors)
+      return [c.id, s.gate?.before ?? s.relevance] as const
+    })))
   }
   return out
 }

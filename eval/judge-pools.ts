@@ -15,7 +15,10 @@
  *     `landmarks`, `failures` and `oracle` order by relevance alone, and `cv`'s `{}` is relevance alone)
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts cv --split tuning [--rows]   # settings chosen in cross-validation by split
  *     (a GRID entry may name keep-rule knobs too: placeBar, placeDelta (prec8: the place bar min(placeBar, best − placeDelta)),
- *     orderNovelty, gateSpareRelevance, gateSpareCites (prec11: the gate spares a paper at that relevance or citations a year); LMSLACK=s lets a setting lose floor(s × landmarks) landmarks from the places when it is picked)
+ *     orderNovelty; gateSpareRelevance, gateSpareCites (prec11: the gate spares a paper at that relevance or citations a year) are
+ *     the judge's knobs since prec13, the citation spare applied as the keep rule applies it; prec13's option is
+ *     {"conceptCompounds":true,"conceptPairsInTitle":0.6,"conceptTitleNeighbourCosine":0.8,"conceptGate":0.3,"gateSpareRelevance":0.95,"gateSpareCites":20};
+ *     LMSLACK=s lets a setting lose floor(s × landmarks) landmarks from the places when it is picked)
  *   PLACEBAR=a PLACEDELTA=d PLACES=1 node --import tsx eval/judge-pools.ts grades --split tuning   # one place bar, simulated
  *   GRID='[{},{"noveltyWeight":0.05}]' node --import tsx eval/judge-pools.ts dev [--rows]   # CSFCube fold1_dev only
  *   node --import tsx eval/judge-pools.ts oracle|language --split tuning   # diagnostics (eval/precision/README.md, prec6)
@@ -35,7 +38,7 @@ import { join } from "node:path"
 import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { arxivRanker } from "../src/adapters/judge/ranker.js"
-import { defaultParams, gateRelevance, idf, prepareConcept, preparePaper, scorePaper, scorePrepared, type ScoringParams } from "../src/adapters/judge/score.js"
+import { defaultParams, gateRelevance, idf, type PaperScore, prepareConcept, preparePaper, scorePaper, scorePrepared, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit, tokenize } from "../src/adapters/judge/tokenize.js"
 import { assessImpact, NEAR_EQUAL_RELEVANCE } from "../src/core/rules.js"
@@ -128,6 +131,14 @@ const pools = (): ReadonlyArray<Pool> => JSON.parse(readFileSync(cacheFile, "utf
 const ranker = process.env.RANKER === "learned" ? arxivRanker() : null
 
 const given = (): ScoringParams => ({ ...defaultParams, ...(JSON.parse(process.env.PARAMS ?? "{}") as Partial<ScoringParams>) })
+
+/**
+ * The relevance the keep rule reads of a scored paper of a recorded pool: a paper the concept gate holds back
+ * (`gate`) is spared when the pool recorded it at `gateSpareCites` citations a year or more (src/core/rules.ts
+ * `heldBackByConcept`), and then has its relevance before the gate; else the judge's (gated) relevance.
+ */
+const keptRelevance = (pool: Pool, id: string, s: PaperScore): number =>
+  s.gate?.spareCites !== undefined && (pool.impact?.[id]?.perYear ?? -1) >= s.gate.spareCites ? s.gate.before : s.relevance
 
 /** CSFCube: nDCG@10 (fold1_dev, all 50) and precision at the bar; REFIT=1 refits the relevance map on fold1_dev first. */
 const csfcube = (p: ScoringParams): ScoringParams => {
@@ -372,7 +383,7 @@ const grades = () => {
     const graded = (JSON.parse(readFileSync(file, "utf8")) as { papers: Record<string, { grade: 0 | 1 | 2 }> }).papers
     const c = prepareConcept(pool.concept, table, p, vectors)
     const scoredAll = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
-    const rel = new Map([...scoredAll].map(([id, x]) => [id, x.relevance]))
+    const rel = new Map([...scoredAll].map(([id, x]) => [id, keptRelevance(pool, id, x)]))
     judgedPapers += pool.papers.length
     notes++
     // ORDERNOVELTY=w (with PLACES=1 and the band rule): the places ordered by relevance − w · (novelty − ½), as a run
@@ -464,7 +475,7 @@ const landmarks = () => {
   const tally = new Map<string, number>()
   for (const pool of pools()) {
     const c = prepareConcept(pool.concept, table, p, vectors)
-    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker).relevance]))
+    const rel = new Map(pool.papers.map((paper) => [paper.arxivId, keptRelevance(pool, paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker))]))
     const byRel = [...rel].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id)
     const cleared = clearedOf(pool, rel, rule)
     const kept = cleared.slice(0, 10)
@@ -510,20 +521,26 @@ const cv = () => {
   type R = { note: string; split: string; lmInIds: ReadonlyArray<string>; rel: ReadonlyMap<string, number>; places: number; twos: number; zeros: number; counted: number; ungraded: number; lm: number; lmIn: number; lmShown: number }
   const graded = pools().filter((pool) => gradedSplits.includes(pool.split) && existsSync(join(gradesDir, `${pool.note}.json`)))
   // the concept gate (prec9) only maps a relevance the rest of the setting gives: settings that differ only in
-  // conceptGate share one scoring, the gate applied after (as scorePrepared applies it)
+  // conceptGate and its spares share one scoring, the gate applied after (as scorePrepared applies it, and the keep
+  // rule its citation spare); an entry that names none of the three has the judge's defaults (no gate; `conceptGate: 0`
+  // is no gate too)
   type Scored = { readonly relevance: number; readonly novelty: number; readonly concept: number; readonly strength: number }
   const scorings = new Map<string, ReadonlyMap<string, ReadonlyMap<string, Scored>>>()
   const results: Array<ReadonlyArray<R>> = grid.map((entry) => {
-    const { placeBar, placeDelta, orderNovelty, conceptGate, gateSpareRelevance, gateSpareCites, ...g } = entry as Partial<ScoringParams> & {
+    const {
+      conceptGate = defaultParams.conceptGate,
+      gateSpareCites = defaultParams.gateSpareCites,
+      gateSpareRelevance = defaultParams.gateSpareRelevance,
+      orderNovelty,
+      placeBar,
+      placeDelta,
+      ...g
+    } = entry as Partial<ScoringParams> & {
       placeBar?: number
       placeDelta?: number
       orderNovelty?: number
-      /** prec11: the gate spares a paper at this relevance or above (before the gate) */
-      gateSpareRelevance?: number
-      /** prec11: the gate spares a paper the pool recorded at this many citations a year or more */
-      gateSpareCites?: number
     }
-    const p: ScoringParams = { ...defaultParams, ...g }
+    const p: ScoringParams = { ...defaultParams, ...g, conceptGate: undefined }
     const key = JSON.stringify(g)
     if (!scorings.has(key)) {
       scorings.set(key, new Map(graded.map((pool) => {
@@ -697,7 +714,7 @@ const oracle = () => {
   for (const { pool, grades } of gradedPools()) {
     const c = prepareConcept(pool.concept, table, p, vectors)
     const scored = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
-    const rel = new Map([...scored].map(([id, s]) => [id, s.relevance]))
+    const rel = new Map([...scored].map(([id, s]) => [id, keptRelevance(pool, id, s)]))
     const eligible = bandCleared(pool, rel, near, true)
     const placed = placesOf(eligible, rel)
     places += placed.length
@@ -837,7 +854,7 @@ const failures = () => {
   for (const { pool, grades } of gradedPools()) {
     const c = prepareConcept(pool.concept, table, p, vectors)
     const scored = new Map(pool.papers.map((paper) => [paper.arxivId, scorePaper(c, paper, table, p, vectors, ranker)]))
-    const rel = new Map([...scored].map(([id, s]) => [id, s.relevance]))
+    const rel = new Map([...scored].map(([id, s]) => [id, keptRelevance(pool, id, s)]))
     const eligible = bandCleared(pool, rel, near, true)
     const places = placesOf(eligible, rel)
     const unrec = new Set(relevantOf(pool, rel).unrecorded)

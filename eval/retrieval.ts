@@ -44,6 +44,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Adapters, CompanionOptions, type CompanionReport, Layers, Workflow } from "../src/index.js"
 import * as LlmLanguage from "../src/adapters/language/LlmLanguage.js"
+import { isRelevant } from "../src/core/rules.js"
 import { type LlmStandIn, startLlmStandIn } from "../test/support/llm-standin.js"
 import {
   isMultilingual,
@@ -252,8 +253,9 @@ const score = (note: LandmarkNote, outcome: Either.Either<CompanionReport, unkno
   }
   const threshold = report.options.relevanceThreshold
   const candidates = new Set(report.candidates.map((c) => c.paper.arxivId))
+  // relevant as the keep rule reads it: the relevance bar, and not held back by the judge's concept gate
   const relevant = new Set(
-    report.candidates.filter((c) => c.judgement.relevance >= threshold).map((c) => c.paper.arxivId)
+    report.candidates.filter((c) => isRelevant(c.judgement, c.impact, threshold)).map((c) => c.paper.arxivId)
   )
   // fields a report of an older build may lack
   const kept = new Set([...report.survivors, ...((report as { unrecordedInPlaces?: ReadonlyArray<string> }).unrecordedInPlaces ?? [])])

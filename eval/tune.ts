@@ -25,7 +25,7 @@ import { fitRelevanceMap, metrics, scoreUnits } from "./run-scorer.js"
 // unseenInMax and minReach are chosen on the retrieval notes' tune split (eval/judge-pools.ts: they move CSFCube's
 // nDCG@10 by less than 0.001 either way), and the map below is refitted under them
 // the concept match's knobs and the novelty term are chosen on the graded tuning notes (eval/judge-pools.ts grades), not on CSFCube
-type Knob = Exclude<keyof ScoringParams, "midpoint" | "slope" | "noveltyTerms" | "unseenInMax" | "minReach" | keyof ConceptParams | "conceptWeight" | "conceptCentre" | "noveltyWeight" | "noveltyCentre" | "conceptGate">
+type Knob = Exclude<keyof ScoringParams, "midpoint" | "slope" | "noveltyTerms" | "unseenInMax" | "minReach" | keyof ConceptParams | "conceptWeight" | "conceptCentre" | "noveltyWeight" | "noveltyCentre" | "conceptGate" | "gateSpareRelevance" | "gateSpareCites">
 const GRID: { readonly [K in Knob]: ReadonlyArray<ScoringParams[K]> } = {
   k1: [0.9, 1.2, 1.6, 2.0],
   b: [0.6, 0.75, 0.9, 1.0],

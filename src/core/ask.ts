@@ -310,9 +310,11 @@ export const askArxivTraced = Effect.fn("Ask.run")(function*(question: string, o
       }
     }
   }
+  // a question is not a note's title: the judge's concept gate (measured on notes, eval/precision/README.md prec13)
+  // is not read here, the relevance before it is
   const weighed = (raw: Stages.Judged): Stages.Judged => ({
     ...raw,
-    judgements: new Map([...raw.judgements].map(([id, j]) => {
+    judgements: new Map([...raw.judgements].map(([id, { conceptGate: _, ...j }]) => {
       const fit = fits.get(id)
       return [id, new Judgement({ ...j, relevance: fit === undefined ? j.relevance * UNFIT : relevanceOfFit(j.relevance, fit) }, true)] as const
     }))

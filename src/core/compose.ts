@@ -16,7 +16,7 @@ import { type Messages, messagesFor } from "./messages.js"
 import { splitFrontmatter } from "./keywords.js"
 import { CHANNEL_LABELS } from "./channels.js"
 import { mdInline } from "./markdown.js"
-import { clearedBothBars, describeConsulted, describeSource, IN_THE_PLACES, keepOrder, notRecordedReason, ordinal } from "./rules.js"
+import { clearedBothBars, describeConsulted, describeSource, IN_THE_PLACES, isRelevant, keepOrder, notRecordedReason, ordinal } from "./rules.js"
 import { wellFormed } from "./text.js"
 import type { CompanionOptions, DecisionCounts, Foundations, ImpactSource, NamedInNote, NoteRef, ScoredPaper } from "./models.js"
 import type { NoteTeaching } from "./teaching.js"
@@ -209,7 +209,7 @@ const countsOf = (input: RelatedNoteInput): DecisionCounts => {
   const cut = cutListed(input).length
   return {
     candidates: input.judged ?? c.length,
-    relevant: c.filter((s) => s.judgement.relevance >= input.options.relevanceThreshold).length,
+    relevant: c.filter((s) => isRelevant(s.judgement, s.impact, input.options.relevanceThreshold)).length,
     clearedBothBars: input.survivors.length + cut,
     kept: input.survivors.length,
     cutByCap: cut,

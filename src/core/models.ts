@@ -59,12 +59,30 @@ export class Work extends Schema.Class<Work>("Work")({
   arxivId: Schema.optional(Schema.String)
 }) {}
 
+/**
+ * A judge's signal that a paper does not name the note's concept (the local judge's concept gate): the keep rule
+ * holds such a paper back, as not relevant, unless its recorded citations per year reach `spareCitationsPerYear`
+ * (src/core/rules.ts `heldBackByConcept`).
+ */
+export const ConceptGate = Schema.Struct({
+  /** how much of the note's central concept the paper names, in [0, 1] */
+  match: Schema.Number,
+  /** the least match the judge asks for */
+  gate: Schema.Number,
+  /** the citations per year that spare the paper after all; absent: nothing spares it */
+  spareCitationsPerYear: Schema.optional(Schema.Number)
+})
+export type ConceptGate = typeof ConceptGate.Type
+
 /** What the judge says of one paper against the concept. */
 export class Judgement extends Schema.Class<Judgement>("Judgement")({
   arxivId: Schema.String,
+  /** the judge's relevance (with a concept gate, the relevance before it: the keep rule applies the gate) */
   relevance: Schema.Number.pipe(Schema.between(0, 1)),
   novelty: Schema.Number.pipe(Schema.between(0, 1)),
-  rationale: Schema.String
+  rationale: Schema.String,
+  /** set when the judge's concept gate holds the paper back ({@link ConceptGate}); absent: no gate */
+  conceptGate: Schema.optional(ConceptGate)
 }) {}
 
 /** Age-adjusted impact of one candidate, as the rules computed it. */

@@ -115,9 +115,45 @@ export const notRecordedReason = (impact: ImpactAssessment): string =>
     : `impact not recorded (no citation count in ${describeSource(impact.source)})`
 
 /**
+ * Whether the judge's concept gate holds a paper back (its judgement's `conceptGate`: the paper does not name the
+ * note's concept) and its recorded citations per year do not spare it. A paper without a count is not spared.
+ */
+export const heldBackByConcept = (judgement: Judgement, impact: ImpactAssessment): boolean => {
+  const gate = judgement.conceptGate
+  if (gate === undefined) return false
+  const spare = gate.spareCitationsPerYear
+  return spare === undefined || impact.citationsPerYear === undefined || impact.citationsPerYear < spare
+}
+
+/**
+ * Whether a judged paper is relevant: its relevance clears the bar and the concept gate does not hold it back
+ * ({@link heldBackByConcept}).
+ */
+export const isRelevant = (
+  judgement: Judgement,
+  impact: ImpactAssessment,
+  relevanceThreshold: number
+): boolean => judgement.relevance >= relevanceThreshold && !heldBackByConcept(judgement, impact)
+
+/** The reason given for a paper the concept gate names: held back, or spared by its citations. */
+const conceptGateReason = (gate: NonNullable<Judgement["conceptGate"]>, impact: ImpactAssessment, held: boolean): string => {
+  const named = `does not name the note's concept (concept match ${fmtVs(gate.match, gate.gate, 2)} < ${fmt(gate.gate)})`
+  const spare = gate.spareCitationsPerYear
+  if (!held) return `${named}, kept in the running by its ${fmt(impact.citationsPerYear ?? 0, 1)} citations/year ≥ ${spare}`
+  if (spare === undefined) return `held back: it ${named}`
+  const why = impact.citationsPerYear !== undefined
+    ? `${fmtVs(impact.citationsPerYear, spare, 1)} citations/year < ${spare}`
+    : impact.status === "not-assessed"
+    ? "its citations were not looked up"
+    : "no citation count"
+  return `held back: it ${named}, and only ${spare} citations/year would spare it (${why})`
+}
+
+/**
  * Judge one candidate against the two bars, with the reasons a person can check: kept when it clears both
  * (the cap, applied by {@link keepBest}, may then cut it), impact-not-recorded when it is relevant but its
- * impact could not be checked, dropped otherwise.
+ * impact could not be checked, dropped otherwise. A paper the judge's concept gate holds back
+ * ({@link heldBackByConcept}) is not relevant, whatever its relevance, and is told why.
  */
 export const decide = (
   judgement: Judgement,
@@ -125,13 +161,18 @@ export const decide = (
   t: ImpactThresholds & { readonly relevanceThreshold: number }
 ): Decision => {
   const reasons: Array<string> = []
-  const relevant = judgement.relevance >= t.relevanceThreshold
+  const clears = judgement.relevance >= t.relevanceThreshold
+  const held = clears && heldBackByConcept(judgement, impact)
+  const relevant = clears && !held
   reasons.push(
-    relevant
+    clears
       ? `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} ≥ ${fmt(t.relevanceThreshold)}`
       : `relevance ${fmtVs(judgement.relevance, t.relevanceThreshold, 2)} < ${fmt(t.relevanceThreshold)}`
   )
-  if (impact.status === "not-assessed") {
+  if (clears && judgement.conceptGate !== undefined) reasons.push(conceptGateReason(judgement.conceptGate, impact, held))
+  if (held) {
+    // the count was read for the gate's spare; what the impact bar would say of it does not matter
+  } else if (impact.status === "not-assessed") {
     // impact is looked up in one batch for the most relevant candidates: a relevant one past it is told so
     reasons.push(
       relevant
@@ -360,7 +401,7 @@ export const keepBest = (
     unrecordedAmongKept: [...inPlaces, ...listed.sort(byRank)],
     counts: {
       candidates: candidates.length,
-      relevant: candidates.filter((s) => s.judgement.relevance >= t.relevanceThreshold).length,
+      relevant: candidates.filter((s) => isRelevant(s.judgement, s.impact, t.relevanceThreshold)).length,
       clearedBothBars: cleared.length,
       kept: kept.length,
       cutByCap: cutByCap.length,

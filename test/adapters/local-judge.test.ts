@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { centralConcept, conceptMatch } from "../../src/adapters/judge/concept.js"
 import { arxivDfTable } from "../../src/adapters/judge/dfTable.js"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
-import { defaultParams, gateRelevance, prepareConcept, type ScoringParams, scorePaper } from "../../src/adapters/judge/score.js"
+import { citationSparedGate, defaultParams, gateRelevance, prepareConcept, type ScoringParams, scorePaper } from "../../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../../src/adapters/judge/termVectors.js"
 import { extractKeywords } from "../../src/core/keywords.js"
 import { plainText } from "../../src/core/keywords.js"
@@ -399,7 +399,7 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
     }
   })
 
-  it.effect("conceptGate (opt-in) holds a paper without the note's concept under the bar, order kept; off by default", () =>
+  it.effect("the concept gate (an option) flags a paper without the note's concept for the keep rule, unless the judge is sure of it", () =>
     Effect.gen(function*() {
       // the demo note is named after the Transformer; attention-based translation (1409.0473) and sequence to
       // sequence learning (1409.3215) share its words and never write the name: concept match 0
@@ -408,16 +408,33 @@ old pipeline: text to linguistic features to an acoustic model to a vocoder; con
         Effect.flatMap(LlmJudgePort, (j) => j.judge(concept, ids.map(byId))).pipe(
           Effect.provide(Layer.succeed(LlmJudgePort, LocalJudge.makeWith({ params })))
         )
-      const [attention, seq2seq] = yield* judgeWith({}, transformers)
-      assert.isTrue(attention!.relevance >= 0.5 && seq2seq!.relevance >= 0.5, `${attention!.relevance}, ${seq2seq!.relevance}`)
-      const [gatedAttention, gatedSeq2seq] = yield* judgeWith({ conceptGate: 0.2 }, transformers)
-      assert.isBelow(gatedAttention!.relevance, 0.5)
-      assert.isBelow(gatedSeq2seq!.relevance, 0.5)
-      assert.isAbove(gatedAttention!.relevance, gatedSeq2seq!.relevance)
+      const gate = citationSparedGate
+      const [attention, seq2seq] = yield* judgeWith(gate, transformers)
+      const [plainAttention, plainSeq2seq] = yield* judgeWith({ ...gate, conceptGate: 0 }, transformers)
+      // the judgement keeps the relevance before the gate; the keep rule reads the flag (src/core/rules.ts)
+      assert.strictEqual(attention!.relevance, plainAttention!.relevance)
+      assert.strictEqual(seq2seq!.relevance, plainSeq2seq!.relevance)
+      assert.isTrue(attention!.relevance >= 0.95 && seq2seq!.relevance >= 0.5 && seq2seq!.relevance < 0.95, `${attention!.relevance}, ${seq2seq!.relevance}`)
+      // at 0.95 or above the judge is sure enough: not flagged; below, flagged with the citations that would spare it
+      assert.isUndefined(attention!.conceptGate)
+      assert.deepStrictEqual(seq2seq!.conceptGate, { match: 0, gate: 0.3, spareCitationsPerYear: 20 })
+      assert.isUndefined(plainSeq2seq!.conceptGate)
+      // without a citation spare, nothing spares it
+      const [, strict] = yield* judgeWith({ ...gate, gateSpareCites: undefined }, transformers)
+      assert.deepStrictEqual(strict!.conceptGate, { match: 0, gate: 0.3 })
       // a title as long as a paper's names no concept (strength 0): the gate does not apply
       const long = { ...transformers, title: "Attention-based encoder and decoder networks for translating sentences between languages" }
-      assert.deepStrictEqual(yield* judgeWith({ conceptGate: 0.2 }, long), yield* judgeWith({}, long))
-      assert.isUndefined(defaultParams.conceptGate)
+      assert.isTrue((yield* judgeWith(gate, long)).every((j) => j.conceptGate === undefined))
+      // off by default: no judgement carries the signal
+      assert.isTrue((yield* judgeWith({}, transformers)).every((j) => j.conceptGate === undefined))
+      assert.deepStrictEqual([defaultParams.conceptGate, defaultParams.gateSpareRelevance, defaultParams.gateSpareCites], [undefined, undefined, undefined])
+      // scorePaper, for the eval: a flagged paper's relevance is mapped under the bar, the relevance before it beside it
+      const table = arxivDfTable()
+      const vectors = arxivTermVectors()
+      const p = { ...defaultParams, ...gate }
+      const s = scorePaper(prepareConcept(transformers, table, p, vectors), byId("1409.3215"), table, p, vectors)
+      assert.strictEqual(s.gate?.before, seq2seq!.relevance)
+      assert.strictEqual(s.relevance, gateRelevance(seq2seq!.relevance))
       // the map under the bar: unchanged up to 0.45, at most 0.49, order kept
       assert.strictEqual(gateRelevance(0.3), 0.3)
       assert.isBelow(gateRelevance(1), 0.5)

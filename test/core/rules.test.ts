@@ -7,6 +7,7 @@ import {
   assessImpact,
   citationsPerYear,
   decide,
+  heldBackByConcept,
   impactNotAssessed,
   impactPass,
   IN_THE_PLACES,
@@ -311,6 +312,44 @@ describe("decide", () => {
     assert.include(d.reasons, "2.0 citations/year < 5")
   })
 
+  it("holds back a relevant paper the judge says does not name the note's concept, unless cited enough a year", () => {
+    const gated = (relevance: number, spare?: number) =>
+      new Judgement({
+        arxivId: "x",
+        relevance,
+        novelty: 0.5,
+        rationale: "test",
+        conceptGate: { match: 0.12, gate: 0.3, ...(spare === undefined ? {} : { spareCitationsPerYear: spare }) }
+      })
+    // cited 25 a year ≥ 20: spared, kept, and told why
+    const spared = decide(gated(0.8, 20), known, defaults)
+    assert.isTrue(spared.kept)
+    assert.deepStrictEqual(spared.reasons, [
+      "relevance 0.80 ≥ 0.50",
+      "does not name the note's concept (concept match 0.12 < 0.30), kept in the running by its 25.0 citations/year ≥ 20",
+      "25.0 citations/year ≥ 5"
+    ])
+    // cited 10 a year: it clears the impact bar, not the spare: held back, as not relevant
+    const cited10 = { ...known, citationsPerYear: 10 }
+    const held = decide(gated(0.8, 20), cited10, defaults)
+    assert.strictEqual(held.kind, "dropped")
+    assert.deepStrictEqual(held.reasons, [
+      "relevance 0.80 ≥ 0.50",
+      "held back: it does not name the note's concept (concept match 0.12 < 0.30), and only 20 citations/year would spare it (10.0 citations/year < 20)"
+    ])
+    assert.isTrue(heldBackByConcept(gated(0.8, 20), cited10))
+    // no count: not spared, and not listed among the relevant papers without a count either
+    const none = decide(gated(0.8, 20), unknown, defaults)
+    assert.strictEqual(none.kind, "dropped")
+    assert.include(none.reasons[1]!, "(no citation count)")
+    assert.include(decide(gated(0.8, 20), impactNotAssessed("2026-11-29"), defaults).reasons[1]!, "(its citations were not looked up)")
+    // a gate without a spare holds back whatever the count
+    assert.strictEqual(decide(gated(0.8), known, defaults).kind, "dropped")
+    assert.include(decide(gated(0.8), known, defaults).reasons, "held back: it does not name the note's concept (concept match 0.12 < 0.30)")
+    // below the relevance bar the gate is not mentioned: the bar says it
+    assert.deepStrictEqual(decide(gated(0.4, 20), cited10, defaults).reasons, ["relevance 0.40 < 0.50", "10.0 citations/year ≥ 5"])
+  })
+
   it("never shows a value on the wrong side of its threshold after rounding", () => {
     const d = decide(judged("x", 0.4996), { ...known, citationsPerYear: 4.96, pass: false }, defaults)
     assert.deepStrictEqual(d.reasons, ["relevance 0.4996 < 0.50", "4.96 citations/year < 5"])
@@ -533,6 +572,18 @@ describe("keepBest", () => {
     assert.deepStrictEqual(ids(clear.places), ["1409.3215"])
     assert.deepStrictEqual(ids(clear.kept), [])
     assert.deepStrictEqual(ids(clear.cutByCap), ["1409.0473"])
+  })
+
+  it("a paper the concept gate holds back takes no place and is not counted relevant; one the field cites is kept", () => {
+    const gatedPaper = (arxivId: string, relevance: number, perYear: number) => {
+      const judgement = new Judgement({ arxivId, relevance, novelty: 0.5, rationale: "test", conceptGate: { match: 0, gate: 0.3, spareCitationsPerYear: 20 } })
+      const impact: ImpactAssessment = { status: "known", citationCount: perYear * 5, ageYears: 5, citationsPerYear: perYear, exempt: false, pass: perYear >= 5, asOf: "2024-02-15" }
+      return new ScoredPaper({ paper: new Paper({ ...landmarks[0]!, arxivId }), judgement, impact, decision: decide(judgement, impact, defaults) })
+    }
+    const outcome = keepBest([gatedPaper("g1", 0.9, 10), gatedPaper("g2", 0.85, 40), scored("p1", 0.7, 8)], t(10))
+    assert.deepStrictEqual(ids(outcome.kept), ["g2", "p1"])
+    assert.strictEqual(outcome.counts.relevant, 2)
+    assert.strictEqual(outcome.counts.dropped, 1)
   })
 
   it("with unrecordedTakePlaces false (the digest), only papers that cleared both bars take places", () => {

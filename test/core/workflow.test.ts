@@ -849,6 +849,52 @@ describe("the candidate pool", () => {
       assert.deepStrictEqual(report.counts, plain.counts)
     }))
 
+  it.effect("a judge's concept gate: a relevant paper that does not name the note's concept is held back unless cited ≥ 20 a year", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(TODAY)
+      const calls = newCalls()
+      // the judge flags seq2seq, subword units and word2vec phrases as not naming the note's concept (the local
+      // judge's gate does so by default); the keep rule reads their counts
+      const flagged = new Set(["1409.3215", "1508.07909", "1310.4546"])
+      const judge = Layer.effect(
+        LlmJudgePort,
+        Effect.map(LlmJudgePort, (j) => ({
+          ...j,
+          judge: (concept: Parameters<typeof j.judge>[0], papers: Parameters<typeof j.judge>[1]) =>
+            Effect.map(j.judge(concept, papers), (js) =>
+              js.map((x) => flagged.has(x.arxivId) ? new Judgement({ ...x, conceptGate: { match: 0.1, gate: 0.3, spareCitationsPerYear: 20 } }) : x))
+        }))
+      ).pipe(Layer.provide(judgeLayer(calls, RELEVANCE)))
+      // recorded 2024-02-15: seq2seq ≈ 212 a year, subword units ≈ 9.5 a year (above the impact bar of 5, not the
+      // spare), word2vec phrases without a count
+      const counts: Record<string, number> = { "1409.0473": 5000, "1609.08144": 500, "1409.3215": 2000, "1508.07909": 80 }
+      const impacts = Object.entries(counts).map(([arxivId, citationCount]) => new Impact({ arxivId, citationCount, source: s2Source }))
+      const files = newVault()
+      const layer = Layer.mergeAll(arxivLayer(calls, 0), openalexLayer(calls, impacts, s2Source, "2024-02-15", []), judge, vaultLayer(calls, files), ArxivTermStats.layer)
+      const report = yield* runCompanion(PROMPT).pipe(Effect.provide(layer))
+      const decision = (id: string) => report.candidates.find((c) => c.paper.arxivId === id)!.decision
+      // spared by its citations: kept, and told why
+      assert.isTrue(decision("1409.3215").kept)
+      assert.include(decision("1409.3215").reasons.join("\n"), "does not name the note's concept (concept match 0.10 < 0.30), kept in the running by its")
+      // cited too little to be spared: held back, as not relevant, with the reason the user reads
+      assert.strictEqual(decision("1508.07909").kind, "dropped")
+      assert.include(decision("1508.07909").reasons, "held back: it does not name the note's concept (concept match 0.10 < 0.30), and only 20 citations/year would spare it (9.5 citations/year < 20)")
+      // no count: held back too, not listed among the relevant papers without a count
+      assert.strictEqual(decision("1310.4546").kind, "dropped")
+      assert.deepStrictEqual(report.survivors, ["1409.0473", "1609.08144", "1409.3215"])
+      assert.strictEqual(report.counts.relevant, 3)
+      const written = files.get(OUTPUT_PATH)!
+      assert.include(written, "held back: it does not name the note's concept")
+      const unrecorded = written.indexOf("## Relevant, impact not recorded")
+      assert.isTrue(unrecorded === -1 || !written.slice(unrecorded, written.indexOf("## Dropped candidates")).includes("1310.4546"))
+      // the same run without the flags keeps subword units and lists word2vec phrases as relevant without a count
+      const plain = yield* runCompanion(PROMPT).pipe(
+        Effect.provide(Layer.mergeAll(arxivLayer(calls, 0), openalexLayer(calls, impacts, s2Source, "2024-02-15", []), judgeLayer(calls, RELEVANCE), vaultLayer(calls, newVault()), ArxivTermStats.layer))
+      )
+      assert.deepStrictEqual(plain.survivors, ["1409.0473", "1609.08144", "1409.3215", "1508.07909"])
+      assert.strictEqual(plain.counts.relevant, 5)
+    }))
+
   it.effect("a judge with a shortlist sees only the best of the pool by its cheap ranking, never fewer than are kept", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(TODAY)

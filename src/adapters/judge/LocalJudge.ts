@@ -97,6 +97,25 @@ export const rationale = (s: PaperScore): string => {
 
 type JudgedPaper = { readonly arxivId: string; readonly title: string; readonly abstract: string }
 
+/**
+ * The judgement of a scored paper: with the concept gate holding it back, the relevance before the gate and the
+ * gate's signal, for the keep rule to apply (a paper the field cites enough is spared there, where its count is read).
+ */
+const judgementOf = (arxivId: string, s: PaperScore): Judgement =>
+  new Judgement({
+    arxivId,
+    relevance: s.gate?.before ?? s.relevance,
+    novelty: s.novelty,
+    rationale: rationale(s),
+    ...(s.gate === undefined ? {} : {
+      conceptGate: {
+        match: s.gate.match,
+        gate: s.gate.gate,
+        ...(s.gate.spareCites === undefined ? {} : { spareCitationsPerYear: s.gate.spareCites })
+      }
+    })
+  })
+
 /** Build the judge service with the given options. */
 export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
   const params: ScoringParams = { ...defaultParams, ...options.params }
@@ -114,7 +133,7 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
         const prepared = prepareConcept(concept, t, params, v)
         return papers.map((paper) => {
           const s = scorePaper(prepared, paper, t, params, v, options.ranker)
-          return new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
+          return judgementOf(paper.arxivId, s)
         })
       },
       catch: failed
@@ -145,7 +164,7 @@ export const makeWith = (options: LocalJudgeOptions = {}): LlmJudgeService => {
             const prepared = preparePaper(paper, t, params, v)
             for (const { at, item } of refs) {
               const s = scorePrepared(concepts[item]!, prepared, t, params, v, options.ranker)
-              out[item]![at] = new Judgement({ arxivId: paper.arxivId, relevance: s.relevance, novelty: s.novelty, rationale: rationale(s) })
+              out[item]![at] = judgementOf(paper.arxivId, s)
             }
           }
         }

@@ -97,10 +97,19 @@ export interface ScoringParams extends ConceptParams {
   readonly noveltyCentre?: number | undefined
   /**
    * The concept gate: for a note whose title names a concept (concept strength > 0), a paper whose concept match is
-   * below this has its relevance mapped under the 0.5 bar, order kept ({@link gateRelevance}); absent: no gate
-   * (eval/precision/README.md, prec9)
+   * below this is held back ({@link PaperScore.gate}; its `relevance` mapped under the 0.5 bar, order kept,
+   * {@link gateRelevance}) unless it is spared; absent or 0: no gate (eval/precision/README.md, prec9, prec11, prec13;
+   * {@link citationSparedGate})
    */
   readonly conceptGate?: number | undefined
+  /** the gate spares a paper whose relevance before the gate is at least this (absent: none is spared by relevance) */
+  readonly gateSpareRelevance?: number | undefined
+  /**
+   * the gate spares a paper whose recorded citations per year are at least this: the count arrives after judging,
+   * so the judge hands it on with the paper ({@link PaperScore.gate}) and the keep rule reads it (src/core/rules.ts);
+   * absent: none is spared by citations
+   */
+  readonly gateSpareCites?: number | undefined
 }
 
 /** Word vectors keyed by stem (word2vec over the same arXiv corpus), with what SIF text vectors need. */
@@ -150,6 +159,23 @@ export const defaultParams: ScoringParams = {
   conceptNeighbourCredit: 0.5,
   conceptNeighbours: 5,
   conceptPairsApart: false
+}
+
+/**
+ * The concept gate of prec13, an option (eval/precision/README.md): a paper that does not name the note's concept
+ * (concept match < 0.3) is held back unless the judge is sure of it (relevance ≥ 0.95 before the gate) or the field
+ * cites it (≥ 20 citations a year, read by the keep rule), over the match that knows compounds, pairs named apart in a
+ * title and near neighbours in a title (prec10). Found on the tuning notes (prec11); through the real pipeline it
+ * cut off-topic places and kept the landmarks, but moved CSFCube by −0.0008 and the digest's notes with nothing by
+ * one, so it is not the default: `LocalJudge.makeWith({ params: citationSparedGate })`.
+ */
+export const citationSparedGate: Partial<ScoringParams> = {
+  conceptCompounds: true,
+  conceptPairsInTitle: 0.6,
+  conceptTitleNeighbourCosine: 0.8,
+  conceptGate: 0.3,
+  gateSpareRelevance: 0.95,
+  gateSpareCites: 20
 }
 
 /** One query term: a stem or a stem pair, with what the note said and how much it weighs. */
@@ -214,6 +240,23 @@ export interface PaperScore {
   readonly additions: ReadonlyArray<string>
   /** the signals the rule computed, by name (what a learned ranker reads; ./ranker.ts) */
   readonly features: PaperFeatures
+  /**
+   * Set when the concept gate holds the paper back (`conceptGate`): its concept match, the gate, the relevance before
+   * the gate (`relevance` is then mapped under the bar) and the citations per year that would still spare it.
+   */
+  readonly gate?: ConceptGateSignal | undefined
+}
+
+/** What the concept gate says of a paper it holds back ({@link PaperScore.gate}). */
+export interface ConceptGateSignal {
+  /** the paper's concept match, below the gate */
+  readonly match: number
+  /** the least concept match the gate asks for */
+  readonly gate: number
+  /** the relevance before the gate */
+  readonly before: number
+  /** the citations per year at which the paper is spared after all (absent: nothing spares it) */
+  readonly spareCites?: number | undefined
 }
 
 /** The signals of one paper's score, each a plain number (see {@link scorePaper}). */
@@ -574,8 +617,12 @@ export const scorePrepared = (
     ? fixed
     : (1 - strength) * fixed + strength * (p.midpoint + rankerScore(ranker, features) / p.slope)
   const mapped = 1 / (1 + Math.exp(-p.slope * (score - p.midpoint)))
-  const gated = p.conceptGate !== undefined && strength > 0 && about < p.conceptGate
+  const gated = p.conceptGate !== undefined && strength > 0 && about < p.conceptGate &&
+    !(p.gateSpareRelevance !== undefined && mapped >= p.gateSpareRelevance)
   const relevance = gated ? gateRelevance(mapped) : mapped
+  const gate: ConceptGateSignal | undefined = gated
+    ? { match: about, gate: p.conceptGate!, before: clamp01(mapped), ...(p.gateSpareCites === undefined ? {} : { spareCites: p.gateSpareCites }) }
+    : undefined
   return {
     bm25,
     coverage,
@@ -586,7 +633,8 @@ export const scorePrepared = (
     novelty: clamp01(novelty),
     matches,
     additions: surfacesOf(paper, outside.map((x) => x.k)),
-    features
+    features,
+    ...(gate === undefined ? {} : { gate })
   }
 }
 
