@@ -74,7 +74,8 @@ const readOnlyView = (dir: string): { readonly path: string; readonly release: (
     return {
       path: view,
       release: () => {
-        execFileSync("umount", [view])
+        // lazily: an index closed through the native engine lets go of its file when its statements are collected
+        execFileSync("umount", ["-l", view])
         rmSync(view, { recursive: true, force: true })
       }
     }
@@ -136,7 +137,7 @@ describe("mirror faults", () => {
         assert.strictEqual(outcome._tag, "Synced")
         assert.strictEqual(heldIds(dir).length, records.length)
       }).pipe(Effect.ensuring(Effect.sync(() => {
-        execFileSync("umount", [disk])
+        execFileSync("umount", ["-l", disk]) // lazily: see readOnlyView
         rmSync(disk, { recursive: true, force: true })
       }))))
   }, 120_000)

@@ -98,7 +98,8 @@ const readOnlyView = (dir: string) => {
     return {
       path: view,
       asOwner: (f: () => void) => f(),
-      release: () => execFileSync("umount", [view])
+      // lazily: an index closed through the native engine lets go of its file when its statements are collected
+      release: () => execFileSync("umount", ["-l", view])
     }
   }
   chmodSync(dir, 0o555)
