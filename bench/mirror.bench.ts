@@ -1,14 +1,12 @@
 /**
- * `npm run bench -- mirror`: the mirror's embedded index (SQLite FTS5, read
- * through node-sqlite3-wasm and through the optional native engine, libsql) at scale. The recorded corpus's 36,421 real records are
+ * `npm run bench -- mirror`: the mirror's embedded index (SQLite FTS5 through
+ * node-sqlite3-wasm) at scale. The recorded corpus's 36,421 real records are
  * repeated under new ids until the index holds MIRROR_BENCH_RECORDS records
  * (default 1,000,000), committed in harvest pages of 2,500; then build time,
  * size on disk, open time, the companion's concept query (an OR of 20 terms
  * + title clauses, the ML categories, a pool of 1000) as the mirror adapter
  * asks it and ranked whole, a title search and an id lookup, as medians of 5
- * fresh processes, and their peak RSS, for each engine of MIRROR_BENCH_ENGINES
- * (default `wasm,native`, run for run in turn; the ratios are against the first,
- * and whether each engine gave the same answers). The load average is printed: on a
+ * fresh processes, and their peak RSS. The load average is printed: on a
  * shared machine the wall-clock figures grow with it, the CPU ones less.
  *
  * Goals (issue 26, this machine class): open ≤ 100 ms, query ≤ 150 ms, peak
@@ -49,26 +47,6 @@ const corpus = (): Array<Omit<Extract<OaiEntry, { _tag: "Record" }>["record"], "
       datestamp: updated === "" ? published! : updated!
     }
   })
-}
-
-/** What one reading process reports (bench/mirror-child.ts). */
-interface Reading {
-  readonly engine: string
-  readonly openMillis: number
-  readonly openCpuMillis: number
-  readonly queryMillis: number
-  readonly queryCpuMillis: number
-  readonly wholeMillis: number
-  readonly wholeCpuMillis: number
-  readonly top20Held: number
-  readonly wholeTotal: number
-  readonly titleMillis: number
-  readonly titleCpuMillis: number
-  readonly idMillis: number
-  readonly idCpuMillis: number
-  readonly total: number
-  readonly digests: Readonly<Record<string, string | undefined>>
-  readonly maxRssMiB: number
 }
 
 export const CONCEPT =
@@ -118,56 +96,37 @@ export default async () => {
       )
     }
     console.log(`size on disk: ${(size / 1024 ** 2).toFixed(0)} MB (${Math.round(size / n)} bytes a record)`)
-    // open and query in a fresh process each time: what a run pays; each engine in turn, run for run
+    // open and query in a fresh process each time: what a run pays
     const child = join(import.meta.dirname, "mirror-child.ts")
-    const engines = (process.env["MIRROR_BENCH_ENGINES"] ?? "wasm,native").split(",").map((e) => e.trim()).filter((e) => e !== "")
-    const runs = new Map<string, Array<Reading>>(engines.map((e) => [e, []]))
-    for (let round = 0; round < 5; round++) {
-      for (const engine of engines) {
-        try {
-          const out = execFileSync(process.execPath, ["--import", "tsx", child, dir, CONCEPT, "whole"], {
-            encoding: "utf8",
-            env: { ...process.env, ARXIV_COMPANION_SQLITE: engine },
-            stdio: ["ignore", "pipe", "pipe"]
-          })
-          runs.get(engine)!.push(JSON.parse(out) as Reading)
-        } catch (e) {
-          if (round === 0) console.log(`${engine}: cannot read (${String((e as { stderr?: string }).stderr ?? e).split("\n").find((l) => /Error|error/.test(l)) ?? e})`)
-          runs.delete(engine)
-        }
-      }
-    }
-    const read = [...runs.entries()].filter(([, rs]) => rs.length > 0)
-    const base = read[0]
-    for (const [engine, rs] of read) {
-      const m = (f: (r: Reading) => number) => median(rs.map(f))
-      const ratio = (f: (r: Reading) => number) => base === undefined || base[0] === engine ? "" : ` (×${(m(f) / median(base[1].map(f))).toFixed(2)} of ${base[0]})`
-      console.log(`\n-- reads through ${engine} (${rs[0]!.engine}) --`)
-      console.log(`open: median ${ms(m((r) => r.openMillis))}, CPU ${ms(m((r) => r.openCpuMillis))}${ratio((r) => r.openCpuMillis)} (goal ≤ 100 ms)`)
-      console.log(
-        `concept query (OR of 20 terms + 2 title clauses, ML categories, pool 1000; ${rs[0]!.total.toLocaleString("en-US")} matches): ` +
-          `median ${ms(m((r) => r.queryMillis))}, CPU ${ms(m((r) => r.queryCpuMillis))}${ratio((r) => r.queryCpuMillis)} (goal ≤ 150 ms), ` +
-          `narrowed to its rarest alternatives`
-      )
-      console.log(
-        `the same query ranked whole, after it in the same process (${rs[0]!.wholeTotal.toLocaleString("en-US")} matches): ` +
-          `median ${ms(m((r) => r.wholeMillis))}, CPU ${ms(m((r) => r.wholeCpuMillis))}${ratio((r) => r.wholeCpuMillis)}; ` +
-          `the narrowed pool holds ${m((r) => r.top20Held)} of its first 20 distinct titles`
-      )
-      console.log(
-        `title search (ti:attention AND ti:translation, 1000): median ${ms(m((r) => r.titleMillis))}, CPU ${ms(m((r) => r.titleCpuMillis))}${
-          ratio((r) => r.titleCpuMillis)
-        }`
-      )
-      console.log(`id lookup (50 ids): median ${ms(m((r) => r.idMillis))}, CPU ${ms(m((r) => r.idCpuMillis))}${ratio((r) => r.idCpuMillis)}`)
-      console.log(`peak RSS of the reading process: median ${m((r) => r.maxRssMiB).toFixed(0)} MiB${ratio((r) => r.maxRssMiB)} (goal ≤ 250 MiB for a run)`)
-      const answers = new Set(rs.map((r) => JSON.stringify(r.digests)))
-      const same = base === undefined || base[0] === engine ? "" : JSON.stringify(rs[0]!.digests) === JSON.stringify(base[1][0]!.digests)
-        ? `, the same as ${base[0]}'s`
-        : `, NOT the same as ${base[0]}'s (${JSON.stringify(base[1][0]!.digests)})`
-      console.log(`answers (ids and totals of each search, digested): ${[...answers].join(" | ")}${same}`)
-    }
-    console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(1)).join(", ")}`)
+    const runs = Array.from({ length: 5 }, () =>
+      JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, dir, CONCEPT, "whole"], { encoding: "utf8" })) as {
+        openMillis: number
+        queryMillis: number
+        queryCpuMillis: number
+        wholeMillis: number
+        wholeCpuMillis: number
+        top20Held: number
+        wholeTotal: number
+        titleMillis: number
+        idMillis: number
+        total: number
+        maxRssMiB: number
+      })
+    console.log(`open: median ${ms(median(runs.map((r) => r.openMillis)))} (goal ≤ 100 ms)`)
+    console.log(
+      `concept query (OR of 20 terms + 2 title clauses, ML categories, pool 1000; ${runs[0]!.total.toLocaleString("en-US")} matches): ` +
+        `median ${ms(median(runs.map((r) => r.queryMillis)))} (CPU ${ms(median(runs.map((r) => r.queryCpuMillis)))}; goal ≤ 150 ms), ` +
+        `narrowed to its rarest alternatives`
+    )
+    console.log(
+      `the same query ranked whole, after it in the same process (${runs[0]!.wholeTotal.toLocaleString("en-US")} matches): ` +
+        `median ${ms(median(runs.map((r) => r.wholeMillis)))} (CPU ${ms(median(runs.map((r) => r.wholeCpuMillis)))}); ` +
+        `the narrowed pool holds ${median(runs.map((r) => r.top20Held))} of its first 20 distinct titles`
+    )
+    console.log(`title search (ti:attention AND ti:translation, 1000): median ${ms(median(runs.map((r) => r.titleMillis)))}`)
+    console.log(`id lookup (50 ids): median ${ms(median(runs.map((r) => r.idMillis)))}`)
+    console.log(`load average after: ${loadavg().map((l) => l.toFixed(1)).join(", ")}`)
+    console.log(`peak RSS of the reading process: median ${median(runs.map((r) => r.maxRssMiB)).toFixed(0)} MiB (goal ≤ 250 MiB for a run)`)
   } finally {
     if (keep === undefined) rmSync(dir, { recursive: true, force: true })
   }

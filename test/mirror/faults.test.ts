@@ -74,8 +74,7 @@ const readOnlyView = (dir: string): { readonly path: string; readonly release: (
     return {
       path: view,
       release: () => {
-        // lazily: an index closed through the native engine lets go of its file when its statements are collected
-        execFileSync("umount", ["-l", view])
+        execFileSync("umount", [view])
         rmSync(view, { recursive: true, force: true })
       }
     }
@@ -137,7 +136,7 @@ describe("mirror faults", () => {
         assert.strictEqual(outcome._tag, "Synced")
         assert.strictEqual(heldIds(dir).length, records.length)
       }).pipe(Effect.ensuring(Effect.sync(() => {
-        execFileSync("umount", ["-l", disk]) // lazily: see readOnlyView
+        execFileSync("umount", [disk])
         rmSync(disk, { recursive: true, force: true })
       }))))
   }, 120_000)

@@ -98,8 +98,7 @@ const readOnlyView = (dir: string) => {
     return {
       path: view,
       asOwner: (f: () => void) => f(),
-      // lazily: an index closed through the native engine lets go of its file when its statements are collected
-      release: () => execFileSync("umount", ["-l", view])
+      release: () => execFileSync("umount", [view])
     }
   }
   chmodSync(dir, 0o555)

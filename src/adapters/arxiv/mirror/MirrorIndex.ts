@@ -27,9 +27,101 @@
  * @since 0.3.0
  */
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync, statfsSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname } from "node:path"
+import { pathToFileURL } from "node:url"
+import { setFlagsFromString } from "node:v8"
+import type sqlite from "node-sqlite3-wasm"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
-import { isInterruptedWrite, openNative, openWasm, openWasmImmutable, readEngine, type Row, type SqlDriver, type SqliteEngine } from "./sqliteDriver.js"
+
+/**
+ * SQLite's WebAssembly, loaded on the first open. V8 compiles WebAssembly
+ * lazily with its baseline compiler (Liftoff) and recompiles the hot
+ * functions with its optimising one (TurboFan) in the background: for a
+ * process that opens the index, searches a few times and exits (every CLI
+ * run), those recompilations cost more CPU than they save: the first concept
+ * search took ~1,000 ms of CPU with them and ~300 ms without, at 100,000
+ * records (bench/mirror.bench.ts). So the baseline compiler alone is asked
+ * for before the module is compiled (`--liftoff-only`; it applies to
+ * WebAssembly only, the process's JavaScript is compiled as before).
+ */
+let loaded: typeof sqlite | undefined
+const engine = (): typeof sqlite => {
+  if (loaded === undefined) {
+    if (process.env["ARXIV_COMPANION_WASM_TIERUP"] !== "1") setFlagsFromString("--liftoff-only")
+    loaded = createRequire(import.meta.url)("node-sqlite3-wasm") as typeof sqlite
+  }
+  return loaded
+}
+
+/**
+ * Open `file` read-only and unlocked: SQLite's `immutable=1` URI parameter
+ * (https://sqlite.org/uri.html#uriimmutable) tells it the file cannot change
+ * while it is open, so it takes no lock at all, and node-sqlite3-wasm's file
+ * layer makes no `<file>.lock` folder. The package opens every database
+ * without `SQLITE_OPEN_URI` (and its SQLite is built without
+ * `SQLITE_USE_URI`), so the connection is opened here through the C API the
+ * package exports (`cwrap`, `_malloc`), the URI flag given, and wrapped in the
+ * package's own `Database` class (its `_ptr` and `_functions`, as its
+ * constructor sets them). Only for an index nothing writes while it is read.
+ */
+const SQLITE_OPEN_READONLY = 0x1
+const SQLITE_OPEN_URI = 0x40
+interface WasmModule {
+  readonly cwrap: (name: string, returns: string | null, args: ReadonlyArray<string>) => (...args: Array<unknown>) => unknown
+  readonly _malloc: (bytes: number) => number
+  readonly _free: (pointer: number) => void
+  readonly _sqlite3_bind_blob: (stmt: number, at: number, pointer: number, bytes: number, destructor: number) => number
+}
+const openImmutable = (file: string): sqlite.Database => {
+  const s = engine()
+  const m = s as unknown as WasmModule
+  if (typeof m.cwrap !== "function" || typeof m._malloc !== "function" || typeof m._sqlite3_bind_blob !== "function") {
+    throw new Error("this node-sqlite3-wasm does not export its C API (cwrap, _malloc): an index cannot be opened unlocked")
+  }
+  const open = m.cwrap("sqlite3_open_v2", "number", ["string", "number", "number", "string"])
+  const errmsg = m.cwrap("sqlite3_errmsg", "string", ["number"])
+  const closeV2 = m.cwrap("sqlite3_close_v2", "number", ["number"])
+  const slot = m._malloc(4)
+  let pointer = 0
+  try {
+    const rc = open(`${pathToFileURL(file).href}?immutable=1`, slot, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, null) as number
+    pointer = readPointer(s, m, slot)
+    if (rc !== 0) {
+      const why = pointer === 0 ? `code ${rc}` : String(errmsg(pointer))
+      if (pointer !== 0) closeV2(pointer)
+      throw new Error(`could not open ${file} unlocked: ${why}`)
+    }
+  } finally {
+    m._free(slot)
+  }
+  const db = Object.create(s.Database.prototype) as sqlite.Database & { _ptr: number; _functions: Map<string, number> }
+  db._ptr = pointer
+  db._functions = new Map()
+  return db
+}
+
+/** The 32-bit little-endian word at `pointer` in SQLite's memory: bound to a statement as a 4-byte blob, read back as hex. */
+const readPointer = (s: typeof sqlite, m: WasmModule, pointer: number): number => {
+  const scratch = new s.Database(":memory:")
+  try {
+    const stmt = scratch.prepare("SELECT hex(?1) AS h")
+    try {
+      const handle = (stmt as unknown as { _ptr: number })._ptr
+      const SQLITE_TRANSIENT = -1
+      if (m._sqlite3_bind_blob(handle, 1, pointer, 4, SQLITE_TRANSIENT) !== 0) throw new Error("could not read the connection's handle")
+      const step = m.cwrap("sqlite3_step", "number", ["number"])
+      const text = m.cwrap("sqlite3_column_text", "string", ["number", "number"])
+      if (step(handle) !== 100) throw new Error("could not read the connection's handle")
+      const hex = String(text(handle, 0))
+      return Buffer.from(hex, "hex").readUInt32LE(0)
+    } finally {
+      stmt.finalize()
+    }
+  } finally {
+    scratch.close()
+  }
+}
 
 /** The index file inside a mirror's directory. */
 export const INDEX_FILE = "arxiv.sqlite"
@@ -348,6 +440,7 @@ CREATE INDEX IF NOT EXISTS citations_fetched ON citations(fetched_at);
 
 const BM25 = `bm25(papers_fts, ${FTS_COLUMNS.map((c) => FTS_WEIGHTS[c]).join(", ")})`
 
+type Row = Record<string, unknown>
 /** The matches an FTS5 statement selects (its columns `n`, …), restricted to the papers a search's date range admits. */
 type Filtered = (matches: string) => string
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined)
@@ -436,10 +529,6 @@ const countOf = (row: Row): StoredCount => {
   }
 }
 
-/** Open `file`, which nothing writes, unlocked (`immutable=1`) through `engine`. */
-const openUnchanging = (file: string, engine: SqliteEngine): SqlDriver =>
-  engine === "native" ? openNative(file, { immutable: true, busyMillis: 0 }) : openWasmImmutable(file)
-
 /** What tells one version of a file from another: a reader opened unlocked reopens the file when it changes. */
 const signatureOf = (file: string): string => {
   const st = statSync(file)
@@ -499,7 +588,7 @@ export class MirrorIndex {
   private epoch = 0
 
   private constructor(
-    private db: SqlDriver,
+    private db: sqlite.Database,
     /** The index file. */
     readonly file: string,
     readonly readOnly: boolean,
@@ -558,50 +647,25 @@ export class MirrorIndex {
     if (!canWrite && options.create) throw new IndexUnavailable(readOnlyReason(dir, "write"))
     if (!canWrite) return MirrorIndex.openUnlocked(dir, file, false)
     removeStaleLock(file)
-    // a writer (the harvester, the counts, a build) writes through wasm; a reader reads through the engine chosen
-    const engine = options.create ? "wasm" : MirrorIndex.readEngine()
-    let db: SqlDriver
+    let db: sqlite.Database
     try {
-      db = engine === "native" ? openNative(file, { immutable: false, busyMillis: BUSY_MILLIS }) : openWasm(file, { readOnly: !options.create })
+      db = new (engine().Database)(file, options.create ? {} : { readOnly: true, fileMustExist: true })
     } catch (e) {
       throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
     }
     const index = new MirrorIndex(db, file, !options.create, undefined)
-    const setUp = () => {
-      index.db.exec(`PRAGMA busy_timeout = ${BUSY_MILLIS}; PRAGMA cache_size = -${CACHE_KIB}`)
+    try {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_MILLIS}; PRAGMA cache_size = -${CACHE_KIB}`)
       // an index built whole in a folder of its own and thrown away if the build fails (the recorded corpus's):
       // no journal and no sync to disk per page, as nothing of it is read before it is complete
-      if (options.create && options.scratch === true) index.db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+      if (options.create && options.scratch === true) db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
       if (options.create) index.migrate()
-      else index.read(() => index.checkSchema())
-    }
-    try {
-      try {
-        setUp()
-      } catch (e) {
-        if (!index.readThroughWasm(e)) throw e
-        setUp()
-      }
+      else index.checkSchema()
     } catch (e) {
-      index.close()
+      db.close()
       throw e instanceof IndexUnavailable ? e : new IndexUnavailable(failureReason(dir, e, "the index", options.create ? "write" : "read"))
     }
     return index
-  }
-
-  /**
-   * A native reader that finds a write a killed process left half done (its journal, which a read-only connection
-   * may not roll back: SQLite refuses to read) reads as the wasm reader does, through wasm, from then on: the wasm
-   * engine's file layer takes its own lock folder for the writer's, so it reads the file as it stands. Whether that
-   * happened is told by the return.
-   */
-  private readThroughWasm(e: unknown): boolean {
-    if (this.db.engine !== "native" || this.unlocked !== undefined || !isInterruptedWrite(e)) return false
-    this.db.close()
-    this.db = openWasm(this.file, { readOnly: true })
-    this.db.exec(`PRAGMA busy_timeout = ${BUSY_MILLIS}; PRAGMA cache_size = -${CACHE_KIB}`)
-    this.epoch++
-    return true
   }
 
   /** Open `file` unlocked for reading (see `open`). */
@@ -609,12 +673,11 @@ export class MirrorIndex {
     // a sealed index is never written: a lock folder beside it is no writer's
     const busy = sealed ? undefined : unsteady(dir, file)
     if (busy !== undefined) throw new IndexUnavailable(busy)
-    const engine = MirrorIndex.readEngine()
-    let db: SqlDriver
+    let db: sqlite.Database
     let signature: string
     try {
       signature = signatureOf(file)
-      db = openUnchanging(file, engine)
+      db = openImmutable(file)
     } catch (e) {
       throw new IndexUnavailable(`cannot open ${file}: ${(e as Error).message}`)
     }
@@ -646,9 +709,9 @@ export class MirrorIndex {
     if (now === unlocked.signature) return
     const busy = isSealed(this.file) ? undefined : unsteady(unlocked.dir, this.file)
     if (busy !== undefined) throw new IndexUnavailable(busy)
-    const db = openUnchanging(this.file, this.db.engine)
+    const db = openImmutable(this.file)
     db.exec(`PRAGMA cache_size = -${cacheKib(isSealed(this.file))}`)
-    this.db.close()
+    if (this.db.isOpen) this.db.close()
     this.db = db
     unlocked.signature = now
     this.epoch++
@@ -688,21 +751,7 @@ export class MirrorIndex {
   }
 
   close(): void {
-    this.db.close()
-  }
-
-  /** The engine this index is read (and, opened to write, written) through: see sqliteDriver.ts. */
-  get engine(): SqliteEngine {
-    return this.db.engine
-  }
-
-  /** The engine a reader opens (ARXIV_COMPANION_SQLITE, else native when it loads), or why none can be had. */
-  private static readEngine(): SqliteEngine {
-    try {
-      return readEngine()
-    } catch (e) {
-      throw new IndexUnavailable((e as Error).message)
-    }
+    if (this.db.isOpen) this.db.close()
   }
 
   /** Write entries of the index's `meta` table (what an index built for a purpose says about itself), in one transaction. */
@@ -748,7 +797,15 @@ export class MirrorIndex {
 
   private transaction<A>(body: () => A): A {
     this.epoch++
-    return this.db.transaction("write", body)
+    this.db.exec("BEGIN IMMEDIATE")
+    try {
+      const result = body()
+      this.db.exec("COMMIT")
+      return result
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK")
+      throw e
+    }
   }
 
   /**
@@ -836,18 +893,18 @@ export class MirrorIndex {
   }
 
   /**
-   * A read in one transaction: the file lock (a directory made and removed,
-   * by node-sqlite3-wasm or by the native driver alike) is taken per
-   * transaction, so a search's statements share one.
+   * A read in one transaction: node-sqlite3-wasm takes its file lock (a
+   * directory made and removed) per transaction, so a search's statements
+   * share one.
    */
   private read<A>(body: () => A): A {
     if (this.db.inTransaction) return body()
     this.refresh()
+    this.db.exec("BEGIN")
     try {
-      return this.db.transaction("read", body)
-    } catch (e) {
-      if (!this.readThroughWasm(e)) throw e
-      return this.db.transaction("read", body)
+      return body()
+    } finally {
+      if (this.db.inTransaction) this.db.exec("COMMIT")
     }
   }
 
@@ -1200,10 +1257,6 @@ export class MirrorIndex {
 
   /** Records, categories with their counts, the newest datestamp and every harvest's state. */
   status(): IndexStatus {
-    return this.read(() => this.statusNow())
-  }
-
-  private statusNow(): IndexStatus {
     const records = num((this.db.get("SELECT count(*) AS c FROM papers") as Row)["c"])
     const categories = (this.db.all(
       "SELECT category, count(*) AS c FROM paper_categories GROUP BY category ORDER BY c DESC, category"
