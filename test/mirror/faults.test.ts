@@ -12,7 +12,8 @@ import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { execFileSync, spawn } from "node:child_process"
-import { chmodSync, existsSync, mkdtempSync, rmSync, statfsSync, utimesSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, rmSync, statfsSync, statSync, utimesSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Mirror from "../../src/adapters/arxiv/mirror/Mirror.js"
@@ -174,6 +175,78 @@ describe("mirror faults", () => {
         rmSync(empty, { recursive: true, force: true })
         rmSync(built, { recursive: true, force: true })
       }))))
+  }, 120_000)
+
+  it.live("a write killed mid-commit, its changed pages already in the file: rolled back from its journal before anything reads them, by a reader opening the mirror and by one already open", () => {
+    const dir = tempDir()
+    return withStandIn(mathRecords(), 30, (s) =>
+      Effect.gen(function*() {
+        yield* sync(s, dir, { progress: (p) => (p.pages === 1 ? Effect.interrupt : Effect.void) }).pipe(Effect.exit)
+        const ids = heldIds(dir)
+        assert.strictEqual(ids.length, 30)
+        const file = join(dir, "arxiv.sqlite")
+        const titles = () => {
+          const index = MirrorIndex.open(dir, { create: false })
+          try {
+            return index.byIds(ids).map((r) => r.title)
+          } finally {
+            index.close()
+          }
+        }
+        const before = titles()
+        // what a killed commit leaves: every paper's title rewritten and 400 papers added, pages of both written to
+        // the file (a cache of 2 pages spills them), the journal holding what they were, the lock folder left behind
+        const killWriter = () =>
+          Effect.gen(function*() {
+            const writer = spawn(process.execPath, ["-e", `
+              const sqlite = require("node-sqlite3-wasm")
+              const db = new sqlite.Database(${JSON.stringify(file)})
+              db.exec("PRAGMA cache_size = 2; BEGIN IMMEDIATE")
+              db.run("UPDATE papers SET title = 'half-written ' || id")
+              for (let i = 0; i < 400; i++) {
+                db.run("INSERT INTO papers(id, title, abstract, authors, published, categories, datestamp) VALUES (?, 'half a page', ?, '[]', '2020-01-01', 'math.CO', '2020-01-01')", ["9999." + i, "x ".repeat(2000)])
+              }
+              process.stdout.write("written\\n")
+              setInterval(() => {}, 1000)
+            `], { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
+            yield* Effect.async<void>((resume) => void writer.stdout!.once("data", () => resume(Effect.void)))
+            writer.kill("SIGKILL")
+            yield* Effect.async<void>((resume) => void writer.once("exit", () => resume(Effect.void)))
+            assert.isAbove(statSync(`${file}-journal`).size, 0, "the killed writer left its journal")
+            assert.isTrue(existsSync(`${file}.lock`), "the killed writer left its lock")
+          })
+        const integrity = () => {
+          const db = new (createRequire(import.meta.url)("node-sqlite3-wasm").Database)(file, { readOnly: true, fileMustExist: true })
+          try {
+            return db.all("PRAGMA integrity_check").map((r: Record<string, unknown>) => String(r["integrity_check"]))
+          } finally {
+            db.close()
+          }
+        }
+
+        // a reader opening the mirror once the lock is stale: the journal is rolled back first
+        yield* killWriter()
+        const past = new Date(Date.now() - 3 * 60_000)
+        utimesSync(`${file}.lock`, past, past)
+        assert.deepStrictEqual(titles(), before)
+        assert.deepStrictEqual(integrity(), ["ok"])
+        assert.isFalse(existsSync(`${file}-journal`), "rolled back: the journal is gone")
+
+        // a reader open before the writer was killed: its next read rolls the journal back, then reads
+        const open = MirrorIndex.open(dir, { create: false })
+        try {
+          assert.strictEqual(open.byIds(ids).length, 30)
+          yield* killWriter()
+          rmSync(`${file}.lock`, { recursive: true }) // what the locked index's message asks a person to do
+          assert.deepStrictEqual(open.byIds(ids).map((r) => r.title), before)
+        } finally {
+          open.close()
+        }
+        assert.isFalse(existsSync(`${file}-journal`))
+        assert.deepStrictEqual(integrity(), ["ok"])
+        const outcome = yield* sync(s, dir)
+        assert.strictEqual(outcome._tag, "Synced")
+      }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))))
   }, 120_000)
 
   it.live("a sync killed while writing a page: the page is not kept, a search says the index is locked and what to do; the lock, once stale, is taken over", () => {

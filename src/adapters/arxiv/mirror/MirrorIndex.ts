@@ -49,9 +49,65 @@ let loaded: typeof sqlite | undefined
 const engine = (): typeof sqlite => {
   if (loaded === undefined) {
     if (process.env["ARXIV_COMPANION_WASM_TIERUP"] !== "1") setFlagsFromString("--liftoff-only")
-    loaded = createRequire(import.meta.url)("node-sqlite3-wasm") as typeof sqlite
+    const require = createRequire(import.meta.url)
+    loaded = require("node-sqlite3-wasm") as typeof sqlite
+    answerReservedLockFromOwnLock(require("node:fs") as typeof import("node:fs"))
   }
   return loaded
+}
+
+/**
+ * The lock paths (`<file>.lock`) of the index files this process opens with locks: see
+ * {@link answerReservedLockFromOwnLock}.
+ */
+const lockedIndexes = new Set<string>()
+
+/**
+ * A write killed in the middle of its commit leaves changed pages in the file and their former contents in the
+ * journal beside it (`<file>-journal`), which the next connection must copy back before it reads ("a hot journal",
+ * https://sqlite.org/atomiccommit.html#hot_rollback_journals). SQLite decides a journal is hot by asking the file
+ * layer, while it holds its SHARED lock, whether any connection holds a RESERVED lock (xCheckReservedLock), and
+ * rolls back only if none does. node-sqlite3-wasm's file layer has one lock, a folder beside the file made whole for
+ * any level (`mkdir <file>.lock`), and answers that question with whether the folder exists, which it always does
+ * then, being the asking connection's own: so no wasm connection ever rolled a journal back, a reader read the
+ * killed write's half (the file failing `PRAGMA integrity_check`), and the next write committed over it and deleted
+ * the journal. Since SQLite asks only while it holds its lock (pager.c, `hasHotJournal`) and that folder excludes
+ * every other connection, the true answer is always "no": the package's file layer reads `fs.accessSync` from
+ * Node's `fs` module object when it asks, so for the lock folders of the indexes opened here that call answers "no
+ * such folder" (ENOENT), and only that call: this module reads the file system through its own imports, which do not
+ * see the change (Node's ES module bindings of `node:fs` are not synced with the CommonJS object unless
+ * `module.syncBuiltinESMExports()` is called).
+ */
+const answerReservedLockFromOwnLock = (fs: typeof import("node:fs")): void => {
+  const accessSync = fs.accessSync
+  fs.accessSync = ((path: import("node:fs").PathLike, mode?: number): void => {
+    if (typeof path === "string" && lockedIndexes.has(path)) {
+      throw Object.assign(new Error(`ENOENT: no such file or directory, access '${path}'`), { code: "ENOENT", path })
+    }
+    accessSync(path, mode)
+  }) as typeof fs.accessSync
+}
+
+/**
+ * A reader's connection is read-only, and a read-only connection cannot roll a hot journal back (SQLite refuses:
+ * "attempt to write a readonly database"): in a folder it can write, a reader that finds one rolls it back first,
+ * through a connection of its own opened for writing, which SQLite rolls back with as it starts its first read
+ * (waiting, as any connection does, while a live writer holds the lock: a live writer's journal is not hot, and is
+ * gone once it commits).
+ */
+const rollBackInterruptedWrite = (file: string): void => {
+  try {
+    if (statSync(`${file}-journal`).size === 0) return
+  } catch {
+    return // no journal
+  }
+  const db = new (engine().Database)(file, { fileMustExist: true })
+  try {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_MILLIS}`)
+    db.get("SELECT count(*) AS n FROM sqlite_master")
+  } finally {
+    db.close()
+  }
 }
 
 /**
@@ -647,6 +703,14 @@ export class MirrorIndex {
     if (!canWrite && options.create) throw new IndexUnavailable(readOnlyReason(dir, "write"))
     if (!canWrite) return MirrorIndex.openUnlocked(dir, file, false)
     removeStaleLock(file)
+    lockedIndexes.add(`${file}.lock`)
+    if (!options.create) {
+      try {
+        rollBackInterruptedWrite(file)
+      } catch (e) {
+        throw new IndexUnavailable(failureReason(dir, e, "the index", "read"))
+      }
+    }
     let db: sqlite.Database
     try {
       db = new (engine().Database)(file, options.create ? {} : { readOnly: true, fileMustExist: true })
@@ -900,6 +964,17 @@ export class MirrorIndex {
   private read<A>(body: () => A): A {
     if (this.db.inTransaction) return body()
     this.refresh()
+    try {
+      return this.inReadTransaction(body)
+    } catch (e) {
+      // a write killed mid-commit since this reader opened: its journal rolled back, then read again (once)
+      if (this.unlocked !== undefined || !/readonly/i.test(String(e)) || !existsSync(`${this.file}-journal`)) throw e
+      rollBackInterruptedWrite(this.file)
+      return this.inReadTransaction(body)
+    }
+  }
+
+  private inReadTransaction<A>(body: () => A): A {
     this.db.exec("BEGIN")
     try {
       return body()
