@@ -196,6 +196,28 @@ describe("UpstreamLimiter", () => {
       assert.deepStrictEqual(starts, [0, step, 2 * step, 3 * step, 4 * step])
     }))
 
+  it.scoped("on arXiv's limiter a harvest's page is spaced from its answer, an API call from its start: a page answered late pushes the next request back", () =>
+    Effect.gen(function*() {
+      const url = `http://127.0.0.1:${40_000 + Math.floor(Math.random() * 20_000)}/api/query`
+      const limiter = Context.get(yield* Layer.build(LiveArxiv.limiterLayer({ apiUrl: url })), UpstreamLimiter.ArxivLimiter)
+      const starts: Array<number> = []
+      const request = (latency: string, spacing?: UpstreamLimiter.Spacing) =>
+        limiter.withPermit((answered) =>
+          Effect.gen(function*() {
+            starts.push(yield* now)
+            yield* Effect.sleep(Duration.decode(latency as Duration.DurationInput))
+            yield* answered
+          }), { spacing })
+      const fiber = yield* Effect.fork(Effect.all([request("2 seconds", "answer"), request("2 seconds"), request("10 millis")], {
+        concurrency: "unbounded"
+      }))
+      yield* TestClock.adjust("30 seconds")
+      yield* Fiber.join(fiber)
+      const step = 3000 + Duration.toMillis(LiveArxiv.ARXIV_START_MARGIN)
+      // the page answered at 2000 → the next start at 2000 + step; that API call's answer (2 s later) does not count
+      assert.deepStrictEqual(starts, [0, 2000 + step, 2000 + 2 * step])
+    }))
+
   it.effect("a request whose answer would come after its call's deadline is not sent", () =>
     Effect.gen(function*() {
       const limiter = UpstreamLimiter.make({ service: "arXiv", interval: "3 seconds" })

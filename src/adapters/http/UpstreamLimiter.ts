@@ -165,9 +165,13 @@ export interface UpstreamLimiter {
   /**
    * Run a request in the next free slot; the slot is held until it ends.
    * The request may call `answered` when its answer begins to arrive.
+   * `spacing` overrides the limiter's for this request (what it counts the
+   * next slot from): an arXiv API call is spaced from its start, a harvest's
+   * page from its answer.
    */
   readonly withPermit: <A, E, R>(
-    request: (answered: Effect.Effect<void>) => Effect.Effect<A, E, R>
+    request: (answered: Effect.Effect<void>) => Effect.Effect<A, E, R>,
+    options?: { readonly spacing?: Spacing | undefined }
   ) => Effect.Effect<A, E | QueueTooLong, R>
   /** No request of this limiter starts sooner than `millis` from now (the upstream's Retry-After). */
   readonly holdBack: (millis: number) => Effect.Effect<void>
@@ -401,11 +405,12 @@ export const make = (options: UpstreamLimiterOptions): UpstreamLimiter & {
       }))
 
   const withPermit = <A, E, R>(
-    request: (answered: Effect.Effect<void>) => Effect.Effect<A, E, R>
+    request: (answered: Effect.Effect<void>) => Effect.Effect<A, E, R>,
+    options?: { readonly spacing?: Spacing | undefined }
   ): Effect.Effect<A, E | QueueTooLong, R> =>
     Effect.flatMap(Effect.zip(Clock.currentTimeMillis, FiberRef.get(callDeadline)), ([startedAt, deadline]) => {
       let marked = false
-      const answered: Effect.Effect<void> = spacing === "answer"
+      const answered: Effect.Effect<void> = (options?.spacing ?? spacing) === "answer"
         ? Effect.suspend(() => {
           if (marked) return Effect.void
           marked = true

@@ -26,7 +26,7 @@ import { globalValue } from "effect/GlobalValue"
 import { UpstreamUnavailable } from "../../core/errors.js"
 import { reportWait, type UpstreamWait, withWaitReporter } from "../../core/waiting.js"
 import { VERSION } from "../../version.js"
-import { callDeadline, callRequest, type CallRequests, QueueTooLong, type UpstreamLimiter } from "./UpstreamLimiter.js"
+import { callDeadline, callRequest, type CallRequests, QueueTooLong, type Spacing, type UpstreamLimiter } from "./UpstreamLimiter.js"
 
 /** The version the User-Agent announces. */
 export const CLIENT_VERSION: string = VERSION
@@ -157,6 +157,8 @@ export interface PoliteOptions {
   readonly adjust?: ((response: HttpClientResponse.HttpClientResponse, body: Uint8Array) => number) | undefined
   /** Largest body read (bytes): reading stops as soon as it is passed (`AnswerTooLarge`, not retried). Default 64 MB. */
   readonly maxBodyBytes?: number | undefined
+  /** What the next request is spaced from, when not the limiter's own spacing ({@link Spacing}). */
+  readonly spacing?: Spacing | undefined
 }
 
 /**
@@ -240,8 +242,7 @@ export const politeClient = (
             (e): e is HttpClientError.ResponseError => HttpClientError.isHttpClientError(e) && e._tag === "ResponseError",
             (e) => Effect.fail(new TransientFailure({ reason: describeHttpError(e), status: e.response.status }))
           )
-        )
-      )
+        ), { spacing: options.spacing })
   )
 }
 

@@ -123,9 +123,13 @@ export const make = (options: OaiClientOptions = {}): Effect.Effect<OaiClient, n
             : Effect.succeed(response)
         }
       )
+    // a page is spaced from the moment its answer began to arrive (arXiv had the request by then), not from its
+    // start: so arXiv never sees two of a harvest's requests closer than the interval, however late a request
+    // reaches it; a harvest is not in a hurry, and its pages take seconds to answer
     const client = politeClient((yield* HttpClient.HttpClient).pipe(HttpClient.withTracerPropagation(false)), {
       limiter,
-      timeout: options.timeout ?? "120 seconds"
+      timeout: options.timeout ?? "120 seconds",
+      spacing: "answer"
     }).pipe(HttpClient.transformResponse(Effect.flatMap(checkPage)), withRetries(policy, OAI_SERVICE))
 
     /** A refused answer that carries an OAI-PMH error is that error; anything else is the server unavailable. */
