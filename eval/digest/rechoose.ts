@@ -9,7 +9,8 @@
  *
  * Prints: each fold's pick (on six splits) and its figures on the seventh; the pooled held folds beside the shipped
  * rule's figures; the decision of the rule written before; the pick on all notes; each computed with ungraded papers
- * counted as off-topic (W, the worst case) and as neither (N). Announced papers without a grade for their note are
+ * counted as off-topic (W, the worst case) and as neither (N), the two the rule reads, and, as a bound deciding nothing,
+ * as graded and not off-topic (B, the best case: every setting's upper bound at its lowest). Announced papers without a grade for their note are
  * listed and written as blind sheets (the precision set's format) to `--sheets DIR`.
  *
  * Usage: node --import tsx eval/digest/rechoose.ts [--sheets DIR] [--json FILE] [--from FILE]
