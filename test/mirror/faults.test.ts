@@ -15,7 +15,7 @@ import { execFileSync, spawn } from "node:child_process"
 import { chmodSync, existsSync, mkdtempSync, rmSync, statfsSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import * as Mirror from "../../src/adapters/arxiv/mirror/Mirror.js"
 import * as MirrorArxiv from "../../src/adapters/arxiv/mirror/MirrorArxiv.js"
 import { MirrorIndex } from "../../src/adapters/arxiv/mirror/MirrorIndex.js"
@@ -177,7 +177,7 @@ describe("mirror faults", () => {
       }))))
   }, 120_000)
 
-  it.live("a write killed mid-commit, its changed pages already in the file: rolled back from its journal before anything reads them, by a reader opening the mirror, by one already open, and by the next sync", () => {
+  it.live("a write killed mid-commit, its changed pages already in the file: rolled back from its journal before anything reads them, by a reader opening the mirror, by one already open, by another process naming the folder relatively, and by the next sync", () => {
     const dir = tempDir()
     return withStandIn(mathRecords(), 30, (s) =>
       Effect.gen(function*() {
@@ -243,6 +243,17 @@ describe("mirror faults", () => {
           open.close()
         }
         assert.isFalse(existsSync(`${file}-journal`))
+        assert.deepStrictEqual(integrity(), ["ok"])
+
+        // another process, naming the mirror's folder from its working directory (`mirror status --dir NAME`)
+        yield* killWriter()
+        utimesSync(`${file}.lock`, past, past)
+        const status = execFileSync(process.execPath, [join(root, "dist", "cli.js"), "mirror", "status", "--dir", basename(dir), "--json"], {
+          cwd: dirname(dir),
+          encoding: "utf8"
+        })
+        assert.strictEqual((JSON.parse(status) as { records: number }).records, 30)
+        assert.isFalse(existsSync(`${file}-journal`), "rolled back by a process that named the folder relatively")
         assert.deepStrictEqual(integrity(), ["ok"])
 
         // the next sync, before any reader: it rolls the journal back before it writes, and commits whole pages on it

@@ -28,7 +28,7 @@
  */
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync, statfsSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
-import { dirname } from "node:path"
+import { dirname, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { setFlagsFromString } from "node:v8"
 import type sqlite from "node-sqlite3-wasm"
@@ -703,7 +703,8 @@ export class MirrorIndex {
     if (!canWrite && options.create) throw new IndexUnavailable(readOnlyReason(dir, "write"))
     if (!canWrite) return MirrorIndex.openUnlocked(dir, file, false)
     removeStaleLock(file)
-    lockedIndexes.add(`${file}.lock`)
+    // the path as the package's file layer names it (SQLite's full path name: `path.resolve` of the one given)
+    lockedIndexes.add(`${resolve(file)}.lock`)
     if (!options.create) {
       try {
         rollBackInterruptedWrite(file)
