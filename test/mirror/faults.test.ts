@@ -53,6 +53,29 @@ const failureMessage = <A, E>(exit: Exit.Exit<A, E>): string => {
   return (e.value as { message: string }).message
 }
 
+/**
+ * A process writing a page into the index `file` as commitPage does (400 papers; with `rewriteTitles`, every held
+ * paper's title rewritten first), a cache of 2 pages so its changes spill into the file before it commits, killed
+ * with SIGKILL before it commits: its journal and its lock folder are left behind.
+ */
+const writeHalfAPageThenDie = (file: string, options: { readonly rewriteTitles: boolean }) =>
+  Effect.gen(function*() {
+    const writer = spawn(process.execPath, ["-e", `
+      const sqlite = require("node-sqlite3-wasm")
+      const db = new sqlite.Database(${JSON.stringify(file)})
+      db.exec("PRAGMA cache_size = 2; BEGIN IMMEDIATE")
+      ${options.rewriteTitles ? `db.run("UPDATE papers SET title = 'half-written ' || id")` : ""}
+      for (let i = 0; i < 400; i++) {
+        db.run("INSERT INTO papers(id, title, abstract, authors, published, categories, datestamp) VALUES (?, 'half a page', ?, '[]', '2020-01-01', 'math.CO', '2020-01-01')", ["9999." + i, "x ".repeat(2000)])
+      }
+      process.stdout.write("writing\\n")
+      setInterval(() => {}, 1000)
+    `], { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
+    yield* Effect.async<void>((resume) => void writer.stdout!.once("data", () => resume(Effect.void)))
+    writer.kill("SIGKILL")
+    yield* Effect.async<void>((resume) => void writer.once("exit", () => resume(Effect.void)))
+  })
+
 const canMount = (() => {
   if (!isRoot) return false
   const probe = mkdtempSync(join(tmpdir(), "arxiv-mirror-mount-"))
@@ -194,24 +217,10 @@ describe("mirror faults", () => {
           }
         }
         const before = titles()
-        // what a killed commit leaves: every paper's title rewritten and 400 papers added, pages of both written to
-        // the file (a cache of 2 pages spills them), the journal holding what they were, the lock folder left behind
+        // what a killed commit leaves: pages of its changes in the file, the journal holding what they were, the lock folder
         const killWriter = () =>
           Effect.gen(function*() {
-            const writer = spawn(process.execPath, ["-e", `
-              const sqlite = require("node-sqlite3-wasm")
-              const db = new sqlite.Database(${JSON.stringify(file)})
-              db.exec("PRAGMA cache_size = 2; BEGIN IMMEDIATE")
-              db.run("UPDATE papers SET title = 'half-written ' || id")
-              for (let i = 0; i < 400; i++) {
-                db.run("INSERT INTO papers(id, title, abstract, authors, published, categories, datestamp) VALUES (?, 'half a page', ?, '[]', '2020-01-01', 'math.CO', '2020-01-01')", ["9999." + i, "x ".repeat(2000)])
-              }
-              process.stdout.write("written\\n")
-              setInterval(() => {}, 1000)
-            `], { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
-            yield* Effect.async<void>((resume) => void writer.stdout!.once("data", () => resume(Effect.void)))
-            writer.kill("SIGKILL")
-            yield* Effect.async<void>((resume) => void writer.once("exit", () => resume(Effect.void)))
+            yield* writeHalfAPageThenDie(file, { rewriteTitles: true })
             assert.isAbove(statSync(`${file}-journal`).size, 0, "the killed writer left its journal")
             assert.isTrue(existsSync(`${file}.lock`), "the killed writer left its lock")
           })
@@ -275,21 +284,8 @@ describe("mirror faults", () => {
         yield* sync(s, dir, { progress: (p) => (p.pages === 1 ? Effect.interrupt : Effect.void) }).pipe(Effect.exit)
         const before = heldIds(dir)
         assert.strictEqual(before.length, 30)
-        // a process writing a page, as commitPage does, killed before it commits
         const file = join(dir, "arxiv.sqlite")
-        const writer = spawn(process.execPath, ["-e", `
-          const sqlite = require("node-sqlite3-wasm")
-          const db = new sqlite.Database(${JSON.stringify(file)})
-          db.exec("PRAGMA cache_size = 2; BEGIN IMMEDIATE")
-          for (let i = 0; i < 400; i++) {
-            db.run("INSERT INTO papers(id, title, abstract, authors, published, categories, datestamp) VALUES (?, 'half a page', ?, '[]', '2020-01-01', 'math.CO', '2020-01-01')", ["9999." + i, "x ".repeat(2000)])
-          }
-          process.stdout.write("writing\\n")
-          setInterval(() => {}, 1000)
-        `], { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
-        yield* Effect.async<void>((resume) => void writer.stdout!.once("data", () => resume(Effect.void)))
-        writer.kill("SIGKILL")
-        yield* Effect.async<void>((resume) => void writer.once("exit", () => resume(Effect.void)))
+        yield* writeHalfAPageThenDie(file, { rewriteTitles: false })
         assert.isTrue(existsSync(`${file}.lock`), "the killed writer left its lock")
         const search = (q: string) =>
           Effect.flatMap(ArxivPort, (a) => a.search({ query: typedQuery(q), categories: [], maxResults: 50 })).pipe(
