@@ -22,6 +22,7 @@ import * as LocalJudge from "../src/adapters/judge/LocalJudge.js"
 import { arxivRanker } from "../src/adapters/judge/ranker.js"
 import { type CompanionReport, Layers, Workflow } from "../src/index.js"
 import { readLandmarks, readNote, repoRoot, type Split } from "./retrieval-data.js"
+import { clipAbstract, writeSheet } from "./sheets-data.js"
 
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`)
@@ -38,7 +39,6 @@ if (ranker !== "fixed" && ranker !== "learned") throw new Error(`--ranker must b
 const judgeParams = arg("judge-params", "") === "" ? undefined : (JSON.parse(arg("judge-params", "")) as Record<string, unknown>)
 
 /** The abstract's first ~700 characters, cut at a word: enough to tell what a paper is about. */
-const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
 
 const graded = (note: string): Set<string> => {
   const file = join(precisionDir, "grades", `${note}.json`)
@@ -90,15 +90,12 @@ try {
         arxivId: c.paper.arxivId,
         title: c.paper.title.replace(/\s+/g, " ").trim(),
         published: c.paper.published,
-        abstract: clip(c.paper.abstract.replace(/\s+/g, " ").trim())
+        abstract: clipAbstract(c.paper.abstract.replace(/\s+/g, " ").trim())
       }))
       // by id: the reader sees no rank
       .sort((a, b) => a.arxivId.localeCompare(b.arxivId))
     total += papers.length
-    writeFileSync(
-      join(out, `${note.note}.json`),
-      JSON.stringify({ note: note.note, title: note.title, split: note.split, text: readNote(note), papers }, null, 1) + "\n"
-    )
+    writeSheet(out, { note: note.note, title: note.title, split: note.split, text: readNote(note), papers })
   })
   console.log(`${selected.length} notes, ${total} papers to grade, in ${out}`)
 } finally {

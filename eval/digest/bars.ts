@@ -31,6 +31,7 @@ import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import { ArxivPort, type ArxivSearch, type ArxivSearchResult, Digest, type Judgement, Layers, LlmJudgePort, type LlmJudgeService, Tools } from "../../src/index.js"
 import { readLandmarks, readNote, repoRoot, SPLIT_SETS } from "../retrieval-data.js"
 import { pooledInterval, pooledShare } from "./pooled.js"
+import { sheetPapers, writeSheet } from "../sheets-data.js"
 
 const arg = (name: string): string | undefined => {
   const at = process.argv.indexOf(`--${name}`)
@@ -235,16 +236,11 @@ for (const v of variants) {
 const count = [...missing.values()].reduce((s, m) => s + m.size, 0)
 console.log(`announced without a grade for their note: ${count}`)
 for (const [note, ids] of missing) for (const [id, where] of ids) console.log(`  ${note} ${id} (${where.join(", ")})`)
-const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
 if (sheetsDir !== undefined && count > 0) {
   mkdirSync(sheetsDir, { recursive: true })
   for (const [note, ids] of missing) {
     const l = notes.find((n) => n.note === note)!
-    const papers = [...ids.keys()].sort().map((id) => {
-      const p = abstracts.get(id)
-      return { arxivId: id, title: p?.title ?? "", published: p?.published ?? "", abstract: clip(p?.abstract ?? "") }
-    })
-    writeFileSync(join(sheetsDir, `${note}.json`), `${JSON.stringify({ note, title: l.title, split: l.split, text: readNote(l), papers }, null, 1)}\n`)
+    writeSheet(sheetsDir, { note, title: l.title, split: l.split, text: readNote(l), papers: sheetPapers([...ids.keys()].sort(), abstracts) })
   }
   console.log(`sheets: ${missing.size} in ${sheetsDir}`)
 }

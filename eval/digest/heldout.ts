@@ -21,6 +21,7 @@ import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import { ArxivPort, Digest, Layers, Tools } from "../../src/index.js"
 import { landmarksFile, notesDir, repoRoot } from "../retrieval-data.js"
 import { pooledInterval, pooledShare } from "./pooled.js"
+import { sheetPapers, writeSheet } from "../sheets-data.js"
 
 const arg = (name: string): string | undefined => {
   const at = process.argv.indexOf(`--${name}`)
@@ -103,7 +104,6 @@ if (gradedAll === announcedAll) {
   console.log(`on-topic (2): ${pct(on)} (${pct(onLo)}–${pct(onHi)})`)
   for (const r of rows) if (r.offTopic > 0) console.log(`  ${r.note}: ${r.offTopic} of ${r.graded} off-topic`)
 } else console.log(`not measured: ${announcedAll - gradedAll} announced papers have no grade yet (sheets)`)
-const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
 if (sheetsDir !== undefined) {
   mkdirSync(sheetsDir, { recursive: true })
   for (const l of landmarks) {
@@ -111,11 +111,7 @@ if (sheetsDir !== undefined) {
     const g = gradesOf(l.note)
     const toGrade = r.announced.filter((id) => g[id] === undefined).sort()
     if (toGrade.length === 0) continue
-    const papers = toGrade.map((id) => {
-      const p = abstracts.get(id)
-      return { arxivId: id, title: p?.title ?? "", published: p?.published ?? "", abstract: clip(p?.abstract ?? "") }
-    })
-    writeFileSync(join(sheetsDir, `${l.note}.json`), `${JSON.stringify({ note: l.note, title: l.title, split: l.split, text: textOf(l.note), papers }, null, 1)}\n`)
+    writeSheet(sheetsDir, { note: l.note, title: l.title, split: l.split, text: textOf(l.note), papers: sheetPapers(toGrade, abstracts) })
   }
 }
 if (jsonOut !== undefined) writeFileSync(jsonOut, `${JSON.stringify({ split, since: SINCE, bar, rule: Digest.DIGEST_ANNOUNCE, rows }, null, 1)}\n`)

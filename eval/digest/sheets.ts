@@ -17,6 +17,7 @@ import { join } from "node:path"
 import { ArxivPort, Layers } from "../../src/index.js"
 import { hash32 } from "../../src/core/compose.js"
 import { readLandmarks, readNote, repoRoot } from "../retrieval-data.js"
+import { sheetPapers, writeSheet } from "../sheets-data.js"
 
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`)
@@ -49,7 +50,6 @@ const chosen = landmarks
   .sort((a, b) => hash32(a.note).localeCompare(hash32(b.note)))
   .slice(0, count)
 
-const clip = (text: string): string => (text.length <= 720 ? text : `${text.slice(0, 700).replace(/\s+\S*$/, "")} …`)
 
 const ids = [...new Set(chosen.flatMap((l) => announced.get(l.note)!))]
 const papers = await Effect.runPromise(
@@ -78,17 +78,7 @@ for (const l of chosen) {
     onTopic: graded.filter((id) => done[id]!.grade === 2).length,
     toGrade: toGrade.length
   })
-  const sheet = {
-    note: l.note,
-    title: l.title,
-    split: l.split,
-    text: readNote(l),
-    papers: toGrade.map((id) => {
-      const p = papers.get(id)
-      return { arxivId: id, title: p?.title ?? "", published: p?.published ?? "", abstract: clip(p?.abstract ?? "") }
-    })
-  }
-  writeFileSync(join(out, `${l.note}.json`), `${JSON.stringify(sheet, null, 1)}\n`)
+  writeSheet(out, { note: l.note, title: l.title, split: l.split, text: readNote(l), papers: sheetPapers(toGrade, papers) })
 }
 writeFileSync(join(out, "README.md"), `# Grading sheets: the vault digest's papers
 
