@@ -18,7 +18,7 @@ import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { defaultParams, prepareConcept, preparePaper, scorePrepared } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
-import { gradedTuningPools } from "./pools-data.js"
+import { gradedTuningPools, type Kind, kindsOf } from "./pools-data.js"
 import { bootstrapRatio, repoRoot } from "./retrieval-data.js"
 
 setTokenCacheLimit(50_000)
@@ -68,7 +68,6 @@ const g2 = (a: number, b: number, c: number, d: number): number => {
     xlogx(a + b) - xlogx(c + d) - xlogx(a + c) - xlogx(b + d))
 }
 
-type Kind = "lm" | "2" | "0"
 interface Cell { n: number; base: number; alt: number }
 const rows: Array<Record<string, Cell>> = []
 const lifted: Array<string> = []
@@ -110,13 +109,8 @@ for (const { pool, grades } of gradedTuningPools()) {
   }
   const row: Record<string, Cell> = {}
   const cell = (k: string) => (row[k] ??= { n: 0, base: 0, alt: 0 })
-  const landmarks = new Set(pool.landmarks.map((l) => l.id))
   for (const paper of pool.papers) {
-    const kinds: Array<Kind> = []
-    if (landmarks.has(paper.arxivId)) kinds.push("lm")
-    const g = grades[paper.arxivId]?.grade
-    if (g === 2) kinds.push("2")
-    if (g === 0) kinds.push("0")
+    const kinds = kindsOf(pool, grades, paper.arxivId)
     if (kinds.length === 0) continue
     const pp = preparePaper(paper, table, p, vectors)
     const s0 = scorePrepared(c0, pp, table, p, vectors)
@@ -131,7 +125,7 @@ for (const { pool, grades } of gradedTuningPools()) {
         if (after >= GATE) x.alt++
       }
     }
-    if (landmarks.has(paper.arxivId) && s0.concept < GATE) {
+    if (kinds.includes("lm") && s0.concept < GATE) {
       const named = alternatives.filter((k) => pp.titleKeys.has(k) || pp.abstractCounts.has(k))
       const line = `${pool.split}/${pool.note} "${pool.concept.title}" — ${paper.arxivId} "${paper.title.slice(0, 70)}" ` +
         `match ${s0.concept.toFixed(2)}→${after.toFixed(2)} rel ${s0.relevance.toFixed(2)}; names ${named.join(", ") || "none"}`

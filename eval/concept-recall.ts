@@ -12,7 +12,7 @@ import { arxivDfTable } from "../src/adapters/judge/dfTable.js"
 import { defaultParams, prepareConcept, preparePaper, scorePrepared, type ScoringParams } from "../src/adapters/judge/score.js"
 import { arxivTermVectors } from "../src/adapters/judge/termVectors.js"
 import { setTokenCacheLimit } from "../src/adapters/judge/tokenize.js"
-import { gradedTuningPools } from "./pools-data.js"
+import { gradedTuningPools, type Kind, kindsOf } from "./pools-data.js"
 import { bootstrapRatio } from "./retrieval-data.js"
 
 setTokenCacheLimit(50_000)
@@ -22,7 +22,6 @@ const variant: ScoringParams = { ...defaultParams, ...(JSON.parse(process.env.VA
 const showMissed = process.argv.includes("--missed")
 const gates = [0.2, 0.3, 0.5]
 
-type Kind = "lm" | "2" | "0"
 // per note, per kind, per scope (all / relevant): [count, hits at each g (shipped), hits at each g (variant)]
 interface Cell { n: number; base: Array<number>; alt: Array<number> }
 const rows: Array<Record<string, Cell>> = []
@@ -33,13 +32,8 @@ for (const { pool, grades } of gradedTuningPools()) {
   const c1 = prepareConcept(pool.concept, table, variant, vectors)
   const row: Record<string, Cell> = {}
   const cell = (k: string) => (row[k] ??= { n: 0, base: gates.map(() => 0), alt: gates.map(() => 0) })
-  const landmarks = new Set(pool.landmarks.map((l) => l.id))
   for (const paper of pool.papers) {
-    const kinds: Array<Kind> = []
-    if (landmarks.has(paper.arxivId)) kinds.push("lm")
-    const g = grades[paper.arxivId]?.grade
-    if (g === 2) kinds.push("2")
-    if (g === 0) kinds.push("0")
+    const kinds = kindsOf(pool, grades, paper.arxivId)
     if (kinds.length === 0) continue
     const pp0 = preparePaper(paper, table, defaultParams, vectors)
     const s0 = scorePrepared(c0, pp0, table, defaultParams, vectors)
@@ -55,7 +49,7 @@ for (const { pool, grades } of gradedTuningPools()) {
         })
       }
     }
-    if (showMissed && landmarks.has(paper.arxivId) && s1.concept < 0.3) {
+    if (showMissed && kinds.includes("lm") && s1.concept < 0.3) {
       const units = c1.central.units.map((u) => {
         const hit = [...u.forms.keys()].some((f) => pp0.titleKeys.has(f) || pp0.abstractCounts.has(f))
         return `${hit ? "+" : "-"}${u.key}(${u.weight.toFixed(1)})`

@@ -34,6 +34,19 @@ export const gradedTuningPools = (): ReadonlyArray<{ readonly pool: Pool; readon
     return [{ pool, grades: (JSON.parse(readFileSync(file, "utf8")) as { papers: Grades }).papers }]
   })
 
+/** What a paper of a pool is to the diagnostics that count by kind: a landmark, graded 2, graded 0 (none, one or two). */
+export type Kind = "lm" | "2" | "0"
+
+/** The kinds of `arxivId` in its note: a landmark of `pool`, and its grade when it is 2 or 0. */
+export const kindsOf = (pool: Pool, grades: Grades, arxivId: string): Array<Kind> => {
+  const kinds: Array<Kind> = []
+  if (pool.landmarks.some((l) => l.id === arxivId)) kinds.push("lm")
+  const g = grades[arxivId]?.grade
+  if (g === 2) kinds.push("2")
+  if (g === 0) kinds.push("0")
+  return kinds
+}
+
 /** The papers of a pool that are relevant (≥ 0.5) and whose impact the workflow looks up, most relevant first. */
 export const relevantOf = (pool: Pool, relevance: ReadonlyMap<string, number>) => {
   const impact = pool.impact ?? {}
