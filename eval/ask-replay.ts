@@ -93,6 +93,17 @@ const argument = (name: string): string | undefined => {
   return i < 0 ? undefined : process.argv[i + 1]
 }
 
+/** A grid's axes as an option writes them, `"k=5,10;m=2,3"`: each axis's values, as written. */
+const axesOf = (spec: string): Record<string, Array<string>> =>
+  Object.fromEntries(spec.split(";").map((a) => {
+    const [k, v] = a.split("=")
+    return [k!, v!.split(",")]
+  }))
+
+/** The same, each value a number. */
+const numericAxesOf = (spec: string): Record<string, Array<number>> =>
+  Object.fromEntries(Object.entries(axesOf(spec)).map(([k, v]) => [k, v.map(Number)]))
+
 /**
  * `--set tuning,heldout2,heldout3`: the tuning question files to read (`tuning` is questions.jsonl, another name
  * questions-<name>.jsonl); each question carries its file's name. Held-out sets are refused: never tuned on.
@@ -500,6 +511,10 @@ const feedbackWords = (d: Dumped, source: "rel" | "answer" | "cited", k: number,
   return ArxivTermStats.sharedWords(table, first.map((c) => c.title), [d.question, ...(d.judgeWords ?? [])], { least: shared, share: dfCap, count: n })
     .flatMap((word) => Array.from({ length: r }, () => word))
 }
+
+/** The field's words `ask` ships (the eleventh round): source cited, k 10, n 3, once, shared by 2 titles, df under 5 %. */
+const shippedFieldWords = (d: Dumped): ReadonlyArray<string> => feedbackWords(d, "cited", 10, 3, 1, 2, 0.05)
+
 const prepared = new Map<Candidate, PreparedPaper>()
 const preparedOf = (c: Candidate): PreparedPaper => {
   let x = prepared.get(c)
@@ -547,8 +562,7 @@ const main = async () => {
   // (source cited, k 10, m 2, c 0.05, n 3, r 1), with its place in each order and in the shipped (locked) answer
   const featuresOut = argument("--features")
   if (featuresOut !== undefined) {
-    const fieldOf = (d: Dumped) => feedbackWords(d, "cited", 10, 3, 1, 2, 0.05)
-    const fed = rejudge(data, {}, fieldOf)
+    const fed = rejudge(data, {}, shippedFieldWords)
     const rows = data.map((d) => {
       const mainOrder = replay(d, { relevance: current(), lookups: Stages.IMPACT_LOOKUPS }, 1000)
       const fedSetting: Setting = { judged: fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS }
@@ -558,7 +572,7 @@ const main = async () => {
         set: d.set ?? "tuning",
         question: d.question,
         expected: d.expected,
-        fieldWords: fieldOf(d),
+        fieldWords: shippedFieldWords(d),
         terms: d.concept.terms.map((t) => ({ ...t })),
         shipped,
         candidates: d.candidates.map((c) => ({
@@ -599,10 +613,7 @@ const main = async () => {
   const spec = argument("--grid")
   if (spec !== undefined) {
     // "compress=0.5,0.25;lookups=50,1000;coverage=0.05;spread=0.05"
-    const axes = Object.fromEntries(spec.split(";").map((a) => {
-      const [k, v] = a.split("=")
-      return [k!, v!.split(",").map(Number)]
-    })) as Record<string, Array<number>>
+    const axes = numericAxesOf(spec)
     for (const introKind of (argument("--intro-kind") ?? "named").split(",")) {
     for (const introduce of axes.introduce ?? [0]) {
     for (const mode of (argument("--unrecorded") ?? "band").split(",") as Array<"after" | "rank" | "band">) {
@@ -638,10 +649,7 @@ const main = async () => {
   // `--rejudge "neighbours=0,4,8;credit=0.5,1;weight=0.05,0.15;long=7,12"`: the judge's question knobs (ninth round)
   const rj = argument("--rejudge")
   if (rj !== undefined) {
-    const axes = Object.fromEntries(rj.split(";").map((a) => {
-      const [k, v] = a.split("=")
-      return [k!, v!.split(",").map(Number)]
-    })) as Record<string, Array<number>>
+    const axes = numericAxesOf(rj)
     const atMain = rejudge(data, {})
     const off = data.flatMap((d) => d.candidates.filter((c) => Math.abs(atMain.get(d.question)!.get(c.id)! - c.judge) > 1e-9).map((c) => `${d.question} ${c.id}`))
     console.log(`re-judged as the pipeline judged: ${data.reduce((n, d) => n + d.candidates.length, 0) - off.length} candidates of ${data.reduce((n, d) => n + d.candidates.length, 0)}${off.length > 0 ? ` (first differing: ${off[0]})` : ""}`)
@@ -667,10 +675,7 @@ const main = async () => {
   // `--prf "source=rel,answer;k=3,5,10;n=3,6;r=1,2"` (source rel, answer, or cited): pseudo-relevance feedback (tenth round)
   const prf = argument("--prf")
   if (prf !== undefined) {
-    const axes = Object.fromEntries(prf.split(";").map((a) => {
-      const [k, v] = a.split("=")
-      return [k!, v!.split(",")]
-    })) as Record<string, Array<string>>
+    const axes = axesOf(prf)
     const atMain = rejudge(data, {})
     const total = data.reduce((n, d) => n + d.candidates.length, 0)
     const off = data.reduce((n, d) => n + d.candidates.filter((c) => Math.abs(atMain.get(d.question)!.get(c.id)! - c.judge) > 1e-9).length, 0)
@@ -713,11 +718,8 @@ const main = async () => {
   // the field words the shipped ones (source cited, k 10, m 2, c 0.05, n 3, r 1); main then is the shipped answer
   const agree = argument("--agree")
   if (agree !== undefined) {
-    const axes = Object.fromEntries(agree.split(";").map((a) => {
-      const [k, v] = a.split("=")
-      return [k!, v!.split(",")]
-    })) as Record<string, Array<string>>
-    const fed = rejudge(data, {}, (d) => feedbackWords(d, "cited", 10, 3, 1, 2, 0.05))
+    const axes = axesOf(agree)
+    const fed = rejudge(data, {}, shippedFieldWords)
     grid.splice(0, grid.length, ["current", { judged: fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS, lock: 3 }])
     for (const combine of axes.combine ?? ["mean"]) {
       for (const lock of axes.lock ?? ["0"]) {
@@ -729,11 +731,8 @@ const main = async () => {
   // order with another band of near-ties and another place for a paper without a count; main the shipped answer
   const bandSpec = argument("--band")
   if (bandSpec !== undefined) {
-    const axes = Object.fromEntries(bandSpec.split(";").map((a) => {
-      const [k, v] = a.split("=")
-      return [k!, v!.split(",")]
-    })) as Record<string, Array<string>>
-    const fed = rejudge(data, {}, (d) => feedbackWords(d, "cited", 10, 3, 1, 2, 0.05))
+    const axes = axesOf(bandSpec)
+    const fed = rejudge(data, {}, shippedFieldWords)
     grid.splice(0, grid.length, ["current", { judged: fed, relevance: current(), lookups: Stages.IMPACT_LOOKUPS, lock: 3 }])
     for (const scope of axes.scope ?? ["whole"]) {
       for (const width of axes.band ?? ["0.05"]) {
