@@ -129,6 +129,7 @@ export const portOver = (
           match: fts.match,
           alternatives: fts.alternatives,
           within: fts.within,
+          text: fts.text,
           publishedFrom,
           publishedTo: fts.publishedTo,
           updatedFrom: fts.updatedFrom,

@@ -283,12 +283,15 @@ export interface IndexQuery {
    * categories): a relevance search may then narrow it (see `search`).
    */
   readonly alternatives?: ReadonlyArray<string> | undefined
+  /** The category filter ANDed into `match`, when there is one. */
   readonly within?: string | undefined
+  /** `match` without `within`: a relevance search ranks it alone and filters its papers after (see `search`). */
+  readonly text?: string | undefined
   /** How many papers a wide OR is narrowed to (default 8,000 or 5 % of the index, the more); 0: never narrowed. */
   readonly narrowTo?: number | undefined
   /**
-   * Rank a narrowed OR with its category filter inside the MATCH even where its papers could be filtered after the
-   * ranking (`rankedThenFiltered`): the same answers, slower; for comparing the two.
+   * Rank with the category filter inside the MATCH even where the papers could be filtered after the ranking
+   * (`rankedThenFiltered`): the same answers, slower; for comparing the two.
    */
   readonly filterInRanking?: boolean | undefined
   /** First-version date range, inclusive, YYYY-MM-DD. */
@@ -1083,6 +1086,7 @@ export class MirrorIndex {
       q.match ?? null,
       q.alternatives ?? null,
       q.within ?? null,
+      q.text ?? null,
       q.narrowTo ?? null,
       q.filterInRanking ?? null,
       q.publishedFrom ?? null,
@@ -1173,11 +1177,21 @@ export class MirrorIndex {
           ? matches
           : `SELECT f.* FROM (${matches}${rows} LIMIT -1) AS f JOIN papers p ON p.n = f.n WHERE ${where.join(" AND ")}`
       const narrow = this.narrowing(q, filtered, params)
-      if (narrow?.text !== undefined && q.within !== undefined && q.filterInRanking !== true) {
-        const found = this.rankedThenFiltered(q, narrow.text, q.within, narrow.share, filtered, params)
-        if (found !== undefined) return { rows: found, total: Math.max(narrow.total, found.length) }
-      }
       const match = narrow?.match ?? q.match
+      const text = narrow !== undefined ? narrow.text : q.text
+      if (text !== undefined && match !== undefined && q.within !== undefined && q.filterInRanking !== true) {
+        const found = this.rankedThenFiltered(q, text, q.within, narrow?.share ?? this.shareIn(q.within), filtered, params)
+        if (found !== undefined) {
+          // every match read: the count is those in the filter; a narrowed search's total is its estimate (at least
+          // the papers it found), else the matches are counted
+          const total = narrow !== undefined
+            ? Math.max(narrow.total, found.kept)
+            : found.readAll
+            ? found.kept
+            : this.countOf(match, filtered, params)
+          return { rows: found.rows, total }
+        }
+      }
       const ranked = this.db.all(
         `SELECT n, score, count(*) OVER () AS total
          FROM (${filtered(`SELECT rowid AS n, ${BM25} AS score FROM papers_fts WHERE papers_fts MATCH ?`)})
@@ -1190,13 +1204,31 @@ export class MirrorIndex {
         ? num(ranked[0]!["total"])
         : q.start === 0
         ? 0
-        : num(
-          (this.db.get(`SELECT count(*) AS c FROM (${filtered("SELECT rowid AS n FROM papers_fts WHERE papers_fts MATCH ?")})`, [match, ...params]) as Row)[
-            "c"
-          ]
-        )
+        : this.countOf(match, filtered, params)
       return { rows: this.rowsOf(ranked.map((r) => num(r["n"]))), total }
     })
+  }
+
+  /** How many papers a MATCH expression matches, within a search's date range. */
+  private countOf(match: string, filtered: Filtered, params: ReadonlyArray<string | number>): number {
+    return num(
+      (this.db.get(`SELECT count(*) AS c FROM (${filtered("SELECT rowid AS n FROM papers_fts WHERE papers_fts MATCH ?")})`, [match, ...params]) as Row)["c"]
+    )
+  }
+
+  /** The newest papers' row numbers start after `from`; `sampled` of them (at most SAMPLE_ROWS) are held. */
+  private newest(): { readonly newest: number; readonly from: number; readonly sampled: number } {
+    const newest = num((this.db.get("SELECT max(n) AS m FROM papers") as Row)["m"])
+    const from = Math.max(0, newest - SAMPLE_ROWS)
+    const sampled = num((this.db.get("SELECT count(*) AS c FROM papers WHERE n > ?", [from]) as Row)["c"])
+    return { newest, from, sampled }
+  }
+
+  /** The share of the newest papers (SAMPLE_ROWS) in a category filter. */
+  private shareIn(within: string, sample = this.newest()): number {
+    if (sample.sampled === 0) return 0
+    const c = this.db.get("SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ?", [within, sample.from]) as Row
+    return num(c["c"]) / sample.sampled
   }
 
   /**
@@ -1227,14 +1259,15 @@ export class MirrorIndex {
   }
 
   /**
-   * The papers of a narrowed search (`text`: its OR without the category filter `within`) ranked without the filter
-   * and read in that order, each kept when one of its categories is in the filter, until the page is full; the same
-   * papers in the same order as ranking them with the filter inside the MATCH, where FTS5's `bm25()` would count
-   * every match of each category phrase (most of the index) for its IDF, and the phrases add exactly 0 to a score
-   * (their column weighs 0): at 1,000,000 records the ranking took 245 ms of CPU without them and 550 ms with them
-   * (bench/README.md). Undefined, to rank as before, when the newest papers are mostly outside the filter (`share`,
-   * below half), when the filter is not one the categories alone answer, or when the papers ranked ran out before
-   * the page was full while more matched.
+   * A relevance search with a category filter (`within`), ranked on its `text` alone (a narrowed search's: the OR
+   * kept) and its papers read in that order, each kept when one of its categories is in the filter, until the page is
+   * full: the same papers in the same order as ranking `text AND within`, where FTS5's `bm25()` would count every
+   * match of each category phrase (most of the index) for its IDF, while the phrases add exactly 0 to a score (their
+   * column weighs 0). At 1,000,000 records the narrowed concept query's ranking took 245 ms of CPU without them and
+   * 550 ms with them, a title search 28 ms and 267 (bench/README.md). `kept`: the papers in the filter among those
+   * read, all of them when `readAll` (every paper matching `text` read). Undefined, to rank with the filter as before,
+   * when the newest papers are mostly outside the filter (`share` below half), when the filter is not one the
+   * categories alone answer, or when the papers ranked cannot fill the page while more matched.
    */
   private rankedThenFiltered(
     q: IndexQuery,
@@ -1243,30 +1276,36 @@ export class MirrorIndex {
     share: number,
     filtered: Filtered,
     params: ReadonlyArray<string | number>
-  ): ReadonlyArray<PaperRow> | undefined {
+  ): { readonly rows: ReadonlyArray<PaperRow>; readonly kept: number; readonly readAll: boolean } | undefined {
     if (share < 0.5) return undefined
     const want = q.start + q.limit
     const cap = Math.ceil((want / share) * 1.2) + 100
+    // no count of the matches beside the ranking (a window over every match): the first `cap` are all it reads
     const ranked = (this.db.all(
       `SELECT n FROM (${filtered(`SELECT rowid AS n, ${BM25} AS score FROM papers_fts WHERE papers_fts MATCH ?`)}) ORDER BY score, n DESC LIMIT ?`,
       [text, ...params, cap]
     ) as Array<Row>).map((r) => num(r["n"]))
-    const more = ranked.length === cap // more papers match than were ranked
+    const more = ranked.length === cap // more papers may match than were ranked
     const kept: Array<PaperRow> = []
+    let read = 0
     try {
       // a first batch of 256 measures the papers' rate in the filter; a page it cannot fill is ranked again at once
       for (let at = 0; kept.length < want && at < ranked.length;) {
         const size = Math.ceil((want - kept.length) / (at === 0 ? share : Math.max(kept.length / at, 0.01))) + 16
         const batch = ranked.slice(at, at + (at === 0 ? Math.min(size, 256) : size))
         at += batch.length
-        for (const row of this.rowsOf(batch)) if (kept.length < want && admitsCategories(within, row.categories)) kept.push(row)
+        for (const row of this.rowsOf(batch)) {
+          read++
+          if (admitsCategories(within, row.categories)) kept.push(row)
+          if (kept.length === want) break
+        }
         if (more && kept.length < want && kept.length + (ranked.length - at) * (kept.length / at) < want) return undefined
       }
     } catch {
       return undefined // a filter on more than the categories: FTS5 answers it in the MATCH
     }
     if (more && kept.length < want) return undefined
-    return kept.slice(q.start)
+    return { rows: kept.slice(q.start), kept: kept.length, readAll: !more && read === ranked.length }
   }
 
   /**
@@ -1280,12 +1319,11 @@ export class MirrorIndex {
     q: IndexQuery,
     filtered: Filtered,
     params: ReadonlyArray<string | number>
-  ): { readonly match: string; readonly total: number; readonly text?: string; readonly share: number } | undefined {
+  ): { readonly match: string; readonly total: number; readonly text: string; readonly share: number } | undefined {
     const alternatives = q.alternatives
     if (alternatives === undefined || alternatives.length < 2 || q.match === undefined) return undefined
-    const newest = num((this.db.get("SELECT max(n) AS m FROM papers") as Row)["m"])
-    const from = Math.max(0, newest - SAMPLE_ROWS)
-    const sampled = num((this.db.get("SELECT count(*) AS c FROM papers WHERE n > ?", [from]) as Row)["c"])
+    const sample = this.newest()
+    const { from, newest, sampled } = sample
     if (sampled === 0) return undefined
     const scale = newest / sampled
     if (q.start + q.limit > NARROW_POOL) return undefined
@@ -1312,10 +1350,8 @@ export class MirrorIndex {
     }
     if (kept.length === alternatives.length) return undefined
     const text = `(${kept.join(" OR ")})`
-    if (q.within === undefined) return { match: text, total, share: 1 }
-    const inFilter = this.db.get("SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ?", [q.within, from]) as Row
-    const share = num(inFilter["c"]) / sampled
-    return { match: `${text}${within}`, total, text, share }
+    if (q.within === undefined) return { match: text, total, text, share: 1 }
+    return { match: `${text}${within}`, total, text, share: this.shareIn(q.within, sample) }
   }
 
   /**

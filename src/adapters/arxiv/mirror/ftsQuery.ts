@@ -48,7 +48,10 @@ export interface FtsQuery {
    * satisfy (the categories), so the index can narrow a wide OR.
    */
   readonly alternatives?: ReadonlyArray<string> | undefined
+  /** The category filter ANDed into `match`, when there is one. */
   readonly within?: string | undefined
+  /** `match` without `within` (undefined when the query is the categories alone): a ranking need not read them. */
+  readonly text?: string | undefined
   readonly publishedFrom?: string | undefined
   readonly publishedTo?: string | undefined
   readonly updatedFrom?: string | undefined
@@ -168,16 +171,21 @@ export const splitConjuncts = (node: ArxivQuery | undefined): {
 export const toFtsQuery = (node: ArxivQuery | undefined, categories: ReadonlyArray<string> = []): FtsQuery | UnsupportedQuery => {
   try {
     const { negative, positive, range } = splitConjuncts(node)
-    let match = positive.length === 0 ? undefined : positive.map(expression).join(" AND ")
-    for (const n of negative) match = `(${match}) NOT ${expression(n.operand)}`
+    let text = positive.length === 0 ? undefined : positive.map(expression).join(" AND ")
+    for (const n of negative) text = `(${text}) NOT ${expression(n.operand)}`
     const filter = categories.length === 0
       ? undefined
       : `categories : (${categories.map((c) => quote(categoryToken(c))).join(" OR ")})`
-    if (filter !== undefined) match = match === undefined ? filter : `(${match}) AND ${filter}`
+    const match = filter === undefined ? text : text === undefined ? filter : `(${text}) AND ${filter}`
     const alternatives = positive.length === 1 && negative.length === 0 && positive[0]!._tag === "Or"
       ? disjuncts(positive[0]!).map(expression)
       : undefined
-    return { match, ...range, ...(alternatives === undefined ? {} : { alternatives, within: filter }) }
+    return {
+      match,
+      ...range,
+      ...(alternatives === undefined ? {} : { alternatives }),
+      ...(filter === undefined ? {} : { within: filter, ...(text === undefined ? {} : { text }) })
+    }
   } catch (e) {
     if (e instanceof UnsupportedQuery) return e
     throw e

@@ -1,11 +1,13 @@
 /**
- * A narrowed concept query (a wide OR over the recorded corpus, the offline
- * mode's index) is ranked without its category filter and its papers are
+ * A relevance search with a category filter over the recorded corpus (the
+ * offline mode's index) is ranked without the filter and its papers are
  * filtered as they are read (MirrorIndex `rankedThenFiltered`): the papers, their
  * order and the total must be those of ranking with the filter inside FTS5's
- * MATCH, for filters that keep all of the corpus or two thirds of it (the fast
- * path), a third or less (ranked as before), a category written so that only
- * stemming matches it, a page past the first, and a date range beside the filter.
+ * MATCH, for narrowed concept queries (wide ORs) and plain searches (titles,
+ * phrases, ANDNOT, authors), with filters that keep all of the corpus or two
+ * thirds of it (the fast path), a third or less (ranked as before), a category
+ * written so that only stemming matches it, a short page (the total counted),
+ * a page past the first, and a date range beside the filter.
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { join } from "node:path"
@@ -78,4 +80,33 @@ describe("a narrowed concept query filtered by category after its ranking", () =
       for (const row of ml.rows) expect(row.categories.split(" ").some((c) => ML.includes(c))).toBe(true)
     }
   })
+})
+
+const SEARCHES = [
+  "ti:attention AND ti:translation",
+  "all:dropout",
+  'abs:"generative adversarial"',
+  "(ti:graph OR ti:graphs) ANDNOT ti:convolutional",
+  "au:bengio",
+  "all:learning"
+]
+
+describe("a plain relevance search filtered by category after its ranking", () => {
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, Partial<IndexQuery>]> = [
+    ["the ML categories, a pool of 1000", ML, {}],
+    ["cs.CV and cs.LG, a pool of 1000", ["cs.CV", "cs.LG"], {}],
+    ["cs.CV and cs.LG, a page of 10 (the total counted)", ["cs.CV", "cs.LG"], { limit: 10 }],
+    ["cs.LGs and cs.CV, the third page of 10", ["cs.LGs", "cs.CV"], { start: 20, limit: 10 }],
+    ["cs.CL alone (ranked as before)", ["cs.CL"], { limit: 50 }],
+    ["the ML categories in 2016", ML, { publishedFrom: "2016-01-01", publishedTo: "2016-12-31", limit: 100 }]
+  ]
+  for (const [name, categories, extra] of cases) {
+    it(`gives the papers, order and total of ranking with the filter: ${name}`, () => {
+      for (const query of SEARCHES) {
+        const { filtered, inRanking } = search(query, categories, { narrowTo: 0, ...extra })
+        expect(filtered.rows.map((r) => r.id)).toEqual(inRanking.rows.map((r) => r.id))
+        expect(filtered.total).toBe(inRanking.total)
+      }
+    })
+  }
 })
