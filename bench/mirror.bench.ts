@@ -84,6 +84,11 @@ export default async () => {
       }
     }
     const buildMillis = performance.now() - started
+    // as a sync ends: the full-text index merged into one segment (MirrorIndex.compact)
+    const steps: Array<number> = []
+    const mergeStarted = performance.now()
+    const merged = reuse ? undefined : index.compact(undefined, undefined, (millis) => steps.push(millis))
+    const mergeMillis = performance.now() - mergeStarted
     index.close()
     const size = statSync(join(dir, "arxiv.sqlite")).size
     console.log(`records: ${n.toLocaleString("en-US")} (the corpus's ${records.length.toLocaleString("en-US")} repeated under new ids)`)
@@ -93,6 +98,12 @@ export default async () => {
         `build: ${(buildMillis / 1000).toFixed(0)} s; the first ${first.toLocaleString("en-US")} through the harvester's pages of ${PAGE} ` +
           `in ${(harvestMillis / 1000).toFixed(0)} s (${Math.round(first / (harvestMillis / 1000)).toLocaleString("en-US")} records/s), ` +
           `the copies in SQL in ${((buildMillis - harvestMillis) / 1000).toFixed(0)} s`
+      )
+    }
+    if (merged !== undefined) {
+      console.log(
+        `merge as a sync ends: ${merged.before} segments into ${merged.after} in ${(mergeMillis / 1000).toFixed(1)} s ` +
+          `(${steps.length} steps, the longest ${(Math.max(0, ...steps) / 1000).toFixed(1)} s)`
       )
     }
     console.log(`size on disk: ${(size / 1024 ** 2).toFixed(0)} MB (${Math.round(size / n)} bytes a record)`)

@@ -25,6 +25,15 @@ export interface HarvestStore {
   ) => Effect.Effect<PageChanges, UpstreamUnavailable>
   /** How many papers the index holds. */
   readonly records: Effect.Effect<number, UpstreamUnavailable>
+  /**
+   * An index that searches faster once a harvest's writes are merged: how many pieces it holds now (`pieces`) and
+   * from how many it merges them (`mergeAt`), and the merge (`merge`, after the harvest, once it said so).
+   */
+  readonly compaction?: {
+    readonly pieces: Effect.Effect<number, UpstreamUnavailable>
+    readonly mergeAt: number
+    readonly merge: Effect.Effect<void, UpstreamUnavailable>
+  }
 }
 
 /** Whether a mirror location (`--to`, `--arxiv`) names a PostgreSQL database rather than a folder. */
