@@ -165,6 +165,50 @@ describe("mirror faults", () => {
       }))))
   }, 120_000)
 
+  it.live.skipIf(!canMount)("a full disk when the sync merges its full-text index: the sync ends with every page and says the merge waits; with room the next sync merges", () => {
+    const disk = mkdtempSync(join(tmpdir(), "arxiv-mirror-tiny-"))
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk])
+    const dir = join(disk, "mirror")
+    const filler = join(disk, "filler")
+    const records = mathRecords()
+    const notes: Array<string> = []
+    // when the sync says it merges, the rest of the disk is filled but for 32 KiB
+    const fillOnMerge = (p: Mirror.SyncProgress) =>
+      Effect.sync(() => {
+        if (p.note === undefined) return
+        notes.push(p.note)
+        if (!p.note.startsWith("merging the full-text index's")) return
+        const st = statfsSync(disk)
+        writeFileSync(filler, Buffer.alloc(Math.max(0, st.bavail * st.bsize - 32 * 1024)))
+      })
+    const segments = () => {
+      const index = MirrorIndex.open(dir, { create: false })
+      try {
+        return index.fullTextSegments()
+      } finally {
+        index.close()
+      }
+    }
+    // ten pages, ten segments of the full-text index
+    return withStandIn(records, Math.ceil(records.length / 10), (s) =>
+      Effect.gen(function*() {
+        const outcome = yield* sync(s, dir, { progress: fillOnMerge })
+        assert.strictEqual(outcome._tag, "Synced")
+        assert.strictEqual(heldIds(dir).length, records.length, "every page, whole")
+        assert.isTrue(notes.some((n) => /^the full-text index was not merged \(.*disk holding .+ is full.*\); searches work as before, and the next sync merges it$/.test(n)), notes.join(" | "))
+        assert.isAtLeast(segments(), 8)
+        // with room again, the next sync (nothing new) merges it
+        rmSync(filler)
+        const again = yield* sync(s, dir)
+        assert.strictEqual(again._tag, "Synced")
+        assert.strictEqual(segments(), 1)
+        assert.strictEqual(heldIds(dir).length, records.length)
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        execFileSync("umount", [disk])
+        rmSync(disk, { recursive: true, force: true })
+      }))))
+  }, 120_000)
+
   it.live.skipIf(!canMakeReadOnly)("a read-only folder: a sync fails in one line that says what to do; status and search answer", () => {
     const empty = tempDir()
     const built = tempDir()

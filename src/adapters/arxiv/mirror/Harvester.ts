@@ -21,7 +21,7 @@
  * @since 0.3.0
  */
 import { FileSystem, Path } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Either } from "effect"
 import { UpstreamUnavailable } from "../../../core/errors.js"
 import { COMPACT_AT, failureReason, type HarvestState, MIRROR_SERVICE, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
 import type { HarvestStore } from "./MirrorStore.js"
@@ -369,7 +369,11 @@ export const harvest = (
         note: `merging the full-text index's ${pieces} segments into one, so that a search reads each word's list once ` +
           `(about 15 s a million papers, ${records.toLocaleString("en-US")} here; a search waits a few seconds at most)`
       })
-      yield* compaction.merge
+      // every page is committed by now: a merge that fails (a full disk) costs only speed, and the next sync retries it
+      const merged = yield* Effect.either(compaction.merge)
+      if (Either.isLeft(merged)) {
+        yield* progress({ ...last, note: `the full-text index was not merged (${merged.left.reason}); searches work as before, and the next sync merges it` })
+      }
     }
     const records = yield* index.records
     return { dir: options.dir, requests, sets: reports, records }
