@@ -110,3 +110,28 @@ describe("a plain relevance search filtered by category after its ranking", () =
     })
   }
 })
+
+describe("a filter the categories alone cannot answer", () => {
+  it("is left inside the ranking: the same papers as with it there", () => {
+    // a query of the index's own (not the arXiv port's): its `within` names the abstract column, and matches most
+    // papers (so the search would take the path that filters after the ranking)
+    const within = 'abstract : "the"'
+    const text = '("neural network" OR "deep" OR "model")'
+    const q: IndexQuery = {
+      match: `${text} AND ${within}`,
+      text,
+      within,
+      narrowTo: 0,
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 0,
+      limit: 200
+    }
+    const filtered = index.search(q)
+    const inRanking = index.search({ ...q, filterInRanking: true })
+    expect(filtered.rows.length).toBe(200)
+    for (const row of filtered.rows) expect(row.abstract.toLowerCase()).toMatch(/\bthe\b/)
+    expect(filtered.rows.map((r) => r.id)).toEqual(inRanking.rows.map((r) => r.id))
+    expect(filtered.total).toBe(inRanking.total)
+  })
+})

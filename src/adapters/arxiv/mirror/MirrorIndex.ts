@@ -443,12 +443,12 @@ const SAMPLE_ROWS = 2_000
 
 /**
  * A sync leaves the full-text index merged into one segment when it holds this many or more (`compact`): FTS5 writes
- * a segment per committed page and merges them four at a time, so a harvest soon holds ten or more, and a search
- * reads each word's list once per segment. At 1,000,000 records (bench/mirror.bench.ts) the concept query took 483 ms
- * of CPU on 12 segments and 352 on one; the merge took 14 s in steps of MERGE_STEP_PAGES.
+ * a segment per committed page and lets up to sixteen pile up, so a harvest soon holds ten or more, and a search
+ * reads each word's list once per segment. At 1,000,000 records (bench/README.md) the concept query took 509 ms of
+ * CPU on 12 segments and 359 on one; the merge took 22 s in steps of MERGE_STEP_PAGES.
  */
 export const COMPACT_AT = 8
-/** Pages of the full-text index a merge step writes, each step its own transaction (the longest 2.1 s above). */
+/** Pages of the full-text index a merge step writes, each step its own transaction (the longest 2.4 s above). */
 const MERGE_STEP_PAGES = 2_000
 
 /** SQLite's page cache (KiB): a process that searches again finds the common terms' pages in memory. */
@@ -526,7 +526,7 @@ const BM25 = `bm25(papers_fts, ${FTS_COLUMNS.map((c) => FTS_WEIGHTS[c]).join(", 
 let categoryTable: sqlite.Database | undefined
 const categoryRows = new Map<string, number>()
 const categoryAnswers = new Map<string, boolean>()
-const categoryMatches = (within: string, token: string): boolean => {
+const categoryMatches = (within: string, token: string): boolean | undefined => {
   const key = `${within}\u0000${token}`
   const known = categoryAnswers.get(key)
   if (known !== undefined) return known
@@ -540,18 +540,30 @@ const categoryMatches = (within: string, token: string): boolean => {
     categoryTable.run("INSERT INTO categories_seen(rowid, categories) VALUES (?, ?)", [row, token])
     categoryRows.set(token, row)
   }
-  const answer = categoryTable.get("SELECT 1 AS y FROM categories_seen WHERE categories_seen MATCH ? AND rowid = ?", [within, row]) !== null
+  let answer: boolean
+  try {
+    answer = categoryTable.get("SELECT 1 AS y FROM categories_seen WHERE categories_seen MATCH ? AND rowid = ?", [within, row]) !== null
+  } catch {
+    return undefined // a filter on more than the categories column: only the index can answer it
+  }
   if (categoryAnswers.size >= 4_096) categoryAnswers.clear()
   categoryAnswers.set(key, answer)
   return answer
 }
 
-/** Whether a paper (its `categories` as the papers table holds them, space-separated) is in a category filter. */
-const admitsCategories = (within: string, categories: string): boolean =>
-  categories.split(" ").some((c) => {
+/**
+ * Whether a paper (its `categories` as the papers table holds them, space-separated) is in a category filter;
+ * undefined when the filter is not one its categories alone answer.
+ */
+const admitsCategories = (within: string, categories: string): boolean | undefined => {
+  for (const c of categories.split(" ")) {
     const token = categoryToken(c)
-    return token !== "" && categoryMatches(within, token)
-  })
+    if (token === "") continue
+    const answer = categoryMatches(within, token)
+    if (answer !== false) return answer
+  }
+  return false
+}
 
 type Row = Record<string, unknown>
 /** The matches an FTS5 statement selects (its columns `n`, …), restricted to the papers a search's date range admits. */
@@ -1332,21 +1344,19 @@ export class MirrorIndex {
     const more = ranked.length === cap // more papers may match than were ranked
     const kept: Array<PaperRow> = []
     let read = 0
-    try {
-      // a first batch of 256 measures the papers' rate in the filter; a page it cannot fill is ranked again at once
-      for (let at = 0; kept.length < want && at < ranked.length;) {
-        const size = Math.ceil((want - kept.length) / (at === 0 ? share : Math.max(kept.length / at, 0.01))) + 16
-        const batch = ranked.slice(at, at + (at === 0 ? Math.min(size, 256) : size))
-        at += batch.length
-        for (const row of this.rowsOf(batch)) {
-          read++
-          if (admitsCategories(within, row.categories)) kept.push(row)
-          if (kept.length === want) break
-        }
-        if (more && kept.length < want && kept.length + (ranked.length - at) * (kept.length / at) < want) return undefined
+    // a first batch of 256 measures the papers' rate in the filter; a page it cannot fill is ranked again at once
+    for (let at = 0; kept.length < want && at < ranked.length;) {
+      const size = Math.ceil((want - kept.length) / (at === 0 ? share : Math.max(kept.length / at, 0.01))) + 16
+      const batch = ranked.slice(at, at + (at === 0 ? Math.min(size, 256) : size))
+      at += batch.length
+      for (const row of this.rowsOf(batch)) {
+        read++
+        const admitted = admitsCategories(within, row.categories)
+        if (admitted === undefined) return undefined // a filter on more than the categories: FTS5 answers it in the MATCH
+        if (admitted) kept.push(row)
+        if (kept.length === want) break
       }
-    } catch {
-      return undefined // a filter on more than the categories: FTS5 answers it in the MATCH
+      if (more && kept.length < want && kept.length + (ranked.length - at) * (kept.length / at) < want) return undefined
     }
     if (more && kept.length < want) return undefined
     return { rows: kept.slice(q.start), kept: kept.length, readAll: !more && read === ranked.length }
