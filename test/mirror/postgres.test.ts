@@ -106,6 +106,31 @@ describe.skipIf(unavailable !== undefined)(`the mirror on PostgreSQL${unavailabl
       }))
   }, 90_000)
 
+  it.live("a sync that wrote papers ends by vacuuming the papers table: no entry left pending in its GIN indexes, and it says so", () => {
+    const url = freshDatabase()
+    const database = `mirror_${databases}`
+    const records = csRecords()
+    const notes: Array<string> = []
+    // the GIN indexes' pending lists, read with pgstattuple as the server's superuser
+    const pending = () => {
+      server.psql(database, "CREATE EXTENSION IF NOT EXISTS pgstattuple")
+      return server.psql(
+        database,
+        "SELECT c.relname || '=' || (pgstatginindex(c.oid)).pending_tuples FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid " +
+          "JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = 'arxiv_mirror.papers'::regclass AND a.amname = 'gin' ORDER BY 1"
+      ).trim().split("\n")
+    }
+    return withStandIn(records, Math.ceil(records.length / 3), (s) =>
+      Effect.gen(function*() {
+        const outcome = yield* sync(s, url, { progress: (p) => Effect.sync(() => void (p.note !== undefined && notes.push(p.note))) })
+        assert.strictEqual(outcome._tag, "Synced")
+        const after = pending()
+        assert.isAtLeast(after.length, 2, after.join(", "))
+        for (const index of after) assert.match(index, /=0$/, after.join(", "))
+        assert.isTrue(notes.some((n) => n.startsWith("vacuuming and analysing the mirror's papers table")), notes.join(" | "))
+      }))
+  }, 90_000)
+
   it.live("a page is committed whole or not at all: a write that fails mid-page leaves the pages before it and the position of the last", () => {
     const url = freshDatabase()
     const name = url.slice(url.lastIndexOf("/") + 1)

@@ -24,7 +24,7 @@ import { FileSystem, Path } from "@effect/platform"
 import { Clock, Effect, Either } from "effect"
 import { UpstreamUnavailable } from "../../../core/errors.js"
 import { COMPACT_AT, failureReason, type HarvestState, MIRROR_SERVICE, MirrorIndex, type PageChanges } from "./MirrorIndex.js"
-import type { HarvestStore } from "./MirrorStore.js"
+import type { HarvestStore, Tidying } from "./MirrorStore.js"
 import { OAI_SERVICE, type OaiClient, type OaiRequest } from "./OaiClient.js"
 import type { MirrorRecord, OaiEntry } from "./OaiPage.js"
 import type { HarvestScope } from "./sets.js"
@@ -134,11 +134,18 @@ export const sqliteStore = (index: MirrorIndex, dir: string): HarvestStore => ({
   commitPage: (entries, keep, state) =>
     Effect.try({ try: () => index.commitPage(entries, keep, state), catch: (e) => indexFailure(dir, e, `page ${state.pages} of ${state.set}`) }),
   records: Effect.try({ try: () => index.status().records, catch: (e) => indexFailure(dir, e, "the status") }),
-  compaction: {
-    pieces: Effect.try({ try: () => index.fullTextSegments(), catch: (e) => indexFailure(dir, e, "the full-text index") }),
-    mergeAt: COMPACT_AT,
-    merge: Effect.try({ try: () => void index.compact(), catch: (e) => indexFailure(dir, e, "merging the full-text index") })
-  }
+  // FTS5's segments merged into one when a harvest left COMPACT_AT or more (MirrorIndex.compact)
+  tidy: () =>
+    Effect.map(
+      Effect.try({ try: () => index.fullTextSegments(), catch: (e) => indexFailure(dir, e, "the full-text index") }),
+      (segments): Tidying | undefined =>
+        segments < COMPACT_AT ? undefined : {
+          note: `merging the full-text index's ${segments} segments into one, so that a search reads each word's list once ` +
+            "(about 20 s a million papers; a search waits a few seconds at most)",
+          run: Effect.try({ try: () => void index.compact(), catch: (e) => indexFailure(dir, e, "merging the full-text index") }),
+          notDone: (reason) => `the full-text index was not merged (${reason}); searches work as before, and the next sync merges it`
+        }
+    )
 })
 
 /**
@@ -360,20 +367,12 @@ export const harvest = (
       reports.push({ ...report, doneUntil: state.doneUntil })
       last = { ...snapshot(), elapsedMillis: (yield* Clock.currentTimeMillis) - started }
     }
-    const compaction = index.compaction
-    const pieces = compaction === undefined ? 0 : yield* compaction.pieces
-    if (compaction !== undefined && pieces >= compaction.mergeAt) {
-      const records = yield* index.records
-      yield* progress({
-        ...last,
-        note: `merging the full-text index's ${pieces} segments into one, so that a search reads each word's list once ` +
-          `(about 15 s a million papers, ${records.toLocaleString("en-US")} here; a search waits a few seconds at most)`
-      })
-      // every page is committed by now: a merge that fails (a full disk) costs only speed, and the next sync retries it
-      const merged = yield* Effect.either(compaction.merge)
-      if (Either.isLeft(merged)) {
-        yield* progress({ ...last, note: `the full-text index was not merged (${merged.left.reason}); searches work as before, and the next sync merges it` })
-      }
+    const tidying = index.tidy === undefined ? undefined : yield* index.tidy(totals.added + totals.replaced + totals.deleted)
+    if (tidying !== undefined) {
+      yield* progress({ ...last, note: tidying.note })
+      // every page is committed by now: work that fails (a full disk) costs only speed, and the next sync does it
+      const done = yield* Effect.either(tidying.run)
+      if (Either.isLeft(done)) yield* progress({ ...last, note: tidying.notDone(done.left.reason) })
     }
     const records = yield* index.records
     return { dir: options.dir, requests, sets: reports, records }

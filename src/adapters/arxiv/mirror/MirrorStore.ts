@@ -26,14 +26,20 @@ export interface HarvestStore {
   /** How many papers the index holds. */
   readonly records: Effect.Effect<number, UpstreamUnavailable>
   /**
-   * An index that searches faster once a harvest's writes are merged: how many pieces it holds now (`pieces`) and
-   * from how many it merges them (`mergeAt`), and the merge (`merge`, after the harvest, once it said so).
+   * What the index does once a harvest has written its pages, so that searches stay fast (`changed`: the records
+   * this sync added, replaced or deleted): a line saying what and why, the work, and the line for work that failed;
+   * undefined when nothing is due.
    */
-  readonly compaction?: {
-    readonly pieces: Effect.Effect<number, UpstreamUnavailable>
-    readonly mergeAt: number
-    readonly merge: Effect.Effect<void, UpstreamUnavailable>
-  }
+  readonly tidy?: (changed: number) => Effect.Effect<Tidying | undefined, UpstreamUnavailable>
+}
+
+/** Work an index does after a harvest (HarvestStore `tidy`). */
+export interface Tidying {
+  /** Said before the work starts. */
+  readonly note: string
+  readonly run: Effect.Effect<void, UpstreamUnavailable>
+  /** Said when the work failed (every page is written by then, so the sync does not fail), given why. */
+  readonly notDone: (reason: string) => string
 }
 
 /** Whether a mirror location (`--to`, `--arxiv`) names a PostgreSQL database rather than a folder. */
