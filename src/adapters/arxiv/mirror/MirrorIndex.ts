@@ -708,6 +708,9 @@ export class MirrorIndex {
   private readonly rankings = new Map<string, { readonly rows: ReadonlyArray<PaperRow>; readonly total: number }>()
   /** The row-number range of each published range searched (`rowRange`), valid for `generation` only. */
   private readonly rowRanges = new Map<string, string>()
+  /** The newest papers' sample (`newest`) and each category filter's share of it (`shareIn`), valid for `generation` only. */
+  private sampled: { readonly newest: number; readonly from: number; readonly sampled: number } | undefined
+  private readonly shares = new Map<string, number>()
   private generation = ""
   /** Bumped by every commit of this connection and every reopening (SQLite's data_version counts other connections' commits). */
   private epoch = 0
@@ -1173,6 +1176,8 @@ export class MirrorIndex {
     if (generation !== this.generation) {
       this.rankings.clear()
       this.rowRanges.clear()
+      this.sampled = undefined
+      this.shares.clear()
       this.generation = generation
     }
     const kept = this.rankings.get(key)
@@ -1272,19 +1277,31 @@ export class MirrorIndex {
     )
   }
 
-  /** The newest papers' row numbers start after `from`; `sampled` of them (at most SAMPLE_ROWS) are held. */
+  /**
+   * The newest papers' row numbers start after `from`; `sampled` of them (at most SAMPLE_ROWS) are held. Read once
+   * until the index changes.
+   */
   private newest(): { readonly newest: number; readonly from: number; readonly sampled: number } {
+    if (this.sampled !== undefined) return this.sampled
     const newest = num((this.db.get("SELECT max(n) AS m FROM papers") as Row)["m"])
     const from = Math.max(0, newest - SAMPLE_ROWS)
     const sampled = num((this.db.get("SELECT count(*) AS c FROM papers WHERE n > ?", [from]) as Row)["c"])
-    return { newest, from, sampled }
+    this.sampled = { newest, from, sampled }
+    return this.sampled
   }
 
-  /** The share of the newest papers (SAMPLE_ROWS) in a category filter. */
-  private shareIn(within: string, sample = this.newest()): number {
-    if (sample.sampled === 0) return 0
-    const c = this.db.get("SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ?", [within, sample.from]) as Row
-    return num(c["c"]) / sample.sampled
+  /** The share of the newest papers (SAMPLE_ROWS) in a category filter, read once until the index changes. */
+  private shareIn(within: string): number {
+    const known = this.shares.get(within)
+    if (known !== undefined) return known
+    const sample = this.newest()
+    const share = sample.sampled === 0
+      ? 0
+      : num((this.db.get("SELECT count(*) AS c FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ?", [within, sample.from]) as Row)["c"]) /
+        sample.sampled
+    if (this.shares.size >= RANKINGS_KEPT) this.shares.clear()
+    this.shares.set(within, share)
+    return share
   }
 
   /**
@@ -1376,8 +1393,7 @@ export class MirrorIndex {
   ): { readonly match: string; readonly total: number; readonly text: string; readonly share: number } | undefined {
     const alternatives = q.alternatives
     if (alternatives === undefined || alternatives.length < 2 || q.match === undefined) return undefined
-    const sample = this.newest()
-    const { from, newest, sampled } = sample
+    const { from, newest, sampled } = this.newest()
     if (sampled === 0) return undefined
     const scale = newest / sampled
     if (q.start + q.limit > NARROW_POOL) return undefined
@@ -1405,7 +1421,7 @@ export class MirrorIndex {
     if (kept.length === alternatives.length) return undefined
     const text = `(${kept.join(" OR ")})`
     if (q.within === undefined) return { match: text, total, text, share: 1 }
-    return { match: `${text}${within}`, total, text, share: this.shareIn(q.within, sample) }
+    return { match: `${text}${within}`, total, text, share: this.shareIn(q.within) }
   }
 
   /**
