@@ -108,6 +108,24 @@ const readOnlyView = (dir: string): { readonly path: string; readonly release: (
 }
 const canMakeReadOnly = canMount || !isRoot
 
+/**
+ * A mirror folder (`dir`) on a real tmpfs of 8 MiB, unmounted after `body`: `fill` fills the rest of the disk but for
+ * 32 KiB, `free` gives the room back.
+ */
+const onTinyDisk = <A, E>(body: (disk: { readonly dir: string; readonly fill: () => void; readonly free: () => void }) => Effect.Effect<A, E>) => {
+  const disk = mkdtempSync(join(tmpdir(), "arxiv-mirror-tiny-"))
+  execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk])
+  const filler = join(disk, "filler")
+  const fill = () => {
+    const st = statfsSync(disk)
+    writeFileSync(filler, Buffer.alloc(Math.max(0, st.bavail * st.bsize - 32 * 1024)))
+  }
+  return body({ dir: join(disk, "mirror"), fill, free: () => rmSync(filler) }).pipe(Effect.ensuring(Effect.sync(() => {
+    execFileSync("umount", [disk])
+    rmSync(disk, { recursive: true, force: true })
+  })))
+}
+
 describe("mirror faults", () => {
   it.live("a 503 storm: the sync gives up after its retries in one line, the pages before kept whole; the next sync resumes", () => {
     const dir = tempDir()
@@ -134,79 +152,62 @@ describe("mirror faults", () => {
   }, 90_000)
 
   it.live.skipIf(!canMount)("a full disk: the sync stops in one line saying so, the index as after its last whole page; with room it resumes", () => {
-    const disk = mkdtempSync(join(tmpdir(), "arxiv-mirror-tiny-"))
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk])
-    const dir = join(disk, "mirror")
-    const filler = join(disk, "filler")
     const records = mathRecords()
-    // once the first page is written, the rest of the disk is filled but for 32 KiB
-    const fill = Effect.sync(() => {
-      const s = statfsSync(disk)
-      writeFileSync(filler, Buffer.alloc(Math.max(0, s.bavail * s.bsize - 32 * 1024)))
-    })
-    return withStandIn(records, 25, (s) =>
-      Effect.gen(function*() {
-        const exit = yield* Effect.exit(sync(s, dir, { progress: (p) => (p.pages === 1 ? fill : Effect.void) }))
-        const message = failureMessage(exit)
-        assert.match(
-          message,
-          /^the arXiv mirror is unavailable: the disk holding .+ is full \([0-9.]+ MiB free\); free some space and run the sync again: nothing of page 2 of math was written/
-        )
-        assert.notInclude(message, "\n")
-        assert.strictEqual(heldIds(dir).length, 25, "the first page, whole; nothing of the second")
-        // with room again, the same mirror resumes at page 2 and completes
-        rmSync(filler)
-        const outcome = yield* sync(s, dir)
-        assert.strictEqual(outcome._tag, "Synced")
-        assert.strictEqual(heldIds(dir).length, records.length)
-      }).pipe(Effect.ensuring(Effect.sync(() => {
-        execFileSync("umount", [disk])
-        rmSync(disk, { recursive: true, force: true })
-      }))))
+    return onTinyDisk(({ dir, fill, free }) =>
+      withStandIn(records, 25, (s) =>
+        Effect.gen(function*() {
+          // once the first page is written, the rest of the disk is filled but for 32 KiB
+          const exit = yield* Effect.exit(sync(s, dir, { progress: (p) => (p.pages === 1 ? Effect.sync(fill) : Effect.void) }))
+          const message = failureMessage(exit)
+          assert.match(
+            message,
+            /^the arXiv mirror is unavailable: the disk holding .+ is full \([0-9.]+ MiB free\); free some space and run the sync again: nothing of page 2 of math was written/
+          )
+          assert.notInclude(message, "\n")
+          assert.strictEqual(heldIds(dir).length, 25, "the first page, whole; nothing of the second")
+          // with room again, the same mirror resumes at page 2 and completes
+          free()
+          const outcome = yield* sync(s, dir)
+          assert.strictEqual(outcome._tag, "Synced")
+          assert.strictEqual(heldIds(dir).length, records.length)
+        })))
   }, 120_000)
 
   it.live.skipIf(!canMount)("a full disk when the sync merges its full-text index: the sync ends with every page and says the merge waits; with room the next sync merges", () => {
-    const disk = mkdtempSync(join(tmpdir(), "arxiv-mirror-tiny-"))
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk])
-    const dir = join(disk, "mirror")
-    const filler = join(disk, "filler")
     const records = mathRecords()
     const notes: Array<string> = []
-    // when the sync says it merges, the rest of the disk is filled but for 32 KiB
-    const fillOnMerge = (p: Mirror.SyncProgress) =>
-      Effect.sync(() => {
-        if (p.note === undefined) return
-        notes.push(p.note)
-        if (!p.note.startsWith("merging the full-text index's")) return
-        const st = statfsSync(disk)
-        writeFileSync(filler, Buffer.alloc(Math.max(0, st.bavail * st.bsize - 32 * 1024)))
-      })
-    const segments = () => {
-      const index = MirrorIndex.open(dir, { create: false })
-      try {
-        return index.fullTextSegments()
-      } finally {
-        index.close()
+    return onTinyDisk(({ dir, fill, free }) => {
+      // when the sync says it merges, the rest of the disk is filled but for 32 KiB
+      const fillOnMerge = (p: Mirror.SyncProgress) =>
+        Effect.sync(() => {
+          if (p.note === undefined) return
+          notes.push(p.note)
+          if (p.note.startsWith("merging the full-text index's")) fill()
+        })
+      const segments = () => {
+        const index = MirrorIndex.open(dir, { create: false })
+        try {
+          return index.fullTextSegments()
+        } finally {
+          index.close()
+        }
       }
-    }
-    // ten pages, ten segments of the full-text index
-    return withStandIn(records, Math.ceil(records.length / 10), (s) =>
-      Effect.gen(function*() {
-        const outcome = yield* sync(s, dir, { progress: fillOnMerge })
-        assert.strictEqual(outcome._tag, "Synced")
-        assert.strictEqual(heldIds(dir).length, records.length, "every page, whole")
-        assert.isTrue(notes.some((n) => /^the full-text index was not merged \(.*disk holding .+ is full.*\); searches work as before, and the next sync merges it$/.test(n)), notes.join(" | "))
-        assert.isAtLeast(segments(), 8)
-        // with room again, the next sync (nothing new) merges it
-        rmSync(filler)
-        const again = yield* sync(s, dir)
-        assert.strictEqual(again._tag, "Synced")
-        assert.strictEqual(segments(), 1)
-        assert.strictEqual(heldIds(dir).length, records.length)
-      }).pipe(Effect.ensuring(Effect.sync(() => {
-        execFileSync("umount", [disk])
-        rmSync(disk, { recursive: true, force: true })
-      }))))
+      // ten pages, ten segments of the full-text index
+      return withStandIn(records, Math.ceil(records.length / 10), (s) =>
+        Effect.gen(function*() {
+          const outcome = yield* sync(s, dir, { progress: fillOnMerge })
+          assert.strictEqual(outcome._tag, "Synced")
+          assert.strictEqual(heldIds(dir).length, records.length, "every page, whole")
+          assert.isTrue(notes.some((n) => /^the full-text index was not merged \(.*disk holding .+ is full.*\); searches work as before, and the next sync merges it$/.test(n)), notes.join(" | "))
+          assert.isAtLeast(segments(), 8)
+          // with room again, the next sync (nothing new) merges it
+          free()
+          const again = yield* sync(s, dir)
+          assert.strictEqual(again._tag, "Synced")
+          assert.strictEqual(segments(), 1)
+          assert.strictEqual(heldIds(dir).length, records.length)
+        }))
+    })
   }, 120_000)
 
   it.live.skipIf(!canMakeReadOnly)("a read-only folder: a sync fails in one line that says what to do; status and search answer", () => {
