@@ -22,14 +22,15 @@
  *
  * Usage: node --import tsx eval/digest/bars.ts [--sheets DIR] [--json FILE] [--write-ranker]
  */
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
-import { ArxivPort, type ArxivSearch, type ArxivSearchResult, Digest, type Judgement, Layers, LlmJudgePort, type LlmJudgeService, Tools } from "../../src/index.js"
+import { ArxivPort, Layers } from "../../src/index.js"
 import { readLandmarks, readNote, repoRoot, SPLIT_SETS } from "../retrieval-data.js"
+import { dryDigest, keptJudgements, keptSearches, readAbstracts } from "./dry-digest.js"
 import { pooledInterval, pooledShare } from "./pooled.js"
 import { sheetPapers, writeSheet } from "../sheets-data.js"
 
@@ -90,39 +91,15 @@ try {
   await Effect.runPromise(
     Effect.gen(function*() {
       const arxiv = yield* ArxivPort
-      const searched = new Map<string, ArxivSearchResult>()
-      const cachedArxiv = {
-        ...arxiv,
-        search: (q: ArxivSearch) =>
-          Effect.suspend(() => {
-            const key = JSON.stringify(q)
-            const hit = searched.get(key)
-            return hit !== undefined ? Effect.succeed(hit) : Effect.tap(arxiv.search(q), (r) => Effect.sync(() => searched.set(key, r)))
-          })
-      }
+      const cachedArxiv = keptSearches(arxiv)
       for (const relevance of ["fixed", "learned"] as const) {
         const base = relevance === "fixed" ? LocalJudge.makeWith() : LocalJudge.makeWith({ ranker: LocalJudge.arxivRanker() })
-        const judged = new Map<string, Judgement>()
-        const judge: LlmJudgeService["judge"] = (concept, papers) =>
-          Effect.gen(function*() {
-            const key = (id: string) => `${concept.title}\u0000${concept.text}\u0000${id}`
-            const missing = papers.filter((p) => !judged.has(key(p.arxivId)))
-            if (missing.length > 0) {
-              const answers = yield* base.judge(concept, missing)
-              answers.forEach((j) => judged.set(key(j.arxivId), j))
-            }
-            return papers.map((p) => judged.get(key(p.arxivId))!)
-          })
+        const judge = keptJudgements(base)
         const rules = relevance === "fixed"
           ? BARS.flatMap((bar) => GATES.flatMap((gate) => CAPS.map((cap) => ({ bar, gate, cap }))))
           : BARS.map((bar) => ({ bar, gate: "none" as const, cap: 10 }))
         for (const { bar, cap, gate } of rules) {
-          const service: LlmJudgeService = { ...base, judge, digestRelevance: bar }
-          const checked = yield* Tools.digestInput({ since_date: SINCE, dry_run: true })
-          const report = yield* Digest.digestVault({ ...checked, announceRule: { gate, cap } }).pipe(
-            Effect.provide(Layer.mergeAll(Layer.succeed(LlmJudgePort, service), Layer.succeed(ArxivPort, cachedArxiv)))
-          )
-          if (report.written !== undefined || report.state !== undefined) throw new Error("a dry digest wrote into the vault")
+          const report = yield* dryDigest(SINCE, base, judge, bar, { gate, cap }, cachedArxiv)
           const rows = notes.map((l): Row => {
             const d = report.notes.find((n) => n.path === `${l.title}.md`)
             const announced = (d?.papers ?? []).map((p) => p.arxivId)
@@ -142,10 +119,7 @@ try {
       }
       // the ungraded papers' titles and abstracts, for the sheets
       const ungraded = [...new Set(variants.flatMap((v) => v.rows.flatMap((r) => r.announced.filter((id) => grades.get(r.note)![id] === undefined))))]
-      for (let i = 0; i < ungraded.length; i += 50) {
-        const r = yield* arxiv.getPapers(ungraded.slice(i, i + 50))
-        for (const p of r.papers) abstracts.set(p.arxivId.replace(/v\d+$/, ""), { title: p.title, published: p.published, abstract: p.abstract })
-      }
+      yield* readAbstracts(arxiv, ungraded, abstracts)
     }).pipe(Effect.provide(Layers.digestLayer({ vault, offline: true })))
   )
 } finally {

@@ -17,14 +17,15 @@
  *   --from FILE: read the settings' announced papers from an earlier --json instead of simulating (the grades are
  *   read afresh: the re-run after blind grading)
  */
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as LocalJudge from "../../src/adapters/judge/LocalJudge.js"
 import type { ScoringParams } from "../../src/adapters/judge/score.js"
-import { ArxivPort, type ArxivSearch, type ArxivSearchResult, Digest, type Judgement, Layers, LlmJudgePort, type LlmJudgeService, Tools } from "../../src/index.js"
+import { ArxivPort, Digest, Layers } from "../../src/index.js"
 import { readLandmarks, readNote, repoRoot, SPLIT_SETS } from "../retrieval-data.js"
+import { dryDigest, keptJudgements, keptSearches, readAbstracts } from "./dry-digest.js"
 import { pooledInterval, pooledShare } from "./pooled.js"
 import { sheetPapers, writeSheet } from "../sheets-data.js"
 
@@ -87,38 +88,14 @@ if (from !== undefined) {
     await Effect.runPromise(
       Effect.gen(function*() {
         const arxiv = yield* ArxivPort
-        const searched = new Map<string, ArxivSearchResult>()
-        const cachedArxiv = {
-          ...arxiv,
-          search: (q: ArxivSearch) =>
-            Effect.suspend(() => {
-              const key = JSON.stringify(q)
-              const hit = searched.get(key)
-              return hit !== undefined ? Effect.succeed(hit) : Effect.tap(arxiv.search(q), (r) => Effect.sync(() => searched.set(key, r)))
-            })
-        }
+        const cachedArxiv = keptSearches(arxiv)
         for (const judgeName of JUDGE_NAMES) {
           const base = LocalJudge.makeWith({ params: JUDGES[judgeName] })
-          const judged = new Map<string, Judgement>()
-          const judge: LlmJudgeService["judge"] = (concept, papers) =>
-            Effect.gen(function*() {
-              const key = (id: string) => `${concept.title}\u0000${concept.text}\u0000${id}`
-              const missing = papers.filter((p) => !judged.has(key(p.arxivId)))
-              if (missing.length > 0) {
-                const answers = yield* base.judge(concept, missing)
-                answers.forEach((j) => judged.set(key(j.arxivId), j))
-              }
-              return papers.map((p) => judged.get(key(p.arxivId))!)
-            })
+          const judge = keptJudgements(base)
           for (const bar of BARS) {
             for (const gate of GATES) {
               for (const cap of CAPS) {
-                const service: LlmJudgeService = { ...base, judge, digestRelevance: bar }
-                const checked = yield* Tools.digestInput({ since_date: SINCE, dry_run: true })
-                const report = yield* Digest.digestVault({ ...checked, announceRule: { gate, cap } }).pipe(
-                  Effect.provide(Layer.mergeAll(Layer.succeed(LlmJudgePort, service), Layer.succeed(ArxivPort, cachedArxiv)))
-                )
-                if (report.written !== undefined || report.state !== undefined) throw new Error("a dry digest wrote into the vault")
+                const report = yield* dryDigest(SINCE, base, judge, bar, { gate, cap }, cachedArxiv)
                 const announced = notes.map((l) => (report.notes.find((n) => n.path === `${l.title}.md`)?.papers ?? []).map((p) => p.arxivId))
                 settings.push({ judge: judgeName, bar, gate, cap, announced })
                 console.error(`${settingName(settings.at(-1)!)}: ${announced.reduce((s, a) => s + a.length, 0)} announced (${((performance.now() - started) / 1000).toFixed(0)} s)`)
@@ -127,10 +104,7 @@ if (from !== undefined) {
           }
         }
         const ungraded = [...new Set(settings.flatMap((s) => s.announced.flatMap((ids, i) => ids.filter((id) => grades.get(notes[i]!.note)![id] === undefined))))]
-        for (let i = 0; i < ungraded.length; i += 50) {
-          const r = yield* arxiv.getPapers(ungraded.slice(i, i + 50))
-          for (const p of r.papers) abstracts.set(p.arxivId.replace(/v\d+$/, ""), { title: p.title, published: p.published, abstract: p.abstract })
-        }
+        yield* readAbstracts(arxiv, ungraded, abstracts)
       }).pipe(Effect.provide(Layers.digestLayer({ vault, offline: true })))
     )
   } finally {
